@@ -1,0 +1,11 @@
+//! Compact position encoding, independent of any game.
+//!
+//! - [`word_index`]: dense ranks for boards seen as words over per-cell alphabets, split
+//!   by the material they hold (the tiers of a retrograde solver).
+//! - [`packed`]: fixed-width values packed end to end, for table bodies.
+
+pub mod packed;
+pub mod word_index;
+
+pub use packed::{bits_for, pack, packed_len, PackedSlice};
+pub use word_index::{Alphabet, IndexError, WordIndex};

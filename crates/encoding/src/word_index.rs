@@ -1,0 +1,264 @@
+//! Dense ranking of fixed-length words whose letters carry a two-counter weight.
+//!
+//! A board of `C` cells, each cell holding one letter of its own alphabet, is a word
+//! `w[0] w[1] … w[C-1]`. Every letter weighs a pair `(x, y)` (for a stacking game: the
+//! counters of each colour in a stack; for a sowing game: the seeds in a pit, `y = 0`).
+//! The words of total weight exactly `(X, Y)` are numbered `0 .. size(X, Y)` in
+//! lexicographic order, cell 0 most significant:
+//!
+//! ```text
+//!   cell:      0        1        2     …    C-1
+//!   letter:   w[0]     w[1]     w[2]   …   w[C-1]
+//!   rank  = Σ_c  below[c][remaining weight before c][w[c]]
+//!   below[c][r][s] = Σ_{s' < s} ways(c+1, r − weight(s'))
+//! ```
+//!
+//! `ways(c, r)` counts the fillings of cells `c..C` that weigh exactly `r`. Both tables
+//! are computed once, so ranking costs one table look-up per cell and unranking one
+//! short scan per cell. The numbering is dense: every rank below `size` is a word.
+//!
+//! This is the combinatorial number system generalised to per-cell alphabets: with
+//! alphabets `{0, 1, 2, …}` of weight `(k, 0)` it numbers the compositions of `X`
+//! into `C` parts, as a sowing game needs.
+
+use thiserror::Error;
+
+/// What can go wrong when a word index is built or used.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum IndexError {
+    #[error("the index would number more than 2^64 words (weight up to {0:?})")]
+    TooLarge([u32; 2]),
+    #[error("cell {cell} has no letter {letter} in its alphabet")]
+    UnknownLetter { cell: usize, letter: usize },
+    #[error("a word of {got} cells was given to an index of {want} cells")]
+    WrongLength { got: usize, want: usize },
+    #[error("weight {0:?} is outside this index")]
+    WeightOutOfRange([u32; 2]),
+    #[error("rank {rank} is not below the {size} words of weight {weight:?}")]
+    RankOutOfRange { rank: u64, size: u64, weight: [u32; 2] },
+}
+
+/// The alphabet of one cell: the weight of each letter, letters numbered from 0.
+pub type Alphabet = Vec<[u32; 2]>;
+
+/// Dense ranks for words over per-cell alphabets, split by total weight.
+#[derive(Debug, Clone)]
+pub struct WordIndex {
+    cells: usize,
+    /// Largest total weight the index serves, inclusive.
+    max: [u32; 2],
+    alphabets: Vec<Alphabet>,
+    /// `ways[c][x][y]`, flattened; `c` runs to `cells` inclusive.
+    ways: Vec<u64>,
+    /// `below[c][x][y][s]`, flattened, with the alphabet of cell `c` padded to `letters`.
+    below: Vec<u64>,
+    /// Longest alphabet; the stride of `below`.
+    letters: usize,
+}
+
+impl WordIndex {
+    /// An index over `alphabets.len()` cells for every total weight up to `max`.
+    pub fn new(alphabets: Vec<Alphabet>, max: [u32; 2]) -> Result<Self, IndexError> {
+        let cells = alphabets.len();
+        let letters = alphabets.iter().map(Vec::len).max().unwrap_or(0);
+        let (wx, wy) = (max[0] as usize + 1, max[1] as usize + 1);
+        let slot = |c: usize, x: usize, y: usize| (c * wx + x) * wy + y;
+        let mut ways = vec![0u64; (cells + 1) * wx * wy];
+        ways[slot(cells, 0, 0)] = 1;
+        let mut below = vec![0u64; cells * wx * wy * letters];
+        for c in (0..cells).rev() {
+            for x in 0..wx {
+                for y in 0..wy {
+                    let mut sum: u64 = 0;
+                    for (s, w) in alphabets[c].iter().enumerate() {
+                        below[slot(c, x, y) * letters + s] = sum;
+                        let (lx, ly) = (w[0] as usize, w[1] as usize);
+                        if lx <= x && ly <= y {
+                            sum = sum
+                                .checked_add(ways[slot(c + 1, x - lx, y - ly)])
+                                .ok_or(IndexError::TooLarge(max))?;
+                        }
+                    }
+                    for s in alphabets[c].len()..letters {
+                        below[slot(c, x, y) * letters + s] = sum;
+                    }
+                    ways[slot(c, x, y)] = sum;
+                }
+            }
+        }
+        Ok(WordIndex { cells, max, alphabets, ways, below, letters })
+    }
+
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    pub fn max_weight(&self) -> [u32; 2] {
+        self.max
+    }
+
+    fn slot(&self, c: usize, x: u32, y: u32) -> usize {
+        (c * (self.max[0] as usize + 1) + x as usize) * (self.max[1] as usize + 1) + y as usize
+    }
+
+    fn check_weight(&self, weight: [u32; 2]) -> Result<(), IndexError> {
+        if weight[0] > self.max[0] || weight[1] > self.max[1] {
+            return Err(IndexError::WeightOutOfRange(weight));
+        }
+        Ok(())
+    }
+
+    /// Number of words of total weight exactly `weight`.
+    pub fn size(&self, weight: [u32; 2]) -> Result<u64, IndexError> {
+        self.check_weight(weight)?;
+        Ok(self.ways[self.slot(0, weight[0], weight[1])])
+    }
+
+    /// Total weight of a word, or an error naming a letter outside its cell's alphabet.
+    pub fn weight(&self, word: &[u8]) -> Result<[u32; 2], IndexError> {
+        if word.len() != self.cells {
+            return Err(IndexError::WrongLength { got: word.len(), want: self.cells });
+        }
+        let mut total = [0u32; 2];
+        for (cell, &letter) in word.iter().enumerate() {
+            let w = self.alphabets[cell]
+                .get(letter as usize)
+                .ok_or(IndexError::UnknownLetter { cell, letter: letter as usize })?;
+            total[0] += w[0];
+            total[1] += w[1];
+        }
+        Ok(total)
+    }
+
+    /// Rank of `word` among the words of its own weight, with that weight.
+    pub fn rank(&self, word: &[u8]) -> Result<([u32; 2], u64), IndexError> {
+        let weight = self.weight(word)?;
+        self.check_weight(weight)?;
+        Ok((weight, self.rank_unchecked(word, weight)))
+    }
+
+    /// Rank of a word already known to be valid and to weigh `weight` (hot path).
+    #[inline]
+    pub fn rank_unchecked(&self, word: &[u8], weight: [u32; 2]) -> u64 {
+        let mut rest = weight;
+        let mut rank = 0u64;
+        for (c, &letter) in word.iter().enumerate() {
+            let s = letter as usize;
+            rank += self.below[self.slot(c, rest[0], rest[1]) * self.letters + s];
+            let w = self.alphabets[c][s];
+            rest[0] -= w[0];
+            rest[1] -= w[1];
+        }
+        rank
+    }
+
+    /// The word of weight `weight` with rank `rank`, written into `word`.
+    pub fn unrank(&self, weight: [u32; 2], rank: u64, word: &mut [u8]) -> Result<(), IndexError> {
+        let size = self.size(weight)?;
+        if rank >= size {
+            return Err(IndexError::RankOutOfRange { rank, size, weight });
+        }
+        if word.len() != self.cells {
+            return Err(IndexError::WrongLength { got: word.len(), want: self.cells });
+        }
+        let mut rest = weight;
+        let mut rank = rank;
+        for (c, letter) in word.iter_mut().enumerate() {
+            let base = self.slot(c, rest[0], rest[1]) * self.letters;
+            let alphabet = &self.alphabets[c];
+            // The letter is the last one whose `below` does not exceed the rank and that
+            // still fits the remaining weight.
+            let mut chosen = 0;
+            for (s, w) in alphabet.iter().enumerate() {
+                if self.below[base + s] > rank {
+                    break;
+                }
+                if w[0] <= rest[0] && w[1] <= rest[1] {
+                    chosen = s;
+                }
+            }
+            rank -= self.below[base + chosen];
+            *letter = chosen as u8;
+            let w = alphabet[chosen];
+            rest[0] -= w[0];
+            rest[1] -= w[1];
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Alphabet of a pit holding 0..=n seeds.
+    fn pit(n: u32) -> Alphabet {
+        (0..=n).map(|k| [k, 0]).collect()
+    }
+
+    #[test]
+    fn compositions_are_counted_by_binomials() {
+        // Compositions of 6 into 4 parts: C(9, 3) = 84.
+        let index = WordIndex::new(vec![pit(6); 4], [6, 0]).unwrap();
+        assert_eq!(index.size([6, 0]).unwrap(), 84);
+        assert_eq!(index.size([0, 0]).unwrap(), 1);
+    }
+
+    #[test]
+    fn every_rank_unranks_to_a_word_of_that_rank() {
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]];
+        let index = WordIndex::new(vec![alphabet; 5], [4, 3]).unwrap();
+        let mut word = [0u8; 5];
+        for x in 0..=4 {
+            for y in 0..=3 {
+                let size = index.size([x, y]).unwrap();
+                for r in 0..size {
+                    index.unrank([x, y], r, &mut word).unwrap();
+                    assert_eq!(index.rank(&word).unwrap(), ([x, y], r));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn numbering_is_lexicographic() {
+        let index = WordIndex::new(vec![pit(3); 3], [3, 0]).unwrap();
+        let mut previous = None;
+        let mut word = [0u8; 3];
+        for r in 0..index.size([3, 0]).unwrap() {
+            index.unrank([3, 0], r, &mut word).unwrap();
+            if let Some(p) = previous {
+                assert!(p < word, "{p:?} then {word:?}");
+            }
+            previous = Some(word);
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let index = WordIndex::new(vec![pit(2); 2], [2, 0]).unwrap();
+        assert_eq!(index.rank(&[3, 0]), Err(IndexError::UnknownLetter { cell: 0, letter: 3 }));
+        assert_eq!(index.rank(&[1]), Err(IndexError::WrongLength { got: 1, want: 2 }));
+        assert!(matches!(index.rank(&[2, 2]), Err(IndexError::WeightOutOfRange(_))));
+        let mut word = [0u8; 2];
+        assert!(matches!(index.unrank([2, 0], 3, &mut word), Err(IndexError::RankOutOfRange { .. })));
+    }
+
+    #[test]
+    fn overflow_is_reported() {
+        assert!(matches!(WordIndex::new(vec![pit(200); 40], [200, 0]), Err(IndexError::TooLarge(_))));
+    }
+
+    proptest! {
+        #[test]
+        fn rank_unrank_round_trip(word in proptest::collection::vec(0u8..6, 7)) {
+            let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]];
+            let index = WordIndex::new(vec![alphabet; 7], [14, 14]).unwrap();
+            let (weight, rank) = index.rank(&word).unwrap();
+            let mut back = [0u8; 7];
+            index.unrank(weight, rank, &mut back).unwrap();
+            prop_assert_eq!(&back[..], &word[..]);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! The games: rules, positions, text notation and the index the engine solves over.
+//!
+//! Each game implements [`retro::Game`]; the invariants it must keep are listed there
+//! and tested for every game in `tests/invariants.rs`.
+
+pub mod thi;

@@ -1,0 +1,211 @@
+//! Tiers and dense ranks of THI` positions.
+//!
+//! Positions are stored from the mover's chair: a position with Black to move is turned
+//! half round with its colours swapped (`Position::turned`), which gives White to move
+//! and the same value. Counters never come back onto the board, so the material — the
+//! mover's counters `m` and the opponent's `o` — never grows. A move that bears nothing
+//! off swaps the chairs, `(m, o) → (o, m)`, so a tier holds both:
+//!
+//! ```text
+//!   tier "h-l" (h ≥ l):  ranks [0, size(h,l))            White (mover) h, Black l
+//!                        ranks [size(h,l), +size(l,h))   White (mover) l, Black h  (if h ≠ l)
+//! ```
+//!
+//! Inside a block a board is a word of stacks, one letter per square in square order,
+//! ranked densely by [`encoding::WordIndex`] with the counters of each colour as the
+//! weight. A White counter never stands on row n and a Black one never on row 1, so those
+//! rows draw from the 4 one-colour stacks (empty, 1, 2, 3) and the others from all 29
+//! legal stacks. Every rank is a legal arrangement: the index density is 1.
+
+use super::board::{Colour, Position, Stack};
+use encoding::{IndexError, WordIndex};
+use std::fmt;
+
+/// The material of a tier: the larger and the smaller of the two players' counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ThiTier {
+    pub high: u8,
+    pub low: u8,
+}
+
+impl ThiTier {
+    pub fn new(a: u8, b: u8) -> ThiTier {
+        ThiTier { high: a.max(b), low: a.min(b) }
+    }
+}
+
+impl Ord for ThiTier {
+    /// Fewer counters first.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.high + self.low, self.high).cmp(&(other.high + other.low, other.high))
+    }
+}
+
+impl PartialOrd for ThiTier {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for ThiTier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.high, self.low)
+    }
+}
+
+/// Which alphabet a row draws from.
+#[derive(Clone, Copy)]
+enum RowKind {
+    /// White's first row: no Black counter.
+    WhiteHome,
+    Middle,
+    /// Black's first row: no White counter.
+    BlackHome,
+}
+
+const NO_LETTER: u8 = u8::MAX;
+
+/// Ranks of White-to-move boards of one size, up to `max` counters per colour.
+#[derive(Debug, Clone)]
+pub struct BoardIndex {
+    size: usize,
+    max: u8,
+    words: WordIndex,
+    /// Per row kind: letter of each stack byte.
+    letter: [[u8; 256]; 3],
+    /// Per row kind: stack of each letter.
+    stack: [Vec<Stack>; 3],
+}
+
+impl BoardIndex {
+    pub fn new(size: usize, max: u8) -> Result<BoardIndex, IndexError> {
+        let all = Stack::all();
+        let kinds = [RowKind::WhiteHome, RowKind::Middle, RowKind::BlackHome];
+        let stack: [Vec<Stack>; 3] = kinds.map(|kind| {
+            all.iter()
+                .copied()
+                .filter(|s| match kind {
+                    RowKind::WhiteHome => s.count(Colour::Black) == 0,
+                    RowKind::Middle => true,
+                    RowKind::BlackHome => s.count(Colour::White) == 0,
+                })
+                .collect()
+        });
+        let mut letter = [[NO_LETTER; 256]; 3];
+        for k in 0..3 {
+            for (i, s) in stack[k].iter().enumerate() {
+                letter[k][s.byte() as usize] = i as u8;
+            }
+        }
+        let alphabets = (0..size * size)
+            .map(|sq| {
+                let k = Self::kind(size, sq / size) as usize;
+                stack[k].iter().map(|s| [s.count(Colour::White) as u32, s.count(Colour::Black) as u32]).collect()
+            })
+            .collect();
+        let words = WordIndex::new(alphabets, [max as u32, max as u32])?;
+        Ok(BoardIndex { size, max, words, letter, stack })
+    }
+
+    fn kind(size: usize, row: usize) -> RowKind {
+        if row == 0 {
+            RowKind::WhiteHome
+        } else if row == size - 1 {
+            RowKind::BlackHome
+        } else {
+            RowKind::Middle
+        }
+    }
+
+    pub fn max(&self) -> u8 {
+        self.max
+    }
+
+    /// Boards with White (to move) `white` counters and Black `black`.
+    pub fn block_size(&self, white: u8, black: u8) -> u64 {
+        self.words.size([white as u32, black as u32]).unwrap_or(0)
+    }
+
+    pub fn tier_size(&self, tier: ThiTier) -> u64 {
+        let first = self.block_size(tier.high, tier.low);
+        if tier.high == tier.low {
+            first
+        } else {
+            first + self.block_size(tier.low, tier.high)
+        }
+    }
+
+    /// Tier and rank of a White-to-move board whose material is within the index.
+    pub fn rank(&self, board: &Position) -> (ThiTier, u64) {
+        debug_assert_eq!(board.to_move(), Colour::White);
+        let n = self.size;
+        let mut word = [0u8; super::board::MAX_SQUARES];
+        let (mut white, mut black) = (0u32, 0u32);
+        for (sq, s) in board.squares().iter().enumerate() {
+            word[sq] = self.letter[Self::kind(n, sq / n) as usize][s.byte() as usize];
+            white += s.count(Colour::White) as u32;
+            black += s.count(Colour::Black) as u32;
+        }
+        let tier = ThiTier::new(white as u8, black as u8);
+        let rank = self.words.rank_unchecked(&word[..n * n], [white, black]);
+        let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
+        (tier, offset + rank)
+    }
+
+    /// The White-to-move board at `rank` of `tier`.
+    pub fn board(&self, tier: ThiTier, rank: u64) -> Position {
+        let n = self.size;
+        let first = self.block_size(tier.high, tier.low);
+        let (white, black, rank) =
+            if rank < first { (tier.high, tier.low, rank) } else { (tier.low, tier.high, rank - first) };
+        let mut word = [0u8; super::board::MAX_SQUARES];
+        self.words
+            .unrank([white as u32, black as u32], rank, &mut word[..n * n])
+            .expect("rank inside its tier");
+        let mut board = Position::empty(n, Colour::White);
+        for sq in 0..n * n {
+            board.set(sq, self.stack[Self::kind(n, sq / n) as usize][word[sq] as usize]);
+        }
+        board
+    }
+
+    /// Whether a White-to-move board lies within the index (size, material, rows).
+    pub fn covers(&self, board: &Position) -> bool {
+        board.size() == self.size
+            && board.count(Colour::White) <= self.max as u32
+            && board.count(Colour::Black) <= self.max as u32
+            && board.misplaced_counter().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rank_of_small_tiers_round_trips() {
+        let index = BoardIndex::new(3, 3).unwrap();
+        for high in 0..=3u8 {
+            for low in 0..=high {
+                let tier = ThiTier::new(high, low);
+                for rank in 0..index.tier_size(tier) {
+                    let board = index.board(tier, rank);
+                    assert!(board.misplaced_counter().is_none());
+                    assert_eq!(index.rank(&board), (tier, rank), "{board}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_of_the_3x3_setups() {
+        // All boards with at most k counters of each colour (White to move).
+        let total = |k: u8| {
+            let index = BoardIndex::new(3, k).unwrap();
+            (0..=k).flat_map(|a| (0..=k).map(move |b| (a, b))).map(|(a, b)| index.block_size(a, b)).sum::<u64>()
+        };
+        assert_eq!(total(3), 11_020);
+        assert_eq!(total(6), 1_822_244);
+        assert_eq!(total(9), 28_433_692);
+    }
+}

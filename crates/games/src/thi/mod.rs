@@ -1,0 +1,261 @@
+//! THI` ("Transporter"), Andreas E. Verweyen's stacking game. Rules as implemented:
+//! `docs/rules/thi.md`; the specification: `shared/rules/thi.md`.
+
+pub mod board;
+pub mod index;
+pub mod moves;
+pub mod notation;
+
+pub use board::{Colour, Position, Stack};
+pub use index::{BoardIndex, ThiTier};
+pub use moves::{Move, RuleSet, Rules};
+
+use encoding::IndexError;
+use retro::{Game, Location, Successor, Value};
+use thiserror::Error;
+
+/// How the players' counters stand at the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setup {
+    /// A stack of `height` on every square of each player's first row.
+    Height { size: usize, height: u8 },
+    /// A single counter on every square of each player's first `rows` rows.
+    Rows { size: usize, rows: u8 },
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SetupError {
+    #[error("unknown board {0:?}: the named boards are primus, duo, trias (3×3) and quadrat (6×6)")]
+    UnknownBoard(String),
+    #[error("board side {0} is not supported: 3 to {max}", max = board::MAX_SIZE)]
+    Size(usize),
+    #[error("a first-row stack of {0} is not possible: 1 to 3 (one colour holds at most 3)")]
+    Height(u8),
+    #[error("{rows} filled rows do not fit a {size}×{size} board: each player's rows must stay on his half")]
+    Rows { size: usize, rows: u8 },
+}
+
+impl Setup {
+    /// A named board: `primus`, `duo`, `trias` or `quadrat`.
+    pub fn named(name: &str) -> Result<Setup, SetupError> {
+        match name.to_ascii_lowercase().as_str() {
+            "primus" => Ok(Setup::Height { size: 3, height: 1 }),
+            "duo" => Ok(Setup::Height { size: 3, height: 2 }),
+            "trias" => Ok(Setup::Height { size: 3, height: 3 }),
+            "quadrat" => Ok(Setup::Rows { size: 6, rows: 2 }),
+            _ => Err(SetupError::UnknownBoard(name.to_owned())),
+        }
+    }
+
+    /// Checks the parameters.
+    pub fn checked(self) -> Result<Setup, SetupError> {
+        let size = self.size();
+        if !(3..=board::MAX_SIZE).contains(&size) {
+            return Err(SetupError::Size(size));
+        }
+        match self {
+            Setup::Height { height, .. } if !(1..=3).contains(&height) => Err(SetupError::Height(height)),
+            Setup::Rows { rows, .. } if rows == 0 || 2 * rows as usize > size => Err(SetupError::Rows { size, rows }),
+            _ => Ok(self),
+        }
+    }
+
+    pub fn size(self) -> usize {
+        match self {
+            Setup::Height { size, .. } | Setup::Rows { size, .. } => size,
+        }
+    }
+
+    /// Counters each player starts with.
+    pub fn counters(self) -> u8 {
+        match self {
+            Setup::Height { size, height } => size as u8 * height,
+            Setup::Rows { size, rows } => size as u8 * rows,
+        }
+    }
+
+    /// The board's name as the article gives it, or a description.
+    pub fn name(self) -> String {
+        match self {
+            Setup::Height { size: 3, height: 1 } => "primus".into(),
+            Setup::Height { size: 3, height: 2 } => "duo".into(),
+            Setup::Height { size: 3, height: 3 } => "trias".into(),
+            Setup::Rows { size: 6, rows: 2 } => "quadrat".into(),
+            Setup::Height { size, height } => format!("{size}x{size}-height{height}"),
+            Setup::Rows { size, rows } => format!("{size}x{size}-rows{rows}"),
+        }
+    }
+
+    /// The start position, White to move.
+    pub fn start(self) -> Position {
+        let n = self.size();
+        let mut p = Position::empty(n, Colour::White);
+        match self {
+            Setup::Height { height, .. } => {
+                let white = Stack::from_counters(&vec![Colour::White; height as usize]).expect("height 1..=3");
+                for file in 0..n {
+                    p.set(file, white);
+                    p.set((n - 1) * n + file, white.swapped());
+                }
+            }
+            Setup::Rows { rows, .. } => {
+                let one = Stack::from_counters(&[Colour::White]).expect("one counter");
+                for row in 0..rows as usize {
+                    for file in 0..n {
+                        p.set(row * n + file, one);
+                        p.set((n - 1 - row) * n + file, one.swapped());
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+/// THI` on one board size under one set of rules, indexed up to a number of counters
+/// per player.
+#[derive(Debug, Clone)]
+pub struct Thi {
+    rules: Rules,
+    index: BoardIndex,
+    size: usize,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PositionError {
+    #[error("the position is on a {found}×{found} board, these tables are for {expected}×{expected}")]
+    Size { found: usize, expected: usize },
+    #[error("the position has {found} {colour} counters; the tables cover at most {max} per player (choose a larger setup)")]
+    Material { colour: &'static str, found: u32, max: u8 },
+}
+
+impl Thi {
+    /// The game on `size × size` boards, positions with up to `max` counters per player.
+    pub fn new(size: usize, max: u8, rules: Rules) -> Result<Thi, IndexError> {
+        Ok(Thi { rules, index: BoardIndex::new(size, max)?, size })
+    }
+
+    /// The game for a setup: its board, its counters.
+    pub fn for_setup(setup: Setup, rules: Rules) -> Result<Thi, IndexError> {
+        Thi::new(setup.size(), setup.counters(), rules)
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn index(&self) -> &BoardIndex {
+        &self.index
+    }
+
+    /// The tier holding positions with these counts (mover, opponent).
+    pub fn tier_for(&self, position: &Position) -> ThiTier {
+        ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8)
+    }
+
+    /// Whether the tables of this game can answer for `position`.
+    pub fn check(&self, position: &Position) -> Result<(), PositionError> {
+        if position.size() != self.size {
+            return Err(PositionError::Size { found: position.size(), expected: self.size });
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let found = position.count(colour);
+            if found > self.index.max() as u32 {
+                return Err(PositionError::Material { colour: colour.name(), found, max: self.index.max() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every move with the position it leads to, in canonical order.
+    pub fn moves(&self, position: &Position) -> Vec<(Move, Successor<Position>)> {
+        if self.outcome(position).is_some() {
+            return Vec::new();
+        }
+        moves::moves(self.rules, position).moves
+    }
+
+    /// Every tier with at most `max` counters per player, fewest first.
+    pub fn all_tiers(&self) -> Vec<ThiTier> {
+        let max = self.index.max();
+        let mut tiers: Vec<ThiTier> =
+            (0..=max).flat_map(|h| (0..=h).map(move |l| ThiTier { high: h, low: l })).collect();
+        tiers.sort();
+        tiers
+    }
+}
+
+impl Game for Thi {
+    type Position = Position;
+    type Tier = ThiTier;
+
+    fn table_key(&self) -> String {
+        format!(
+            "thi size={} rules={} bonus={}",
+            self.size,
+            self.rules.set.name(),
+            if self.rules.bonus { "yes" } else { "no" }
+        )
+    }
+
+    fn tier_size(&self, tier: ThiTier) -> u64 {
+        self.index.tier_size(tier)
+    }
+
+    fn child_tiers(&self, tier: ThiTier) -> Vec<ThiTier> {
+        // Counters only leave: any tier with no more counters on either side.
+        let mut out = Vec::new();
+        for high in 0..=tier.high {
+            for low in 0..=high.min(tier.low) {
+                let t = ThiTier { high, low };
+                if t != tier {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn orientations(&self) -> u8 {
+        2
+    }
+
+    fn locate(&self, position: &Position) -> Location<ThiTier> {
+        let (tier, rank, orientation) = match position.to_move() {
+            Colour::White => {
+                let (t, r) = self.index.rank(position);
+                (t, r, 0)
+            }
+            Colour::Black => {
+                let (t, r) = self.index.rank(&position.turned());
+                (t, r, 1)
+            }
+        };
+        Location { tier, rank, orientation }
+    }
+
+    fn position(&self, location: Location<ThiTier>) -> Position {
+        let board = self.index.board(location.tier, location.rank);
+        if location.orientation == 0 {
+            board
+        } else {
+            board.turned()
+        }
+    }
+
+    fn outcome(&self, position: &Position) -> Option<Value> {
+        moves::outcome(self.rules, position)
+    }
+
+    fn successors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+        moves::successors(self.rules, position, out)
+    }
+
+    fn predecessors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+        moves::predecessors(self.rules, position, out)
+    }
+}

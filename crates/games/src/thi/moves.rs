@@ -1,0 +1,349 @@
+//! THI` rules: moves, un-moves and the end of the game, for every rule set.
+//!
+//! A move lifts a whole stack the mover controls and walks as many orthogonal steps as
+//! it is tall, never straight back, dropping the counters bottom first, one per step; a
+//! counter dropped on its opponent's first row is borne off. Paths that give the same
+//! position are one move, named by the first such path in N, E, S, W order.
+
+use super::board::{Colour, Position, Stack};
+use retro::{Successor, Turn, Value};
+use std::fmt;
+
+/// The five rule sets of `shared/rules/thi.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    Original,
+    OriginalPass,
+    Fixed1,
+    Fixed2,
+    Fixed2Pass,
+}
+
+impl RuleSet {
+    pub const ALL: [RuleSet; 5] =
+        [RuleSet::Original, RuleSet::OriginalPass, RuleSet::Fixed1, RuleSet::Fixed2, RuleSet::Fixed2Pass];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Original => "original",
+            RuleSet::OriginalPass => "original-pass",
+            RuleSet::Fixed1 => "fixed1",
+            RuleSet::Fixed2 => "fixed2",
+            RuleSet::Fixed2Pass => "fixed2-pass",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RuleSet> {
+        RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether the game ends by counting when the player to move cannot move.
+    fn counts_at_end(self) -> bool {
+        matches!(self, RuleSet::Fixed2 | RuleSet::Fixed2Pass)
+    }
+}
+
+/// A rule set and whether bearing off one's own counter earns a bonus move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub set: RuleSet,
+    pub bonus: bool,
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.set.name(), if self.bonus { " with bonus moves" } else { "" })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    N,
+    E,
+    S,
+    W,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 4] = [Direction::N, Direction::E, Direction::S, Direction::W];
+
+    fn opposite(self) -> Direction {
+        match self {
+            Direction::N => Direction::S,
+            Direction::E => Direction::W,
+            Direction::S => Direction::N,
+            Direction::W => Direction::E,
+        }
+    }
+
+    fn letter(self) -> char {
+        match self {
+            Direction::N => 'N',
+            Direction::E => 'E',
+            Direction::S => 'S',
+            Direction::W => 'W',
+        }
+    }
+
+    /// The square one step from `square` on an `n × n` board, if on the board.
+    fn step(self, square: usize, n: usize) -> Option<usize> {
+        let (row, file) = (square / n, square % n);
+        match self {
+            Direction::N => (row + 1 < n).then(|| square + n),
+            Direction::S => (row > 0).then(|| square - n),
+            Direction::E => (file + 1 < n).then(|| square + 1),
+            Direction::W => (file > 0).then(|| square - 1),
+        }
+    }
+}
+
+/// A move: a stack's walk, or a pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Move {
+    Sow { from: usize, path: Vec<Direction> },
+    Pass,
+}
+
+impl Move {
+    /// The canonical name, e.g. `b1:NE`, or `pass`.
+    pub fn name(&self, position: &Position) -> String {
+        match self {
+            Move::Pass => "pass".to_owned(),
+            Move::Sow { from, path } => {
+                format!("{}:{}", position.square_name(*from), path.iter().map(|d| d.letter()).collect::<String>())
+            }
+        }
+    }
+}
+
+/// The positions a move leads to, with the move, in canonical order.
+pub struct MoveList {
+    pub moves: Vec<(Move, Successor<Position>)>,
+}
+
+/// Walks every path of the lifted stack; `visit` receives each complete walk's board
+/// and the counters of each colour borne off. Returning `false` from `visit` stops.
+struct Walk<'a> {
+    n: usize,
+    lifted: Stack,
+    board: Position,
+    borne: [u8; 2],
+    path: [Direction; 4],
+    visit: &'a mut dyn FnMut(&Position, [u8; 2], &[Direction]) -> bool,
+}
+
+impl Walk<'_> {
+    /// Takes step `i` from `at`; `Some(false)` means stop everything.
+    fn step(&mut self, i: u8, at: usize, last: Option<Direction>) -> bool {
+        if i == self.lifted.height() {
+            return (self.visit)(&self.board, self.borne, &self.path[..i as usize]);
+        }
+        let counter = self.lifted.counter(i);
+        for d in Direction::ALL {
+            if Some(d.opposite()) == last {
+                continue;
+            }
+            let Some(next) = d.step(at, self.n) else { continue };
+            self.path[i as usize] = d;
+            if next / self.n == self.board.bear_off_row(counter) {
+                self.borne[counter.index()] += 1;
+                let go_on = self.step(i + 1, next, Some(d));
+                self.borne[counter.index()] -= 1;
+                if !go_on {
+                    return false;
+                }
+            } else {
+                let before = self.board.stack(next);
+                let Some(after) = before.push(counter) else { continue };
+                self.board.set(next, after);
+                let go_on = self.step(i + 1, next, Some(d));
+                self.board.set(next, before);
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Calls `visit` for every walk of every stack the player to move controls, in
+/// canonical order (squares in order, paths in N, E, S, W order).
+fn for_each_walk(position: &Position, visit: &mut dyn FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool) {
+    let n = position.size();
+    let mover = position.to_move();
+    for from in 0..n * n {
+        let stack = position.stack(from);
+        if stack.top() != Some(mover) {
+            continue;
+        }
+        let mut board = position.clone();
+        board.set(from, Stack::EMPTY);
+        let mut inner = |b: &Position, borne: [u8; 2], path: &[Direction]| visit(from, b, borne, path);
+        let mut walk = Walk { n, lifted: stack, board, borne: [0, 0], path: [Direction::N; 4], visit: &mut inner };
+        if !walk.step(0, from, None) {
+            return;
+        }
+    }
+}
+
+/// Whether the player to move has a walk (a move other than a pass).
+pub fn can_walk(position: &Position) -> bool {
+    let mut found = false;
+    for_each_walk(position, &mut |_, _, _, _| {
+        found = true;
+        false
+    });
+    found
+}
+
+/// The value for the player to move if the game is over.
+pub fn outcome(rules: Rules, position: &Position) -> Option<Value> {
+    let mover = position.to_move();
+    let mine = position.count(mover);
+    let theirs = position.count(mover.other());
+    if rules.set.counts_at_end() {
+        if can_walk(position) {
+            return None;
+        }
+        return Some(match mine.cmp(&theirs) {
+            std::cmp::Ordering::Less => Value::Win(0),
+            std::cmp::Ordering::Greater => Value::Loss(0),
+            std::cmp::Ordering::Equal => Value::Draw,
+        });
+    }
+    // Bearing off all one's counters wins; when both are gone the player who just
+    // moved did it (a finished game is always shown with his opponent to move).
+    match (mine, theirs) {
+        (0, 0) => return Some(Value::Loss(0)),
+        (0, _) => return Some(Value::Win(0)),
+        (_, 0) => return Some(Value::Loss(0)),
+        _ => {}
+    }
+    if can_walk(position) {
+        return None;
+    }
+    match rules.set {
+        RuleSet::Original => Some(Value::Draw),
+        RuleSet::Fixed1 => Some(Value::Win(0)),
+        _ => None,
+    }
+}
+
+/// Who moves after a walk that bore off `borne` counters (by colour).
+fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> Turn {
+    let bonus = rules.bonus
+        && borne[mover.index()] > 0
+        // Under the first three rule sets a player who bore off his last counter has
+        // won at once; the game is shown over with his opponent to move.
+        && (rules.set.counts_at_end() || after.count(mover) > 0);
+    if bonus {
+        Turn::Keeps
+    } else {
+        Turn::Passes
+    }
+}
+
+/// Every move of a position that is not over, with the position it leads to.
+pub fn moves(rules: Rules, position: &Position) -> MoveList {
+    let mover = position.to_move();
+    let mut moves: Vec<(Move, Successor<Position>)> = Vec::new();
+    for_each_walk(position, &mut |from, board, borne, path| {
+        if moves.iter().any(|(_, s)| s.position.squares() == board.squares()) {
+            return true;
+        }
+        let turn = next_turn(rules, board, mover, borne);
+        let mut next = board.clone();
+        next.set_to_move(if turn == Turn::Keeps { mover } else { mover.other() });
+        moves.push((Move::Sow { from, path: path.to_vec() }, Successor { position: next, turn }));
+        true
+    });
+    let pass = match rules.set {
+        RuleSet::OriginalPass => moves.is_empty(),
+        RuleSet::Fixed2Pass => !moves.is_empty(),
+        _ => false,
+    };
+    if pass {
+        let mut next = position.clone();
+        next.set_to_move(mover.other());
+        moves.push((Move::Pass, Successor { position: next, turn: Turn::Passes }));
+    }
+    MoveList { moves }
+}
+
+/// The positions one move away (the engine's view of [`moves`]).
+pub fn successors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
+    out.extend(moves(rules, position).moves.into_iter().map(|(_, s)| s));
+}
+
+/// The positions, with the same counters on the board, from which one move leads to
+/// `position`: walks that bore nothing off, and passes.
+pub fn predecessors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
+    let mover = position.to_move().other();
+    if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
+        let mut before = position.clone();
+        before.set_to_move(mover);
+        if outcome(rules, &before).is_none() && moves(rules, &before).moves.iter().any(|(m, _)| *m == Move::Pass) {
+            out.push(Successor { position: before, turn: Turn::Passes });
+        }
+    }
+    let n = position.size();
+    let mut board = position.clone();
+    board.set_to_move(mover);
+    for end in 0..n * n {
+        let Some((rest, top)) = position.stack(end).pop() else { continue };
+        if top != mover {
+            continue;
+        }
+        board.set(end, rest);
+        let mut counters = [top; 4];
+        for height in 1..=4u8 {
+            counters[height as usize - 1] = top;
+            unwalk(rules, &mut board, height, height, end, None, &mut counters, out);
+        }
+        board.set(end, position.stack(end));
+    }
+}
+
+/// Walks back from `at` (step `k` of a walk of `height` steps, whose counter has just
+/// been taken off `at`) towards the square the stack was lifted from. `counters[i]` is
+/// the counter dropped on step `i + 1`; `came_from` is the square of step `k + 1`.
+#[allow(clippy::too_many_arguments)]
+fn unwalk(
+    rules: Rules,
+    board: &mut Position,
+    height: u8,
+    k: u8,
+    at: usize,
+    came_from: Option<usize>,
+    counters: &mut [Colour; 4],
+    out: &mut Vec<Successor<Position>>,
+) {
+    let n = board.size();
+    for d in Direction::ALL {
+        let Some(prev) = d.step(at, n) else { continue };
+        if Some(prev) == came_from {
+            continue;
+        }
+        let here = board.stack(prev);
+        if k == 1 {
+            // `prev` is the square the stack was lifted from: empty once every counter
+            // dropped on it during the walk is taken back.
+            if !here.is_empty() {
+                continue;
+            }
+            let Some(stack) = Stack::from_counters(&counters[..height as usize]) else { continue };
+            board.set(prev, stack);
+            if board.misplaced_counter().is_none() && outcome(rules, board).is_none() {
+                out.push(Successor { position: board.clone(), turn: Turn::Passes });
+            }
+            board.set(prev, Stack::EMPTY);
+        } else {
+            let Some((rest, counter)) = here.pop() else { continue };
+            counters[k as usize - 2] = counter;
+            board.set(prev, rest);
+            unwalk(rules, board, height, k - 1, prev, Some(at), counters, out);
+            board.set(prev, here);
+        }
+    }
+}

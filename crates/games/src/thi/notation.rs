@@ -1,0 +1,131 @@
+//! Reading THI` positions from their text notation (written by `Position`'s `Display`).
+
+use super::board::{Colour, Position, Stack, MAX_SIZE};
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NotationError {
+    #[error("expected `<rows> <side>`, e.g. `bbb,bbb,bbb/-,-,-/www,www,www w`; got {0:?}")]
+    Shape(String),
+    #[error("side to move must be `w` or `b`, not {0:?}")]
+    Side(String),
+    #[error("{rows} rows given: a board has 3 to {MAX_SIZE} rows")]
+    RowCount { rows: usize },
+    #[error("row {row} has {found} squares, the board has {expected} files")]
+    RowLength { row: usize, found: usize, expected: usize },
+    #[error("square {square}: {text:?} is not a stack (use `-` for empty, else `w`/`b` letters bottom to top)")]
+    BadStack { square: String, text: String },
+    #[error("square {square}: stack {text:?} breaks the limits (at most 3 of one colour, 4 mixed)")]
+    TooTall { square: String, text: String },
+    #[error("square {square}: a {colour} counter cannot stand on its opponent's first row (it would have been borne off)")]
+    Misplaced { square: String, colour: &'static str },
+}
+
+/// Parses the notation; checks everything a position needs to be able to arise.
+pub fn parse(text: &str) -> Result<Position, NotationError> {
+    let mut parts = text.split_whitespace();
+    let (Some(rows), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(NotationError::Shape(text.to_owned()));
+    };
+    let to_move = match side {
+        "w" | "W" => Colour::White,
+        "b" | "B" => Colour::Black,
+        _ => return Err(NotationError::Side(side.to_owned())),
+    };
+    let rows: Vec<&str> = rows.split('/').collect();
+    let n = rows.len();
+    if !(3..=MAX_SIZE).contains(&n) {
+        return Err(NotationError::RowCount { rows: n });
+    }
+    let mut position = Position::empty(n, to_move);
+    for (i, row_text) in rows.iter().enumerate() {
+        let row = n - 1 - i;
+        let squares: Vec<&str> = row_text.split(',').collect();
+        if squares.len() != n {
+            return Err(NotationError::RowLength { row: row + 1, found: squares.len(), expected: n });
+        }
+        for (file, text) in squares.iter().enumerate() {
+            let square = row * n + file;
+            let name = position.square_name(square);
+            let stack = parse_stack(text).ok_or_else(|| NotationError::BadStack {
+                square: name.clone(),
+                text: text.to_string(),
+            })?;
+            let stack = stack.ok_or_else(|| NotationError::TooTall { square: name.clone(), text: text.to_string() })?;
+            position.set(square, stack);
+        }
+    }
+    if let Some(square) = position.misplaced_counter() {
+        let row = square / n;
+        let colour = if row == 0 { Colour::Black } else { Colour::White };
+        return Err(NotationError::Misplaced { square: position.square_name(square), colour: colour.name() });
+    }
+    Ok(position)
+}
+
+/// `None` if not stack syntax; `Some(None)` if syntax but over the limits.
+fn parse_stack(text: &str) -> Option<Option<Stack>> {
+    if text == "-" || text == "." {
+        return Some(Some(Stack::EMPTY));
+    }
+    if text.is_empty() || text.len() > 8 {
+        return None;
+    }
+    let counters: Option<Vec<Colour>> = text
+        .chars()
+        .map(|c| match c {
+            'w' | 'W' => Some(Colour::White),
+            'b' | 'B' => Some(Colour::Black),
+            _ => None,
+        })
+        .collect();
+    Some(Stack::from_counters(&counters?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn trias_start_round_trips() {
+        let text = "bbb,bbb,bbb/-,-,-/www,www,www w";
+        assert_eq!(parse(text).unwrap().to_string(), text);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert!(matches!(parse("bbb,bbb,bbb/-,-,-/www,www,www"), Err(NotationError::Shape(_))));
+        assert!(matches!(parse("b,b,b/-,-,-/w,w,w x"), Err(NotationError::Side(_))));
+        assert!(matches!(parse("b,b,b/w,w,w w"), Err(NotationError::RowCount { rows: 2 })));
+        assert!(matches!(parse("b,b/-,-,-/w,w,w w"), Err(NotationError::RowLength { row: 3, .. })));
+        assert!(matches!(parse("b,b,b/-,x,-/w,w,w w"), Err(NotationError::BadStack { .. })));
+        assert!(matches!(parse("b,b,b/-,wwww,-/w,w,w w"), Err(NotationError::TooTall { .. })));
+        assert_eq!(
+            parse("b,b,w/-,-,-/w,w,w w"),
+            Err(NotationError::Misplaced { square: "c3".into(), colour: "White" })
+        );
+        assert_eq!(
+            parse("b,b,b/-,-,-/w,wb,w w"),
+            Err(NotationError::Misplaced { square: "b1".into(), colour: "Black" })
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics(text in "\\PC{0,40}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn printed_positions_parse_back(cells in proptest::collection::vec(0usize..29, 16), black in any::<bool>()) {
+            let all = Stack::all();
+            let mut p = Position::empty(4, if black { Colour::Black } else { Colour::White });
+            for (sq, &c) in cells.iter().enumerate() {
+                p.set(sq, all[c]);
+            }
+            prop_assume!(p.misplaced_counter().is_none());
+            prop_assert_eq!(parse(&p.to_string()).unwrap(), p);
+        }
+    }
+}

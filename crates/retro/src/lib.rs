@@ -1,0 +1,22 @@
+//! Retrograde analysis of two-player games, tier by tier, in parallel.
+//!
+//! A [`Game`] splits its positions into tiers that play only leaves downwards and
+//! numbers each tier's positions densely. [`store::build`] solves the tiers in
+//! dependency order ([`order`]), each with the steps of [`solve`], and keeps each
+//! finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
+//! the rules, [`forward`] is an independent solver for tests, [`census`] counts what is
+//! reachable, and [`line`] reads best play back out.
+
+pub mod census;
+pub mod forward;
+pub mod game;
+pub mod line;
+pub mod order;
+pub mod solve;
+pub mod store;
+pub mod table;
+pub mod value;
+pub mod verify;
+
+pub use game::{Game, Location, Successor};
+pub use value::{Turn, Value};

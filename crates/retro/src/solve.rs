@@ -1,0 +1,354 @@
+//! Solving one tier by retrograde analysis, in five named steps:
+//!
+//! 1. [`load_children`]: the finished tables of the tiers a move can reach;
+//! 2. [`scan_tier`]: every position's successors: lower-tier ones are probed, same-tier
+//!    ones counted; positions already decided go to the frontier at their distance;
+//! 3. [`push_frontier`]: frontier positions are fixed in order of distance and their
+//!    values pushed to their same-tier predecessors (found by un-moves): a win for a
+//!    predecessor is queued at the next distance, and a predecessor all of whose
+//!    successors are bad for it becomes a loss once the last of them is known;
+//! 4. [`mark_draws`]: whatever is still undecided can never be forced to an end: a draw;
+//! 5. saving the codes (see [`crate::store`]).
+//!
+//! Why the distances are exact: the frontier is processed one distance at a time, in
+//! increasing order, and a position is fixed the first time it is taken from the
+//! frontier. A win is queued at `1 + d` when a successor is a loss in `d` for the
+//! opponent; it is taken out no later than any other queued win of it, so the first
+//! is the shortest. A loss is queued when its last undecided same-tier successor becomes
+//! a win for the opponent; same-tier successors are decided in increasing distance, so
+//! that one is the longest, and the lower-tier successors' longest was noted in the scan.
+//!
+//! Threads share the tier's arrays through atomics: a position's value is set by one
+//! compare-and-swap from "undecided", and its count of undecided successors is
+//! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
+
+use crate::game::{Game, Location, Successor};
+use crate::table::Table;
+use crate::value::{Turn, Value, MAX_DISTANCE};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use thiserror::Error;
+
+/// A rank's value slot before it is decided.
+const UNDECIDED: u16 = u16::MAX;
+/// In `worst_lower`: some lower-tier successor is a draw or a win, so this position
+/// cannot be lost.
+const CANNOT_LOSE: u16 = u16::MAX;
+/// Ranks handed to one rayon task at a time.
+const CHUNK: usize = 1 << 14;
+
+#[derive(Debug, Error)]
+pub enum SolveError {
+    #[error("tier {tier}: a successor lies in tier {child}, which is not among its child tiers")]
+    UnexpectedTier { tier: String, child: String },
+    #[error("tier {tier}: a successor's rank {rank} is past the end of tier {child}")]
+    RankOutOfRange { tier: String, child: String, rank: u64 },
+    #[error("tier {tier}: position {position} is not over but has no move")]
+    NoMove { tier: String, position: String },
+    #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
+    TooDeep { tier: String },
+    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
+    TooLarge { tier: String, size: u64 },
+}
+
+/// Progress of a build, reported to whoever shows it.
+pub trait Observer: Sync {
+    /// A tier is about to be solved; `work` units will be reported for it.
+    fn tier_started(&self, _tier: &str, _work: u64) {}
+    /// `units` more work units of the current tier are done.
+    fn advanced(&self, _units: u64) {}
+    /// The tier is solved and saved.
+    fn tier_finished(&self, _tier: &str) {}
+}
+
+/// An observer that shows nothing.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// The finished tables a tier's successors may lie in, sorted by tier for look-up.
+pub struct ChildTables<'a, T> {
+    tables: Vec<(T, &'a Table)>,
+}
+
+impl<'a, T: Ord + Copy> ChildTables<'a, T> {
+    fn find(&self, tier: T) -> Option<&'a Table> {
+        self.tables.binary_search_by(|(t, _)| t.cmp(&tier)).ok().map(|i| self.tables[i].1)
+    }
+}
+
+/// Step 1: the tables of the child tiers, which must all be finished.
+pub fn load_children<'a, G: Game>(
+    game: &G,
+    tier: G::Tier,
+    finished: &impl Fn(G::Tier) -> Option<&'a Table>,
+) -> Result<ChildTables<'a, G::Tier>, SolveError> {
+    let mut tables = Vec::new();
+    for child in game.child_tiers(tier) {
+        let table = finished(child)
+            .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: child.to_string() })?;
+        tables.push((child, table));
+    }
+    tables.sort_by(|a, b| a.0.cmp(&b.0));
+    tables.dedup_by(|a, b| a.0 == b.0);
+    Ok(ChildTables { tables })
+}
+
+/// The working state of a tier being solved.
+pub struct TierWork<T> {
+    tier: T,
+    /// Value code per rank, or `UNDECIDED`.
+    values: Vec<AtomicU16>,
+    /// Same-tier successors not yet known to be wins for the opponent (or, after a
+    /// bonus move, losses for the mover).
+    pending: Vec<AtomicU16>,
+    /// Longest distance among the lower-tier successors that are bad for the mover, or
+    /// `CANNOT_LOSE`.
+    worst_lower: Vec<u16>,
+    /// Positions to fix, by distance: `(rank, value code)`.
+    frontier: Vec<Vec<(u64, u16)>>,
+}
+
+impl<T> TierWork<T> {
+    fn queue(&mut self, entries: Vec<(u64, u16)>) {
+        for (rank, code) in entries {
+            let level = Value::from_code(code).plies().unwrap_or(0) as usize;
+            if self.frontier.len() <= level {
+                self.frontier.resize_with(level + 1, Vec::new);
+            }
+            self.frontier[level].push((rank, code));
+        }
+    }
+}
+
+/// Splits successors into same-tier edges (distinct `(rank, turn)` pairs, into `edges`)
+/// and the locations of the others, with their turns.
+fn split_successors<G: Game>(
+    game: &G,
+    tier: G::Tier,
+    successors: &[Successor<G::Position>],
+    edges: &mut Vec<(u64, Turn)>,
+    lower: &mut Vec<(Location<G::Tier>, Turn)>,
+) {
+    edges.clear();
+    lower.clear();
+    for s in successors {
+        let loc = game.locate(&s.position);
+        if loc.tier == tier {
+            edges.push((loc.rank, s.turn));
+        } else {
+            lower.push((loc, s.turn));
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+}
+
+/// Step 2: classify every position of the tier by its successors.
+pub fn scan_tier<G: Game>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildTables<'_, G::Tier>,
+    observer: &dyn Observer,
+) -> Result<TierWork<G::Tier>, SolveError> {
+    let size = game.tier_size(tier);
+    let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
+    let values: Vec<AtomicU16> = (0..len).map(|_| AtomicU16::new(UNDECIDED)).collect();
+    let pending: Vec<AtomicU16> = (0..len).map(|_| AtomicU16::new(0)).collect();
+    let mut worst_lower = vec![0u16; len];
+    let failure = std::sync::Mutex::new(None::<SolveError>);
+    let failed = AtomicBool::new(false);
+
+    let queued: Vec<Vec<(u64, u16)>> = worst_lower
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(chunk, worst)| {
+            let mut out = Vec::new();
+            let mut successors = Vec::new();
+            let mut edges = Vec::new();
+            let mut lower = Vec::new();
+            let first = (chunk * CHUNK) as u64;
+            for (i, worst) in worst.iter_mut().enumerate() {
+                if failed.load(Relaxed) {
+                    break;
+                }
+                let rank = first + i as u64;
+                match scan_position(game, tier, rank, children, &mut successors, &mut edges, &mut lower) {
+                    Ok(scan) => {
+                        pending[rank as usize].store(scan.same_tier, Relaxed);
+                        *worst = scan.worst_lower;
+                        if let Some(v) = scan.queue {
+                            out.push((rank, v.code()));
+                        }
+                    }
+                    Err(e) => {
+                        failed.store(true, Relaxed);
+                        failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                        break;
+                    }
+                }
+            }
+            observer.advanced(worst.len() as u64);
+            out
+        })
+        .collect();
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut work = TierWork { tier, values, pending, worst_lower, frontier: Vec::new() };
+    for entries in queued {
+        work.queue(entries);
+    }
+    Ok(work)
+}
+
+struct ScannedPosition {
+    same_tier: u16,
+    worst_lower: u16,
+    queue: Option<Value>,
+}
+
+fn scan_position<G: Game>(
+    game: &G,
+    tier: G::Tier,
+    rank: u64,
+    children: &ChildTables<'_, G::Tier>,
+    successors: &mut Vec<Successor<G::Position>>,
+    edges: &mut Vec<(u64, Turn)>,
+    lower: &mut Vec<(Location<G::Tier>, Turn)>,
+) -> Result<ScannedPosition, SolveError> {
+    let position = game.position(Location { tier, rank, orientation: 0 });
+    if let Some(value) = game.outcome(&position) {
+        let queue = (value != Value::Draw).then_some(value);
+        return Ok(ScannedPosition { same_tier: 0, worst_lower: CANNOT_LOSE, queue });
+    }
+    successors.clear();
+    game.successors(&position, successors);
+    if successors.is_empty() {
+        return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
+    }
+    split_successors(game, tier, successors, edges, lower);
+    let mut best_win: Option<u16> = None;
+    let mut worst = 0u16;
+    let mut can_lose = true;
+    for &(loc, turn) in lower.iter() {
+        let table = children
+            .find(loc.tier)
+            .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: loc.tier.to_string() })?;
+        let child = table.probe(loc.rank).ok_or_else(|| SolveError::RankOutOfRange {
+            tier: tier.to_string(),
+            child: loc.tier.to_string(),
+            rank: loc.rank,
+        })?;
+        match child.before(turn) {
+            Value::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+            Value::Loss(d) => worst = worst.max(d),
+            Value::Draw => can_lose = false,
+        }
+    }
+    if best_win.unwrap_or(0).max(worst) > MAX_DISTANCE {
+        return Err(SolveError::TooDeep { tier: tier.to_string() });
+    }
+    // A position has far fewer distinct successors than this; more would be a game bug.
+    let same_tier = u16::try_from(edges.len()).unwrap_or(u16::MAX);
+    if let Some(d) = best_win {
+        return Ok(ScannedPosition { same_tier, worst_lower: CANNOT_LOSE, queue: Some(Value::Win(d)) });
+    }
+    if !can_lose {
+        return Ok(ScannedPosition { same_tier, worst_lower: CANNOT_LOSE, queue: None });
+    }
+    if same_tier == 0 {
+        return Ok(ScannedPosition { same_tier, worst_lower: worst, queue: Some(Value::Loss(worst)) });
+    }
+    // `worst` is a distance after the move already; a loss found later adds the
+    // same-tier successor's ply the same way, so keep it one ply back.
+    Ok(ScannedPosition { same_tier, worst_lower: worst.saturating_sub(1), queue: None })
+}
+
+/// Step 3: fix frontier positions in order of distance and push them to predecessors.
+pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<(), SolveError> {
+    let tier = work.tier;
+    let mut level = 0;
+    while level < work.frontier.len() {
+        let entries = std::mem::take(&mut work.frontier[level]);
+        if entries.is_empty() {
+            level += 1;
+            continue;
+        }
+        if level >= MAX_DISTANCE as usize {
+            return Err(SolveError::TooDeep { tier: tier.to_string() });
+        }
+        let values = &work.values;
+        let pending = &work.pending;
+        let worst_lower = &work.worst_lower;
+        let queued: Vec<Vec<(u64, u16)>> = entries
+            .par_chunks(CHUNK / 4)
+            .map(|chunk| {
+                let mut out = Vec::new();
+                let mut predecessors = Vec::new();
+                let mut edges: Vec<(u64, Turn)> = Vec::new();
+                for &(rank, code) in chunk {
+                    if values[rank as usize].compare_exchange(UNDECIDED, code, Relaxed, Relaxed).is_err() {
+                        continue;
+                    }
+                    let value = Value::from_code(code);
+                    let position = game.position(Location { tier, rank, orientation: 0 });
+                    predecessors.clear();
+                    game.predecessors(&position, &mut predecessors);
+                    edges.clear();
+                    edges.extend(predecessors.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
+                    edges.sort_unstable();
+                    edges.dedup();
+                    for &(parent, turn) in edges.iter() {
+                        let p = parent as usize;
+                        if values[p].load(Relaxed) != UNDECIDED {
+                            continue;
+                        }
+                        match value.before(turn) {
+                            win @ Value::Win(_) => out.push((parent, win.code())),
+                            Value::Loss(_) => {
+                                if worst_lower[p] == CANNOT_LOSE {
+                                    continue;
+                                }
+                                if pending[p].fetch_sub(1, Relaxed) == 1 {
+                                    let d = (level as u16).max(worst_lower[p]) + 1;
+                                    out.push((parent, Value::Loss(d).code()));
+                                }
+                            }
+                            Value::Draw => {}
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        for entries in queued {
+            work.queue(entries);
+        }
+        level += 1;
+    }
+    Ok(())
+}
+
+/// Step 4: every position still undecided is a draw. Returns the tier's value codes.
+pub fn mark_draws<T>(work: TierWork<T>) -> Vec<u16> {
+    work.values
+        .into_par_iter()
+        .map(|v| match v.into_inner() {
+            UNDECIDED => Value::Draw.code(),
+            code => code,
+        })
+        .collect()
+}
+
+/// Steps 1 to 4 for one tier: the value code of every rank.
+pub fn solve_tier<'a, G: Game>(
+    game: &G,
+    tier: G::Tier,
+    finished: &impl Fn(G::Tier) -> Option<&'a Table>,
+    observer: &dyn Observer,
+) -> Result<Vec<u16>, SolveError> {
+    let children = load_children(game, tier, finished)?;
+    let mut work = scan_tier(game, tier, &children, observer)?;
+    push_frontier(game, &mut work)?;
+    Ok(mark_draws(work))
+}

@@ -1,0 +1,150 @@
+//! A directory of tier tables for one game key: finding, checking, building and probing.
+//!
+//! Each tier is the file `tier-<tier>.tbl` in the directory; the directory is chosen by
+//! the caller (one per game key). A build solves the tiers in dependency order and skips
+//! every tier whose file is already there and passes its checks; a file that is there but
+//! damaged or built for something else stops the build with an error naming it, so
+//! nothing is silently rebuilt over or reused.
+
+use crate::game::Game;
+use crate::order::{tier_order, CycleError};
+use crate::solve::{solve_tier, Observer, SolveError};
+use crate::table::{write_table, Table, TableError, TableIdentity};
+use crate::value::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Order(#[from] CycleError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error("{0}\n  (remove the file to have it rebuilt)")]
+    Table(#[from] TableError),
+    #[error("the tables are missing tier {tier} ({path})")]
+    MissingTier { tier: String, path: PathBuf },
+    #[error("the build was stopped after {0} tiers, as asked")]
+    Stopped(usize),
+}
+
+/// How a build went.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildReport {
+    pub tiers_built: usize,
+    pub tiers_reused: usize,
+    pub positions: u64,
+    pub bytes: u64,
+}
+
+/// The finished tables of one game, by tier.
+pub struct TableSet<G: Game> {
+    dir: PathBuf,
+    tables: BTreeMap<G::Tier, Table>,
+}
+
+/// File name of a tier's table.
+pub fn tier_file(dir: &Path, tier: impl std::fmt::Display) -> PathBuf {
+    dir.join(format!("tier-{tier}.tbl"))
+}
+
+fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
+    TableIdentity { key: game.table_key(), tier: tier.to_string() }
+}
+
+fn open_checked<G: Game>(game: &G, path: &Path, tier: G::Tier) -> Result<Table, TableError> {
+    // SAFETY: tables are only ever written by `write_table`, which renames a complete
+    // new file into place and never rewrites one; see `Table::open_mapped`.
+    unsafe { Table::open_mapped(path, Some(&identity(game, tier))) }
+}
+
+/// Options of a build.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Stop (with [`BuildError::Stopped`]) after solving this many tiers: a test hook
+    /// for interrupted builds.
+    pub stop_after: Option<usize>,
+}
+
+/// Builds (or reuses) every tier needed for `roots` in `dir`.
+pub fn build<G: Game>(
+    game: &G,
+    dir: &Path,
+    roots: &[G::Tier],
+    observer: &dyn Observer,
+    options: &BuildOptions,
+) -> Result<(TableSet<G>, BuildReport), BuildError> {
+    let order = tier_order(game, roots)?;
+    let mut tables: BTreeMap<G::Tier, Table> = BTreeMap::new();
+    let mut report = BuildReport::default();
+    for tier in order {
+        let path = tier_file(dir, tier);
+        let table = if path.exists() {
+            report.tiers_reused += 1;
+            open_checked(game, &path, tier)?
+        } else {
+            if options.stop_after == Some(report.tiers_built) {
+                return Err(BuildError::Stopped(report.tiers_built));
+            }
+            observer.tier_started(&tier.to_string(), game.tier_size(tier));
+            let codes = solve_tier(game, tier, &|t| tables.get(&t), observer)?;
+            write_table(&path, &identity(game, tier), &codes)?;
+            report.tiers_built += 1;
+            observer.tier_finished(&tier.to_string());
+            open_checked(game, &path, tier)?
+        };
+        report.positions += table.entries();
+        report.bytes += table.file_bytes();
+        tables.insert(tier, table);
+    }
+    Ok((TableSet { dir: dir.to_owned(), tables }, report))
+}
+
+/// Opens the finished tables needed for `roots` without building anything.
+pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<TableSet<G>, BuildError> {
+    let mut tables = BTreeMap::new();
+    for tier in tier_order(game, roots)? {
+        let path = tier_file(dir, tier);
+        if !path.exists() {
+            return Err(BuildError::MissingTier { tier: tier.to_string(), path });
+        }
+        tables.insert(tier, open_checked(game, &path, tier)?);
+    }
+    Ok(TableSet { dir: dir.to_owned(), tables })
+}
+
+/// Why a position cannot be looked up.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ProbeError {
+    #[error("no table for tier {0} in these tables")]
+    MissingTier(String),
+    #[error("rank {rank} is past the end of tier {tier}")]
+    BadRank { tier: String, rank: u64 },
+}
+
+impl<G: Game> TableSet<G> {
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn table(&self, tier: G::Tier) -> Option<&Table> {
+        self.tables.get(&tier)
+    }
+
+    pub fn tables(&self) -> impl Iterator<Item = (&G::Tier, &Table)> {
+        self.tables.iter()
+    }
+
+    /// The value of a position for the player to move.
+    pub fn value(&self, game: &G, position: &G::Position) -> Result<Value, ProbeError> {
+        let loc = game.locate(position);
+        let table = self.tables.get(&loc.tier).ok_or_else(|| ProbeError::MissingTier(loc.tier.to_string()))?;
+        table.probe(loc.rank).ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })
+    }
+
+    /// Positions covered and bytes on disk.
+    pub fn size(&self) -> (u64, u64) {
+        self.tables.values().fold((0, 0), |(p, b), t| (p + t.entries(), b + t.file_bytes()))
+    }
+}

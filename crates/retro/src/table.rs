@@ -1,0 +1,369 @@
+//! One tier's values on disk: writing (atomically) and reading (checked, then probed).
+//!
+//! # File layout (format version 1), all integers little-endian
+//!
+//! ```text
+//! offset size field
+//!      0    8 magic            "MNCLTBL\n"
+//!      8    2 format version   1
+//!     10    1 value encoding   1 = outcome and distance: code 0 draw,
+//!                                2d+1 win in d plies, 2d+2 loss in d plies
+//!     11    1 bits per entry   1..=32
+//!     12    4 descriptor bytes L
+//!     16    8 entries          positions in the tier, one entry per rank
+//!     24    8 body offset      header length, a multiple of 64
+//!     32    8 body bytes       ceil(entries · bits / 8)
+//!     40    8 body checksum    XXH3-64 of the body
+//!     48    2 max distance     largest distance stored (0 for an all-draw tier)
+//!     50    6 reserved         zero
+//!     56    8 header checksum  XXH3-64 of bytes 0..56 followed by the descriptor
+//!     64    L descriptor       UTF-8 lines `name=value`: `key=` the game's table key,
+//!                              `tier=` the tier, `writer=` the program that wrote it
+//!  64+L   … zero padding up to the body offset
+//! offset  … body             entries packed end to end (see `encoding::packed`)
+//! ```
+//!
+//! Every field is checked when a table is opened, and the body checksum too, once; a
+//! probe after that is one unaligned load.
+
+use crate::value::Value;
+use encoding::{packed_len, PackedSlice};
+use memmap2::Mmap;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use xxhash_rust::xxh3::xxh3_64;
+
+pub const MAGIC: &[u8; 8] = b"MNCLTBL\n";
+pub const FORMAT_VERSION: u16 = 1;
+pub const ENCODING_OUTCOME_DISTANCE: u8 = 1;
+const FIXED_HEADER: usize = 64;
+const ALIGN: u64 = 64;
+/// Longest descriptor accepted on reading: anything longer is not one of ours.
+const MAX_DESCRIPTOR: u32 = 1 << 16;
+
+/// Why a table file cannot be used. Every variant names the file.
+#[derive(Debug, Error)]
+pub enum TableError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{path}: not a table file (bad magic number)")]
+    BadMagic { path: PathBuf },
+    #[error("{path}: format version {found}, this program reads version {FORMAT_VERSION}")]
+    UnsupportedVersion { path: PathBuf, found: u16 },
+    #[error("{path}: truncated: {found} bytes, the header says {expected}")]
+    Truncated { path: PathBuf, found: u64, expected: u64 },
+    #[error("{path}: damaged header ({what})")]
+    BadHeader { path: PathBuf, what: String },
+    #[error("{path}: header checksum mismatch: the header is damaged")]
+    HeaderChecksum { path: PathBuf },
+    #[error("{path}: body checksum mismatch: the values are damaged")]
+    BodyChecksum { path: PathBuf },
+    #[error("{path}: built for {field} `{found}`, but `{expected}` was asked for")]
+    Mismatch { path: PathBuf, field: &'static str, found: String, expected: String },
+}
+
+/// What a table must be to be used: the game's key and the tier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableIdentity {
+    pub key: String,
+    pub tier: String,
+}
+
+/// The decoded header of a table file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub version: u16,
+    pub encoding: u8,
+    pub bits: u32,
+    pub entries: u64,
+    pub body_offset: u64,
+    pub body_len: u64,
+    pub body_checksum: u64,
+    pub max_distance: u16,
+    pub identity: TableIdentity,
+    pub writer: String,
+}
+
+fn writer_name() -> String {
+    format!("mancala-retro {}", env!("CARGO_PKG_VERSION"))
+}
+
+impl Header {
+    fn descriptor(&self) -> String {
+        format!("key={}\ntier={}\nwriter={}\n", self.identity.key, self.identity.tier, self.writer)
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let descriptor = self.descriptor();
+        let mut out = Vec::with_capacity(self.body_offset as usize);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&self.version.to_le_bytes());
+        out.push(self.encoding);
+        out.push(self.bits as u8);
+        out.extend_from_slice(&(descriptor.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.entries.to_le_bytes());
+        out.extend_from_slice(&self.body_offset.to_le_bytes());
+        out.extend_from_slice(&self.body_len.to_le_bytes());
+        out.extend_from_slice(&self.body_checksum.to_le_bytes());
+        out.extend_from_slice(&self.max_distance.to_le_bytes());
+        out.extend_from_slice(&[0u8; 6]);
+        let checksum = header_checksum(&out, descriptor.as_bytes());
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out.extend_from_slice(descriptor.as_bytes());
+        out.resize(self.body_offset as usize, 0);
+        out
+    }
+
+    /// Decodes and checks a header from the start of a file of `file_len` bytes.
+    pub fn decode(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header, TableError> {
+        let bad = |what: &str| TableError::BadHeader { path: path.to_owned(), what: what.to_owned() };
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(TableError::BadMagic { path: path.to_owned() });
+        }
+        if bytes.len() < FIXED_HEADER {
+            return Err(TableError::Truncated {
+                path: path.to_owned(),
+                found: file_len,
+                expected: FIXED_HEADER as u64,
+            });
+        }
+        let u16_at = |o: usize| u16::from_le_bytes(bytes[o..o + 2].try_into().unwrap());
+        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
+        let version = u16_at(8);
+        if version != FORMAT_VERSION {
+            return Err(TableError::UnsupportedVersion { path: path.to_owned(), found: version });
+        }
+        let descriptor_len = u32_at(12);
+        if descriptor_len > MAX_DESCRIPTOR {
+            return Err(bad("descriptor length out of range"));
+        }
+        let descriptor_end = FIXED_HEADER + descriptor_len as usize;
+        if bytes.len() < descriptor_end {
+            return Err(TableError::Truncated {
+                path: path.to_owned(),
+                found: file_len,
+                expected: descriptor_end as u64,
+            });
+        }
+        let descriptor = &bytes[FIXED_HEADER..descriptor_end];
+        if u64_at(56) != header_checksum(&bytes[..56], descriptor) {
+            return Err(TableError::HeaderChecksum { path: path.to_owned() });
+        }
+        let encoding = bytes[10];
+        if encoding != ENCODING_OUTCOME_DISTANCE {
+            return Err(bad(&format!("unknown value encoding {encoding}")));
+        }
+        let bits = bytes[11] as u32;
+        if !(1..=32).contains(&bits) {
+            return Err(bad(&format!("{bits} bits per entry")));
+        }
+        let entries = u64_at(16);
+        let body_offset = u64_at(24);
+        let body_len = u64_at(32);
+        if body_offset % ALIGN != 0 || body_offset < descriptor_end as u64 {
+            return Err(bad("body offset"));
+        }
+        if entries.checked_mul(bits as u64).is_none() || body_len != packed_len(entries, bits) {
+            return Err(bad("body length does not match entries and width"));
+        }
+        if bytes[50..56].iter().any(|&b| b != 0) {
+            return Err(bad("reserved bytes are not zero"));
+        }
+        let expected_len = body_offset.checked_add(body_len).ok_or_else(|| bad("body length"))?;
+        if file_len != expected_len {
+            return Err(TableError::Truncated { path: path.to_owned(), found: file_len, expected: expected_len });
+        }
+        let text = std::str::from_utf8(descriptor).map_err(|_| bad("descriptor is not UTF-8"))?;
+        let field = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('=')))
+                .map(str::to_owned)
+                .ok_or_else(|| bad(&format!("descriptor has no `{name}`")))
+        };
+        Ok(Header {
+            version,
+            encoding,
+            bits,
+            entries,
+            body_offset,
+            body_len,
+            body_checksum: u64_at(40),
+            max_distance: u16_at(48),
+            identity: TableIdentity { key: field("key")?, tier: field("tier")? },
+            writer: field("writer")?,
+        })
+    }
+}
+
+fn header_checksum(fixed: &[u8], descriptor: &[u8]) -> u64 {
+    let mut all = Vec::with_capacity(fixed.len() + descriptor.len());
+    all.extend_from_slice(fixed);
+    all.extend_from_slice(descriptor);
+    xxh3_64(&all)
+}
+
+/// Writes a table of value codes to `path` atomically: the bytes go to a temporary file
+/// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
+/// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
+pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Result<Header, TableError> {
+    let io_err = |source| TableError::Io { path: path.to_owned(), source };
+    let max_code = codes.iter().copied().max().unwrap_or(0);
+    let max_distance = if max_code == 0 { 0 } else { Value::from_code(max_code).plies().unwrap_or(0) };
+    // The widest code is not always the largest distance's: a loss in d codes above a
+    // win in d.
+    let bits = encoding::bits_for(max_code as u64);
+    let body = encoding::pack(codes.iter().map(|&c| c as u32), bits);
+    let descriptor_len = format!("key={}\ntier={}\nwriter={}\n", identity.key, identity.tier, writer_name()).len();
+    let body_offset = ((FIXED_HEADER + descriptor_len) as u64).div_ceil(ALIGN) * ALIGN;
+    let header = Header {
+        version: FORMAT_VERSION,
+        encoding: ENCODING_OUTCOME_DISTANCE,
+        bits,
+        entries: codes.len() as u64,
+        body_offset,
+        body_len: body.len() as u64,
+        body_checksum: xxh3_64(&body),
+        max_distance,
+        identity: identity.clone(),
+        writer: writer_name(),
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(io_err)?;
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
+    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = (|| -> io::Result<()> {
+        let mut file = File::create(&temp)?;
+        file.write_all(&header.encode())?;
+        file.write_all(&body)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)?;
+        // Make the rename itself durable.
+        File::open(dir)?.sync_all()
+    })();
+    if let Err(source) = result {
+        let _ = fs::remove_file(&temp);
+        return Err(io_err(source));
+    }
+    Ok(header)
+}
+
+enum Bytes {
+    Mapped(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// An opened, checked table: probe it by rank.
+pub struct Table {
+    path: PathBuf,
+    header: Header,
+    bytes: Bytes,
+}
+
+impl Table {
+    /// Opens `path` by reading it whole into memory, and checks it.
+    pub fn open(path: &Path, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
+        let io_err = |source| TableError::Io { path: path.to_owned(), source };
+        let mut bytes = Vec::new();
+        File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io_err)?;
+        Table::check(path, Bytes::Owned(bytes), expected)
+    }
+
+    /// Opens `path` through a memory map, and checks it.
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated, by this process or any other, while
+    /// the returned table (or anything borrowed from it) is alive: a change would change
+    /// memory that Rust assumes immutable, and a truncation would fault on access. Tables
+    /// written by [`write_table`] are never rewritten in place (a rebuild writes a new
+    /// file and renames it over the old name, which leaves the mapped file intact), so
+    /// the contract holds unless someone edits table files by hand while they are in use.
+    pub unsafe fn open_mapped(path: &Path, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
+        let io_err = |source| TableError::Io { path: path.to_owned(), source };
+        let file = File::open(path).map_err(io_err)?;
+        let len = file.metadata().map_err(io_err)?.len();
+        if len == 0 {
+            // An empty file cannot be mapped; it is reported as what it is.
+            return Table::check(path, Bytes::Owned(Vec::new()), expected);
+        }
+        // SAFETY: the caller upholds the contract above.
+        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        Table::check(path, Bytes::Mapped(map), expected)
+    }
+
+    fn check(path: &Path, bytes: Bytes, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
+        let all = bytes.as_slice();
+        let header = Header::decode(path, all, all.len() as u64)?;
+        if let Some(expected) = expected {
+            if header.identity.key != expected.key {
+                return Err(TableError::Mismatch {
+                    path: path.to_owned(),
+                    field: "game and rules",
+                    found: header.identity.key.clone(),
+                    expected: expected.key.clone(),
+                });
+            }
+            if header.identity.tier != expected.tier {
+                return Err(TableError::Mismatch {
+                    path: path.to_owned(),
+                    field: "tier",
+                    found: header.identity.tier.clone(),
+                    expected: expected.tier.clone(),
+                });
+            }
+        }
+        let body = &all[header.body_offset as usize..];
+        if xxh3_64(body) != header.body_checksum {
+            return Err(TableError::BodyChecksum { path: path.to_owned() });
+        }
+        let table = Table { path: path.to_owned(), header, bytes };
+        Ok(table)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn entries(&self) -> u64 {
+        self.header.entries
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.header.body_offset + self.header.body_len
+    }
+
+    fn body(&self) -> PackedSlice<'_> {
+        let all = self.bytes.as_slice();
+        // The header check made sure the body has exactly this length.
+        PackedSlice::new(&all[self.header.body_offset as usize..], self.header.bits, self.header.entries)
+            .expect("body length checked on open")
+    }
+
+    /// The value stored for `rank`, or `None` past the end of the tier.
+    #[inline]
+    pub fn probe(&self, rank: u64) -> Option<Value> {
+        let code = self.body().get(rank)?;
+        Some(Value::from_code(code.min(u16::MAX as u32) as u16))
+    }
+
+    /// Every stored value code, in rank order.
+    pub fn codes(&self) -> Vec<u16> {
+        self.body().iter().map(|c| c as u16).collect()
+    }
+}
