@@ -1,1 +1,52 @@
-fn main(){}
+//! `solve`: build perfect-play tables for mancala-family games and ask them questions.
+
+mod memory;
+mod progress;
+mod thi;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "solve",
+    version,
+    about = "Perfect-play solver and endgame-database builder for mancala-family games",
+    long_about = "Builds perfect-play tables for mancala-family games by retrograde analysis, \
+                  then answers what a position is worth, which move is best and how play goes on.\n\n\
+                  Tables are kept under --out (default `data/`) and reused by later runs.\n\n\
+                  Start with:  solve thi --board trias"
+)]
+struct Cli {
+    /// Worker threads (default: one per core).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// THI` (Transporter): build tables, print the start's verdict, or analyse a position.
+    Thi(thi::ThiArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(threads) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
+            eprintln!("error: cannot start {threads} threads: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let result = match cli.command {
+        Command::Thi(args) => thi::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -74,9 +74,8 @@ impl WordIndex {
                         below[slot(c, x, y) * letters + s] = sum;
                         let (lx, ly) = (w[0] as usize, w[1] as usize);
                         if lx <= x && ly <= y {
-                            sum = sum
-                                .checked_add(ways[slot(c + 1, x - lx, y - ly)])
-                                .ok_or(IndexError::TooLarge(max))?;
+                            sum =
+                                sum.checked_add(ways[slot(c + 1, x - lx, y - ly)]).ok_or(IndexError::TooLarge(max))?;
                         }
                     }
                     for s in alphabets[c].len()..letters {

@@ -16,7 +16,8 @@ fn primus_tables_equal_forward_search_under_every_rule_set() {
         let game = Thi::for_setup(setup, rules).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let start = setup.start();
-        let (tables, _) = build(&game, dir.path(), &[game.locate(&start).tier], &Silent, &BuildOptions::default()).unwrap();
+        let (tables, _) =
+            build(&game, dir.path(), &[game.locate(&start).tier], &Silent, &BuildOptions::default()).unwrap();
         let oracle = forward::solve_reachable(&game, &start);
         assert!(oracle.len() > 100, "{rules}: only {} positions reachable", oracle.len());
         for (position, expected) in &oracle {

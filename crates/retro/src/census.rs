@@ -2,15 +2,16 @@
 //!
 //! Positions are told apart by tier, rank and orientation, so positions folded onto one
 //! table entry by a symmetry are still counted one by one. The search goes breadth first,
-//! a level at a time: successors are generated in parallel, then marked in one bit set
-//! per tier.
+//! a level at a time; threads expand the level's positions in parallel and claim each new
+//! position with one atomic `fetch_or` in a bit set per tier, so each is expanded once.
+//! The values are counted at the end, from the set bits.
 
 use crate::game::{Game, Location};
 use crate::store::{ProbeError, TableSet};
 use crate::value::Value;
 use bitvec::prelude::*;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Reachable positions, by their value for the player to move.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -19,47 +20,62 @@ pub struct Census {
     pub win: u64,
     pub draw: u64,
     pub loss: u64,
-    /// Longest shortest path from the start, in plies.
-    pub depth: u64,
 }
 
 impl Census {
-    fn count(&mut self, value: Value) {
-        self.positions += 1;
-        match value {
-            Value::Win(_) => self.win += 1,
-            Value::Draw => self.draw += 1,
-            Value::Loss(_) => self.loss += 1,
-        }
+    fn add(mut self, other: Census) -> Census {
+        self.positions += other.positions;
+        self.win += other.win;
+        self.draw += other.draw;
+        self.loss += other.loss;
+        self
+    }
+}
+
+/// One bit per (rank, orientation) of each tier that has a table, tiers sorted.
+struct Marks<T> {
+    orientations: u64,
+    tiers: Vec<(T, Vec<AtomicU64>)>,
+}
+
+impl<T: Ord + Copy + std::fmt::Display> Marks<T> {
+    /// Sets the bit of `loc`; true if it was not set before.
+    fn claim(&self, loc: Location<T>) -> Result<bool, ProbeError> {
+        let i = self
+            .tiers
+            .binary_search_by(|(t, _)| t.cmp(&loc.tier))
+            .map_err(|_| ProbeError::MissingTier(loc.tier.to_string()))?;
+        let bit = loc.rank * self.orientations + loc.orientation as u64;
+        let word = self.tiers[i]
+            .1
+            .get((bit / 64) as usize)
+            .ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })?;
+        let mask = 1u64 << (bit % 64);
+        Ok(word.fetch_or(mask, Relaxed) & mask == 0)
     }
 }
 
 /// Every position reachable from `start` (the start and finished games included).
 pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Position) -> Result<Census, ProbeError> {
     let orientations = game.orientations() as u64;
-    let mut seen: HashMap<G::Tier, BitVec<u64, Lsb0>> = HashMap::new();
-    let mut census = Census::default();
-    let mut mark = |loc: Location<G::Tier>, census: &mut Census| -> Result<bool, ProbeError> {
-        let bits = seen.entry(loc.tier).or_insert_with(|| bitvec![u64, Lsb0; 0; (game.tier_size(loc.tier) * orientations) as usize]);
-        let index = (loc.rank * orientations + loc.orientation as u64) as usize;
-        if bits[index] {
-            return Ok(false);
-        }
-        bits.set(index, true);
-        let table = tables.table(loc.tier).ok_or_else(|| ProbeError::MissingTier(loc.tier.to_string()))?;
-        let value = table.probe(loc.rank).ok_or(ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })?;
-        census.count(value);
-        Ok(true)
+    let marks = Marks {
+        orientations,
+        tiers: tables
+            .tables()
+            .map(|(&t, _)| {
+                (t, (0..(game.tier_size(t) * orientations).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+            })
+            .collect(),
     };
     let first = game.locate(start);
-    mark(first, &mut census)?;
+    marks.claim(first)?;
     let mut frontier = vec![first];
     while !frontier.is_empty() {
-        let next: Vec<Vec<Location<G::Tier>>> = frontier
-            .par_chunks(1024)
+        let next: Result<Vec<Vec<Location<G::Tier>>>, ProbeError> = frontier
+            .par_chunks(256)
             .map(|chunk| {
                 let mut successors = Vec::new();
-                let mut out = Vec::new();
+                let mut fresh = Vec::new();
                 for &loc in chunk {
                     let position = game.position(loc);
                     if game.outcome(&position).is_some() {
@@ -67,20 +83,36 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
                     }
                     successors.clear();
                     game.successors(&position, &mut successors);
-                    out.extend(successors.iter().map(|s| game.locate(&s.position)));
+                    for s in &successors {
+                        let child = game.locate(&s.position);
+                        if marks.claim(child)? {
+                            fresh.push(child);
+                        }
+                    }
                 }
-                out
+                Ok(fresh)
             })
             .collect();
-        frontier = Vec::new();
-        for loc in next.into_iter().flatten() {
-            if mark(loc, &mut census)? {
-                frontier.push(loc);
-            }
-        }
-        if !frontier.is_empty() {
-            census.depth += 1;
-        }
+        frontier = next?.into_iter().flatten().collect();
     }
-    Ok(census)
+    marks
+        .tiers
+        .into_par_iter()
+        .map(|(tier, words)| {
+            let table = tables.table(tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
+            let bits: BitVec<u64, Lsb0> = BitVec::from_vec(words.into_iter().map(AtomicU64::into_inner).collect());
+            let mut census = Census::default();
+            for bit in bits.iter_ones() {
+                let rank = bit as u64 / orientations;
+                let value = table.probe(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+                census.positions += 1;
+                match value {
+                    Value::Win(_) => census.win += 1,
+                    Value::Draw => census.draw += 1,
+                    Value::Loss(_) => census.loss += 1,
+                }
+            }
+            Ok(census)
+        })
+        .try_reduce(Census::default, |a, b| Ok(a.add(b)))
 }

@@ -58,7 +58,7 @@ pub fn verify_tier<G: Game>(game: &G, tables: &TableSet<G>, tier: G::Tier) -> Re
                 let stored = tables.value(game, &position).map_err(here)?;
                 let expected = expected_value(game, tables, &position, &mut successors)
                     .map_err(here)?
-                    .ok_or(VerifyError::NoMove { tier: tier.to_string(), rank })?;
+                    .ok_or_else(|| VerifyError::NoMove { tier: tier.to_string(), rank })?;
                 if stored != expected {
                     return Err(VerifyError::Wrong {
                         tier: tier.to_string(),

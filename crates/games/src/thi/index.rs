@@ -73,6 +73,8 @@ pub struct BoardIndex {
     words: WordIndex,
     /// Per row kind: letter of each stack byte.
     letter: [[u8; 256]; 3],
+    /// Row kind of each square.
+    kinds: Vec<u8>,
     /// Per row kind: stack of each letter.
     stack: [Vec<Stack>; 3],
 }
@@ -104,7 +106,8 @@ impl BoardIndex {
             })
             .collect();
         let words = WordIndex::new(alphabets, [max as u32, max as u32])?;
-        Ok(BoardIndex { size, max, words, letter, stack })
+        let kinds = (0..size * size).map(|sq| Self::kind(size, sq / size) as u8).collect();
+        Ok(BoardIndex { size, max, words, letter, kinds, stack })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -141,10 +144,11 @@ impl BoardIndex {
         let n = self.size;
         let mut word = [0u8; super::board::MAX_SQUARES];
         let (mut white, mut black) = (0u32, 0u32);
-        for (sq, s) in board.squares().iter().enumerate() {
-            word[sq] = self.letter[Self::kind(n, sq / n) as usize][s.byte() as usize];
-            white += s.count(Colour::White) as u32;
-            black += s.count(Colour::Black) as u32;
+        for ((letter, s), &kind) in word.iter_mut().zip(board.squares()).zip(&self.kinds) {
+            *letter = self.letter[kind as usize][s.byte() as usize];
+            let b = s.count(Colour::Black) as u32;
+            black += b;
+            white += s.height() as u32 - b;
         }
         let tier = ThiTier::new(white as u8, black as u8);
         let rank = self.words.rank_unchecked(&word[..n * n], [white, black]);
@@ -159,9 +163,7 @@ impl BoardIndex {
         let (white, black, rank) =
             if rank < first { (tier.high, tier.low, rank) } else { (tier.low, tier.high, rank - first) };
         let mut word = [0u8; super::board::MAX_SQUARES];
-        self.words
-            .unrank([white as u32, black as u32], rank, &mut word[..n * n])
-            .expect("rank inside its tier");
+        self.words.unrank([white as u32, black as u32], rank, &mut word[..n * n]).expect("rank inside its tier");
         let mut board = Position::empty(n, Colour::White);
         for sq in 0..n * n {
             board.set(sq, self.stack[Self::kind(n, sq / n) as usize][word[sq] as usize]);
@@ -176,6 +178,32 @@ impl BoardIndex {
             && board.count(Colour::Black) <= self.max as u32
             && board.misplaced_counter().is_none()
     }
+}
+
+/// Approximate number of White-to-move boards of side `size` with at most `max`
+/// counters per colour, for boards too large to index (where [`BoardIndex::new`] fails).
+pub fn estimated_positions(size: usize, max: u8) -> f64 {
+    let m = max as usize + 1;
+    // ways[x][y]: fillings of the squares so far holding x White and y Black counters.
+    let mut ways = vec![0f64; m * m];
+    ways[0] = 1.0;
+    for sq in 0..size * size {
+        let row = sq / size;
+        let mut next = vec![0f64; m * m];
+        for s in Stack::all() {
+            let (w, b) = (s.count(Colour::White) as usize, s.count(Colour::Black) as usize);
+            if (row == 0 && b > 0) || (row == size - 1 && w > 0) {
+                continue;
+            }
+            for x in 0..m.saturating_sub(w) {
+                for y in 0..m.saturating_sub(b) {
+                    next[(x + w) * m + y + b] += ways[x * m + y];
+                }
+            }
+        }
+        ways = next;
+    }
+    ways.iter().sum()
 }
 
 #[cfg(test)]
@@ -207,5 +235,6 @@ mod tests {
         assert_eq!(total(3), 11_020);
         assert_eq!(total(6), 1_822_244);
         assert_eq!(total(9), 28_433_692);
+        assert_eq!(estimated_positions(3, 9), 28_433_692.0);
     }
 }

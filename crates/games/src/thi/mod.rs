@@ -125,7 +125,9 @@ pub struct Thi {
 pub enum PositionError {
     #[error("the position is on a {found}×{found} board, these tables are for {expected}×{expected}")]
     Size { found: usize, expected: usize },
-    #[error("the position has {found} {colour} counters; the tables cover at most {max} per player (choose a larger setup)")]
+    #[error(
+        "the position has {found} {colour} counters; the tables cover at most {max} per player (choose a larger setup)"
+    )]
     Material { colour: &'static str, found: u32, max: u8 },
 }
 
@@ -176,7 +178,7 @@ impl Thi {
         if self.outcome(position).is_some() {
             return Vec::new();
         }
-        moves::moves(self.rules, position).moves
+        moves::moves(self.rules, position)
     }
 
     /// Every tier with at most `max` counters per player, fewest first.

@@ -97,10 +97,29 @@ impl Direction {
     }
 }
 
+/// The directions of a walk, first step first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Steps {
+    directions: [Direction; 4],
+    len: u8,
+}
+
+impl Steps {
+    fn new(path: &[Direction]) -> Steps {
+        let mut directions = [Direction::N; 4];
+        directions[..path.len()].copy_from_slice(path);
+        Steps { directions, len: path.len() as u8 }
+    }
+
+    pub fn directions(&self) -> &[Direction] {
+        &self.directions[..self.len as usize]
+    }
+}
+
 /// A move: a stack's walk, or a pass.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    Sow { from: usize, path: Vec<Direction> },
+    Sow { from: usize, steps: Steps },
     Pass,
 }
 
@@ -109,16 +128,13 @@ impl Move {
     pub fn name(&self, position: &Position) -> String {
         match self {
             Move::Pass => "pass".to_owned(),
-            Move::Sow { from, path } => {
-                format!("{}:{}", position.square_name(*from), path.iter().map(|d| d.letter()).collect::<String>())
-            }
+            Move::Sow { from, steps } => format!(
+                "{}:{}",
+                position.square_name(*from),
+                steps.directions().iter().map(|d| d.letter()).collect::<String>()
+            ),
         }
     }
-}
-
-/// The positions a move leads to, with the move, in canonical order.
-pub struct MoveList {
-    pub moves: Vec<(Move, Successor<Position>)>,
 }
 
 /// Walks every path of the lifted stack; `visit` receives each complete walk's board
@@ -244,36 +260,51 @@ fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> T
     }
 }
 
-/// Every move of a position that is not over, with the position it leads to.
-pub fn moves(rules: Rules, position: &Position) -> MoveList {
+/// Generates the moves of a position that is not over into `out` (and their names into
+/// `names`, when given), one per distinct resulting position, in canonical order.
+fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>, mut names: Option<&mut Vec<Move>>) {
     let mover = position.to_move();
-    let mut moves: Vec<(Move, Successor<Position>)> = Vec::new();
+    let first = out.len();
     for_each_walk(position, &mut |from, board, borne, path| {
-        if moves.iter().any(|(_, s)| s.position.squares() == board.squares()) {
+        if out[first..].iter().any(|s| s.position.squares() == board.squares()) {
             return true;
         }
         let turn = next_turn(rules, board, mover, borne);
         let mut next = board.clone();
         next.set_to_move(if turn == Turn::Keeps { mover } else { mover.other() });
-        moves.push((Move::Sow { from, path: path.to_vec() }, Successor { position: next, turn }));
+        out.push(Successor { position: next, turn });
+        if let Some(names) = names.as_deref_mut() {
+            names.push(Move::Sow { from, steps: Steps::new(path) });
+        }
         true
     });
+    let walks = out.len() - first;
     let pass = match rules.set {
-        RuleSet::OriginalPass => moves.is_empty(),
-        RuleSet::Fixed2Pass => !moves.is_empty(),
+        RuleSet::OriginalPass => walks == 0,
+        RuleSet::Fixed2Pass => walks > 0,
         _ => false,
     };
     if pass {
         let mut next = position.clone();
         next.set_to_move(mover.other());
-        moves.push((Move::Pass, Successor { position: next, turn: Turn::Passes }));
+        out.push(Successor { position: next, turn: Turn::Passes });
+        if let Some(names) = names {
+            names.push(Move::Pass);
+        }
     }
-    MoveList { moves }
+}
+
+/// Every move of a position that is not over, with the position it leads to.
+pub fn moves(rules: Rules, position: &Position) -> Vec<(Move, Successor<Position>)> {
+    let mut successors = Vec::new();
+    let mut names = Vec::new();
+    generate(rules, position, &mut successors, Some(&mut names));
+    names.into_iter().zip(successors).collect()
 }
 
 /// The positions one move away (the engine's view of [`moves`]).
 pub fn successors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
-    out.extend(moves(rules, position).moves.into_iter().map(|(_, s)| s));
+    generate(rules, position, out, None);
 }
 
 /// The positions, with the same counters on the board, from which one move leads to
@@ -283,7 +314,7 @@ pub fn predecessors(rules: Rules, position: &Position, out: &mut Vec<Successor<P
     if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
         let mut before = position.clone();
         before.set_to_move(mover);
-        if outcome(rules, &before).is_none() && moves(rules, &before).moves.iter().any(|(m, _)| *m == Move::Pass) {
+        if outcome(rules, &before).is_none() && moves(rules, &before).iter().any(|(m, _)| *m == Move::Pass) {
             out.push(Successor { position: before, turn: Turn::Passes });
         }
     }

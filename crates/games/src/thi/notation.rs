@@ -17,7 +17,9 @@ pub enum NotationError {
     BadStack { square: String, text: String },
     #[error("square {square}: stack {text:?} breaks the limits (at most 3 of one colour, 4 mixed)")]
     TooTall { square: String, text: String },
-    #[error("square {square}: a {colour} counter cannot stand on its opponent's first row (it would have been borne off)")]
+    #[error(
+        "square {square}: a {colour} counter cannot stand on its opponent's first row (it would have been borne off)"
+    )]
     Misplaced { square: String, colour: &'static str },
 }
 
@@ -47,10 +49,8 @@ pub fn parse(text: &str) -> Result<Position, NotationError> {
         for (file, text) in squares.iter().enumerate() {
             let square = row * n + file;
             let name = position.square_name(square);
-            let stack = parse_stack(text).ok_or_else(|| NotationError::BadStack {
-                square: name.clone(),
-                text: text.to_string(),
-            })?;
+            let stack = parse_stack(text)
+                .ok_or_else(|| NotationError::BadStack { square: name.clone(), text: text.to_string() })?;
             let stack = stack.ok_or_else(|| NotationError::TooTall { square: name.clone(), text: text.to_string() })?;
             position.set(square, stack);
         }
@@ -122,9 +122,14 @@ mod tests {
             let all = Stack::all();
             let mut p = Position::empty(4, if black { Colour::Black } else { Colour::White });
             for (sq, &c) in cells.iter().enumerate() {
-                p.set(sq, all[c]);
+                // Keep counters off their bear-off rows by choosing among the allowed stacks.
+                let allowed: Vec<Stack> = all
+                    .iter()
+                    .copied()
+                    .filter(|s| (sq >= 4 || s.count(Colour::Black) == 0) && (sq < 12 || s.count(Colour::White) == 0))
+                    .collect();
+                p.set(sq, allowed[c % allowed.len()]);
             }
-            prop_assume!(p.misplaced_counter().is_none());
             prop_assert_eq!(parse(&p.to_string()).unwrap(), p);
         }
     }

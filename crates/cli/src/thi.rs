@@ -1,0 +1,369 @@
+//! `solve thi`: THI` tables, the start's verdict, and position analysis.
+
+use crate::memory;
+use crate::progress::BuildProgress;
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
+use retro::census::reachable_census;
+use retro::line::{best_successor, principal_line, successor_values, LineEnd};
+use retro::store::{build, BuildOptions, TableSet};
+use retro::{Game, Value};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RulesArg {
+    /// The author's rules: bearing off all counters wins; a blocked player draws.
+    Original,
+    /// As original, but a blocked player passes; both blocked in turn is a draw.
+    OriginalPass,
+    /// Fixed game (1): a player who cannot move (borne off all, or blocked) wins.
+    Fixed1,
+    /// Fixed game (2): when the player to move cannot move, fewer counters on the board wins.
+    Fixed2,
+    /// As fixed2, and a player may pass whenever he has a legal move.
+    Fixed2Pass,
+}
+
+impl RulesArg {
+    fn set(self) -> RuleSet {
+        match self {
+            RulesArg::Original => RuleSet::Original,
+            RulesArg::OriginalPass => RuleSet::OriginalPass,
+            RulesArg::Fixed1 => RuleSet::Fixed1,
+            RulesArg::Fixed2 => RuleSet::Fixed2,
+            RulesArg::Fixed2Pass => RuleSet::Fixed2Pass,
+        }
+    }
+}
+
+#[derive(Args)]
+#[command(
+    about = "THI` (Transporter): build tables, print the start's verdict, or analyse a position",
+    long_about = "Builds the perfect-play tables of THI` for a board and rule set (or reuses them if \
+                  already built under --out), then prints the value of the start position for White, \
+                  the number of plies to the end under perfect play, and whether the article's claim \
+                  \"perfect play always ends in a draw\" holds.\n\n\
+                  With --position, analyses that position instead: value, every move with its value, \
+                  the best move and the principal line.\n\n\
+                  Position notation: rows from the top (Black's first row) down, separated by `/`; \
+                  squares from the a-file, separated by `,`; each square `-` (empty) or its counters \
+                  bottom to top as `w`/`b`; then a space and the side to move (`w` or `b`). \
+                  The TRIAS start is `bbb,bbb,bbb/-,-,-/www,www,www w`.",
+    after_help = "Examples:\n  \
+                  solve thi --board trias\n  \
+                  solve thi --board duo --rules fixed1 --bonus --json\n  \
+                  solve thi --size 4 --rows 1\n  \
+                  solve thi --board trias --position \"bbb,bbb,bbb/-,-,-/www,www,www w\""
+)]
+pub struct ThiArgs {
+    /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows).
+    #[arg(long, default_value = "trias", conflicts_with = "size")]
+    board: String,
+    /// Board side for a custom setup (with --height or --rows).
+    #[arg(long, requires = "setup_kind")]
+    size: Option<usize>,
+    /// Custom setup: a stack of K counters on every square of each first row.
+    #[arg(long, group = "setup_kind", requires = "size")]
+    height: Option<u8>,
+    /// Custom setup: single counters on each player's first R rows.
+    #[arg(long, group = "setup_kind", requires = "size")]
+    rows: Option<u8>,
+    /// Rule set.
+    #[arg(long, value_enum, default_value = "original")]
+    rules: RulesArg,
+    /// Bearing off one's own counter earns another move.
+    #[arg(long)]
+    bonus: bool,
+    /// Directory holding the tables (created if missing).
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+    /// Analyse this position instead of the start (see the notation above).
+    #[arg(long)]
+    position: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// After building, check every stored value against its successors.
+    #[arg(long)]
+    verify: bool,
+    /// Longest principal line printed, in plies.
+    #[arg(long, default_value_t = 200)]
+    max_line: usize,
+}
+
+fn setup(args: &ThiArgs) -> Result<Setup> {
+    let setup = match (args.size, args.height, args.rows) {
+        (Some(size), Some(height), None) => Setup::Height { size, height },
+        (Some(size), None, Some(rows)) => Setup::Rows { size, rows },
+        (None, _, _) => Setup::named(&args.board)?,
+        _ => bail!("give --size with exactly one of --height or --rows"),
+    };
+    Ok(setup.checked()?)
+}
+
+/// Where the tables of a board size and rules live.
+fn table_dir(out: &Path, size: usize, rules: Rules) -> PathBuf {
+    out.join("thi").join(format!("{size}x{size}-{}{}", rules.set.name(), if rules.bonus { "-bonus" } else { "" }))
+}
+
+/// Bytes a build needs at its peak, beyond the finished tables: the working arrays of
+/// the largest tier (value, pending count, worst lower distance: 2 bytes each) and its
+/// frontier (16 bytes an entry, at most one per position in practice).
+const WORK_BYTES_PER_POSITION: f64 = 6.0 + 16.0;
+/// Table bytes per position (values fit in 16 bits).
+const TABLE_BYTES_PER_POSITION: f64 = 2.0;
+
+fn check_memory(setup: Setup) -> Result<Thi> {
+    let rules_free = Rules { set: RuleSet::Original, bonus: false };
+    match Thi::for_setup(setup, rules_free) {
+        Ok(game) => {
+            let tiers = game.all_tiers();
+            let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
+            let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
+            let need = largest * WORK_BYTES_PER_POSITION + total * TABLE_BYTES_PER_POSITION;
+            if let Some(free) = memory::available() {
+                if need > free as f64 {
+                    bail!(
+                        "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
+                         this machine has {} available",
+                        setup.name(),
+                        memory::human(need),
+                        total,
+                        largest,
+                        memory::human(free as f64)
+                    );
+                }
+            }
+            Ok(game)
+        }
+        Err(_) => {
+            let total = thi::index::estimated_positions(setup.size(), setup.counters());
+            bail!(
+                "{} has about {:.3e} positions: more than a 64-bit index can number; \
+                 its tables would need about {} of disk and far more memory",
+                setup.name(),
+                total,
+                memory::human(total * TABLE_BYTES_PER_POSITION)
+            )
+        }
+    }
+}
+
+pub fn run(args: ThiArgs) -> Result<()> {
+    let setup = setup(&args)?;
+    let rules = Rules { set: args.rules.set(), bonus: args.bonus };
+    check_memory(setup)?;
+    let game = Thi::for_setup(setup, rules).context("indexing the board")?;
+
+    let query = match &args.position {
+        Some(text) => {
+            let position = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            game.check(&position)?;
+            Some(position)
+        }
+        None => None,
+    };
+
+    let dir = table_dir(&args.out, setup.size(), rules);
+    let root = game.locate(&setup.start()).tier;
+    let to_build: u64 = retro::order::tier_order(&game, &[root])?
+        .into_iter()
+        .filter(|&t| !retro::store::tier_file(&dir, t).exists())
+        .map(|t| game.tier_size(t))
+        .sum();
+    let progress = BuildProgress::new(to_build, args.json);
+    let started = Instant::now();
+    let (tables, report) = build(&game, &dir, &[root], &progress, &BuildOptions::default())
+        .with_context(|| format!("building tables in {}", dir.display()))?;
+    progress.finish();
+    let build_seconds = started.elapsed().as_secs_f64();
+
+    if args.verify {
+        for tier in retro::order::tier_order(&game, &[root])? {
+            retro::verify::verify_tier(&game, &tables, tier)?;
+        }
+        if !args.json {
+            println!("verified: every stored value equals the best over its successors");
+        }
+    }
+
+    match query {
+        Some(position) => analyse(&game, &tables, setup, &position, &args),
+        None => verdict(&game, &tables, setup, &args, &report, build_seconds),
+    }
+}
+
+fn rules_json(rules: Rules) -> serde_json::Value {
+    json!(rules.set.name())
+}
+
+fn value_json(v: Value) -> serde_json::Value {
+    json!({"outcome": v.outcome(), "plies": v.plies()})
+}
+
+fn verdict(
+    game: &Thi,
+    tables: &TableSet<Thi>,
+    setup: Setup,
+    args: &ThiArgs,
+    report: &retro::store::BuildReport,
+    build_seconds: f64,
+) -> Result<()> {
+    let rules = game.rules();
+    let start = setup.start();
+    let value = tables.value(game, &start)?;
+    let census = reachable_census(game, tables, &start)?;
+    let (positions, bytes) = tables.size();
+    let claim_holds = value == Value::Draw;
+    if args.json {
+        let out = json!({
+            "game": "thi",
+            "board": setup.name(),
+            "size": setup.size(),
+            "counters": setup.counters(),
+            "rules": rules_json(rules),
+            "bonus": rules.bonus,
+            "start_position": start.to_string(),
+            "start": value_json(value),
+            "claim_perfect_play_draws": claim_holds,
+            "reachable": {
+                "positions": census.positions,
+                "win": census.win,
+                "draw": census.draw,
+                "loss": census.loss,
+            },
+            "table": {
+                "positions": positions,
+                "bytes": bytes,
+                "tiers": report.tiers_built + report.tiers_reused,
+                "index_density": 1.0,
+                "directory": tables.dir().display().to_string(),
+            },
+            "build": {
+                "tiers_built": report.tiers_built,
+                "tiers_reused": report.tiers_reused,
+                "seconds": build_seconds,
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "THI` {} ({}×{}, {} counters each), rules: {}",
+        setup.name().to_uppercase(),
+        setup.size(),
+        setup.size(),
+        setup.counters(),
+        rules
+    );
+    println!(
+        "tables: {} ({} tiers: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position, index density 1.00)",
+        tables.dir().display(),
+        report.tiers_built + report.tiers_reused,
+        report.tiers_built,
+        report.tiers_reused,
+        build_seconds,
+        positions,
+        memory::human(bytes as f64),
+        bytes as f64 / positions.max(1) as f64,
+    );
+    println!("start: {start}");
+    match value {
+        Value::Draw => println!("value for White (to move): draw"),
+        Value::Win(d) => println!("value for White (to move): WIN in {d} plies"),
+        Value::Loss(d) => println!("value for White (to move): LOSS in {d} plies (Black wins)"),
+    }
+    println!(
+        "claim \"perfect play always ends in a draw\": {} for {} under {}",
+        if claim_holds { "HOLDS" } else { "REFUTED" },
+        setup.name(),
+        rules
+    );
+    println!(
+        "reachable from the start: {} positions ({} won, {} drawn, {} lost for the player to move)",
+        census.positions, census.win, census.draw, census.loss
+    );
+    Ok(())
+}
+
+fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
+    game.moves(from)
+        .into_iter()
+        .find(|(_, s)| s.position == *to)
+        .map(|(m, _)| m.name(from))
+        .unwrap_or_else(|| "?".to_owned())
+}
+
+fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position, args: &ThiArgs) -> Result<()> {
+    let value = tables.value(game, position)?;
+    let named = game.moves(position);
+    let values = successor_values(game, tables, position)?;
+    let best = best_successor(&values).map(|i| named[i].0.name(position));
+    let line = principal_line(game, tables, position, args.max_line)?;
+    let line_moves: Vec<String> = line.positions.windows(2).map(|w| move_name(game, &w[0], &w[1])).collect();
+    let mover = position.to_move();
+    if args.json {
+        let moves: Vec<_> = named
+            .iter()
+            .zip(&values)
+            .map(|((m, _), (s, v))| {
+                json!({"move": m.name(position), "outcome": v.outcome(), "plies": v.plies(), "leads_to": s.position.to_string()})
+            })
+            .collect();
+        let end = match line.end {
+            LineEnd::Over(v) => json!({"kind": "over", "value_at_end": value_json(v)}),
+            LineEnd::Cycle(i) => json!({"kind": "cycle", "repeats_ply": i}),
+            LineEnd::Cut => json!({"kind": "cut"}),
+        };
+        let out = json!({
+            "game": "thi",
+            "board": setup.name(),
+            "rules": rules_json(game.rules()),
+            "bonus": game.rules().bonus,
+            "position": position.to_string(),
+            "to_move": if mover == Colour::White { "white" } else { "black" },
+            "value": value_json(value),
+            "over": game.outcome(position).is_some(),
+            "moves": moves,
+            "best": best,
+            "line": line_moves,
+            "line_end": end,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{}", position.picture());
+    println!("position: {position}");
+    println!("rules: {}", game.rules());
+    match game.outcome(position) {
+        Some(v) => println!("the game is over: {} for {} (to move)", v.outcome(), mover.name()),
+        None => println!("value for {} (to move): {value}", mover.name()),
+    }
+    if !named.is_empty() {
+        println!("moves (value for {}):", mover.name());
+        for ((m, _), (_, v)) in named.iter().zip(&values) {
+            println!("  {:<12} {v}", m.name(position));
+        }
+    }
+    if let Some(best) = best {
+        println!("best move: {best}");
+    }
+    let mut text = String::new();
+    for (i, name) in line_moves.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        text.push_str(name);
+    }
+    let ending = match line.end {
+        LineEnd::Over(v) => format!("game over ({} for the player to move)", v.outcome()),
+        LineEnd::Cycle(i) => format!("repeats the position after ply {i}: a draw by repetition"),
+        LineEnd::Cut => format!("cut at {} plies", args.max_line),
+    };
+    println!("principal line ({} plies): {text}", line_moves.len());
+    println!("  then: {ending}");
+    Ok(())
+}
