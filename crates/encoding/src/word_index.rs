@@ -54,6 +54,8 @@ pub struct WordIndex {
     below: Vec<u64>,
     /// Longest alphabet; the stride of `below`.
     letters: usize,
+    /// `weights[c · letters + s]`: the weight of letter `s` of cell `c` (padding zero).
+    weights: Vec<[u32; 2]>,
 }
 
 impl WordIndex {
@@ -85,7 +87,11 @@ impl WordIndex {
                 }
             }
         }
-        Ok(WordIndex { cells, max, alphabets, ways, below, letters })
+        let mut weights = vec![[0, 0]; cells * letters];
+        for (c, alphabet) in alphabets.iter().enumerate() {
+            weights[c * letters..c * letters + alphabet.len()].copy_from_slice(alphabet);
+        }
+        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights })
     }
 
     pub fn cells(&self) -> usize {
@@ -139,14 +145,15 @@ impl WordIndex {
     /// Rank of a word already known to be valid and to weigh `weight` (hot path).
     #[inline]
     pub fn rank_unchecked(&self, word: &[u8], weight: [u32; 2]) -> u64 {
-        let mut rest = weight;
+        let (wx, wy) = (self.max[0] as usize + 1, self.max[1] as usize + 1);
+        let (mut x, mut y) = (weight[0] as usize, weight[1] as usize);
         let mut rank = 0u64;
         for (c, &letter) in word.iter().enumerate() {
-            let s = letter as usize;
-            rank += self.below[self.slot(c, rest[0], rest[1]) * self.letters + s];
-            let w = self.alphabets[c][s];
-            rest[0] -= w[0];
-            rest[1] -= w[1];
+            let cell = c * self.letters + letter as usize;
+            rank += self.below[((c * wx + x) * wy + y) * self.letters + letter as usize];
+            let w = self.weights[cell];
+            x -= w[0] as usize;
+            y -= w[1] as usize;
         }
         rank
     }

@@ -95,7 +95,8 @@ fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Vec<G:
 }
 
 /// (b) Every successor lies in the position's tier or in one of `child_tiers(tier)`, and
-/// the tier graph below `tiers` has no cycle other than each tier's own loops.
+/// the tier graph below `tiers` has no cycle other than each tier's own loops; and
+/// `successor_locations` is `successors` located one by one.
 fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Position]) {
     retro::order::tier_order(game, tiers).unwrap_or_else(|e| panic!("tier graph has a cycle: {e:?}"));
     let children: HashMap<G::Tier, HashSet<G::Tier>> =
@@ -106,10 +107,16 @@ fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Positi
         }
         let tier = game.locate(p).tier;
         let allowed = &children[&tier];
-        for s in successors_of(game, p) {
+        let successors = successors_of(game, p);
+        for s in &successors {
             let t = game.locate(&s.position).tier;
             assert!(t == tier || allowed.contains(&t), "{p} (tier {tier}) → {} in tier {t}, not a child", s.position);
         }
+        // The engine's fast path must agree with locating the successors one by one.
+        let mut fast = Vec::new();
+        game.successor_locations(p, &mut fast);
+        let slow: Vec<_> = successors.iter().map(|s| (game.locate(&s.position), s.turn)).collect();
+        assert_eq!(fast, slow, "{p}: successor_locations disagrees with successors");
     });
 }
 

@@ -51,7 +51,8 @@ impl<T: Ord + Copy + std::fmt::Display> Marks<T> {
             .get((bit / 64) as usize)
             .ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })?;
         let mask = 1u64 << (bit % 64);
-        Ok(word.fetch_or(mask, Relaxed) & mask == 0)
+        // Most successors were seen already: a plain load spares the locked instruction.
+        Ok(word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0)
     }
 }
 
@@ -82,9 +83,8 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
                         continue;
                     }
                     successors.clear();
-                    game.successors(&position, &mut successors);
-                    for s in &successors {
-                        let child = game.locate(&s.position);
+                    game.successor_locations(&position, &mut successors);
+                    for &(child, _) in &successors {
                         if marks.claim(child)? {
                             fresh.push(child);
                         }

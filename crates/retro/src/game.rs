@@ -68,6 +68,14 @@ pub trait Game: Sync {
     /// game's move order; several moves may lead to one position.
     fn successors(&self, position: &Self::Position, out: &mut Vec<Successor<Self::Position>>);
 
+    /// The locations of the successors, with their turns, in the order of `successors`.
+    /// Games may override this to rank successors without building them.
+    fn successor_locations(&self, position: &Self::Position, out: &mut Vec<(Location<Self::Tier>, Turn)>) {
+        let mut successors = Vec::new();
+        self.successors(position, &mut successors);
+        out.extend(successors.iter().map(|s| (self.locate(&s.position), s.turn)));
+    }
+
     /// The positions of the same tier, not over, from which one move leads to `position`,
     /// with the turn of that move.
     fn predecessors(&self, position: &Self::Position, out: &mut Vec<Successor<Self::Position>>);

@@ -22,7 +22,7 @@
 //! compare-and-swap from "undecided", and its count of undecided successors is
 //! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
 
-use crate::game::{Game, Location, Successor};
+use crate::game::{Game, Location};
 use crate::table::Table;
 use crate::value::{Turn, Value, MAX_DISTANCE};
 use rayon::prelude::*;
@@ -120,25 +120,12 @@ impl<T> TierWork<T> {
     }
 }
 
-/// Splits successors into same-tier edges (distinct `(rank, turn)` pairs, into `edges`)
-/// and the locations of the others, with their turns.
-fn split_successors<G: Game>(
-    game: &G,
-    tier: G::Tier,
-    successors: &[Successor<G::Position>],
-    edges: &mut Vec<(u64, Turn)>,
-    lower: &mut Vec<(Location<G::Tier>, Turn)>,
-) {
+/// Splits successor locations into same-tier edges (distinct `(rank, turn)` pairs, into
+/// `edges`) and the others (left in `successors`).
+fn split_successors<T: Copy + Eq>(tier: T, successors: &mut Vec<(Location<T>, Turn)>, edges: &mut Vec<(u64, Turn)>) {
     edges.clear();
-    lower.clear();
-    for s in successors {
-        let loc = game.locate(&s.position);
-        if loc.tier == tier {
-            edges.push((loc.rank, s.turn));
-        } else {
-            lower.push((loc, s.turn));
-        }
-    }
+    edges.extend(successors.iter().filter(|(loc, _)| loc.tier == tier).map(|(loc, turn)| (loc.rank, *turn)));
+    successors.retain(|(loc, _)| loc.tier != tier);
     edges.sort_unstable();
     edges.dedup();
 }
@@ -165,14 +152,13 @@ pub fn scan_tier<G: Game>(
             let mut out = Vec::new();
             let mut successors = Vec::new();
             let mut edges = Vec::new();
-            let mut lower = Vec::new();
             let first = (chunk * CHUNK) as u64;
             for (i, worst) in worst.iter_mut().enumerate() {
                 if failed.load(Relaxed) {
                     break;
                 }
                 let rank = first + i as u64;
-                match scan_position(game, tier, rank, children, &mut successors, &mut edges, &mut lower) {
+                match scan_position(game, tier, rank, children, &mut successors, &mut edges) {
                     Ok(scan) => {
                         pending[rank as usize].store(scan.same_tier, Relaxed);
                         *worst = scan.worst_lower;
@@ -212,9 +198,8 @@ fn scan_position<G: Game>(
     tier: G::Tier,
     rank: u64,
     children: &ChildTables<'_, G::Tier>,
-    successors: &mut Vec<Successor<G::Position>>,
+    successors: &mut Vec<(Location<G::Tier>, Turn)>,
     edges: &mut Vec<(u64, Turn)>,
-    lower: &mut Vec<(Location<G::Tier>, Turn)>,
 ) -> Result<ScannedPosition, SolveError> {
     let position = game.position(Location { tier, rank, orientation: 0 });
     if let Some(value) = game.outcome(&position) {
@@ -222,15 +207,15 @@ fn scan_position<G: Game>(
         return Ok(ScannedPosition { same_tier: 0, worst_lower: CANNOT_LOSE, queue });
     }
     successors.clear();
-    game.successors(&position, successors);
+    game.successor_locations(&position, successors);
     if successors.is_empty() {
         return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
     }
-    split_successors(game, tier, successors, edges, lower);
+    split_successors(tier, successors, edges);
     let mut best_win: Option<u16> = None;
     let mut worst = 0u16;
     let mut can_lose = true;
-    for &(loc, turn) in lower.iter() {
+    for &(loc, turn) in successors.iter() {
         let table = children
             .find(loc.tier)
             .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: loc.tier.to_string() })?;

@@ -63,16 +63,17 @@ enum RowKind {
     BlackHome,
 }
 
-const NO_LETTER: u8 = u8::MAX;
-
 /// Ranks of White-to-move boards of one size, up to `max` counters per colour.
 #[derive(Debug, Clone)]
 pub struct BoardIndex {
     size: usize,
     max: u8,
     words: WordIndex,
-    /// Per row kind: letter of each stack byte.
-    letter: [[u8; 256]; 3],
+    /// Per row kind and stack byte: the letter, then White's and Black's counters, one
+    /// byte each (`letter | white << 8 | black << 16`), for a fused look-up when ranking.
+    code: [[u32; 256]; 3],
+    /// The same for the stack with its colours swapped (ranking a turned board).
+    code_turned: [[u32; 256]; 3],
     /// Row kind of each square.
     kinds: Vec<u8>,
     /// Per row kind: stack of each letter.
@@ -93,10 +94,13 @@ impl BoardIndex {
                 })
                 .collect()
         });
-        let mut letter = [[NO_LETTER; 256]; 3];
+        let mut code = [[u32::MAX; 256]; 3];
+        let mut code_turned = [[u32::MAX; 256]; 3];
         for k in 0..3 {
             for (i, s) in stack[k].iter().enumerate() {
-                letter[k][s.byte() as usize] = i as u8;
+                let packed = i as u32 | (s.count(Colour::White) as u32) << 8 | (s.count(Colour::Black) as u32) << 16;
+                code[k][s.byte() as usize] = packed;
+                code_turned[k][s.swapped().byte() as usize] = packed;
             }
         }
         let alphabets = (0..size * size)
@@ -107,7 +111,7 @@ impl BoardIndex {
             .collect();
         let words = WordIndex::new(alphabets, [max as u32, max as u32])?;
         let kinds = (0..size * size).map(|sq| Self::kind(size, sq / size) as u8).collect();
-        Ok(BoardIndex { size, max, words, letter, kinds, stack })
+        Ok(BoardIndex { size, max, words, code, code_turned, kinds, stack })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -138,22 +142,37 @@ impl BoardIndex {
         }
     }
 
-    /// Tier and rank of a White-to-move board whose material is within the index.
-    pub fn rank(&self, board: &Position) -> (ThiTier, u64) {
-        debug_assert_eq!(board.to_move(), Colour::White);
-        let n = self.size;
+    /// Tier, rank and orientation of `board` with `to_move` to move (the board's own side
+    /// to move is ignored); its material must be within the index. A board with Black to
+    /// move is ranked as `Position::turned` would show it, without building that.
+    pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
+        let n2 = self.size * self.size;
+        let squares = board.squares();
         let mut word = [0u8; super::board::MAX_SQUARES];
-        let (mut white, mut black) = (0u32, 0u32);
-        for ((letter, s), &kind) in word.iter_mut().zip(board.squares()).zip(&self.kinds) {
-            *letter = self.letter[kind as usize][s.byte() as usize];
-            let b = s.count(Colour::Black) as u32;
-            black += b;
-            white += s.height() as u32 - b;
-        }
+        let mut counts = 0u32;
+        let orientation = match to_move {
+            Colour::White => {
+                for sq in 0..n2 {
+                    let code = self.code[self.kinds[sq] as usize][squares[sq].byte() as usize];
+                    word[sq] = code as u8;
+                    counts += code >> 8;
+                }
+                0
+            }
+            Colour::Black => {
+                for sq in 0..n2 {
+                    let code = self.code_turned[self.kinds[sq] as usize][squares[n2 - 1 - sq].byte() as usize];
+                    word[sq] = code as u8;
+                    counts += code >> 8;
+                }
+                1
+            }
+        };
+        let (white, black) = (counts & 0xff, counts >> 8);
         let tier = ThiTier::new(white as u8, black as u8);
-        let rank = self.words.rank_unchecked(&word[..n * n], [white, black]);
+        let rank = self.words.rank_unchecked(&word[..n2], [white, black]);
         let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
-        (tier, offset + rank)
+        (tier, offset + rank, orientation)
     }
 
     /// The White-to-move board at `rank` of `tier`.
@@ -219,7 +238,7 @@ mod tests {
                 for rank in 0..index.tier_size(tier) {
                     let board = index.board(tier, rank);
                     assert!(board.misplaced_counter().is_none());
-                    assert_eq!(index.rank(&board), (tier, rank), "{board}");
+                    assert_eq!(index.locate(&board, Colour::White), (tier, rank, 0), "{board}");
                 }
             }
         }

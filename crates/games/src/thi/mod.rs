@@ -11,7 +11,7 @@ pub use index::{BoardIndex, ThiTier};
 pub use moves::{Move, RuleSet, Rules};
 
 use encoding::IndexError;
-use retro::{Game, Location, Successor, Value};
+use retro::{Game, Location, Successor, Turn, Value};
 use thiserror::Error;
 
 /// How the players' counters stand at the start.
@@ -227,16 +227,7 @@ impl Game for Thi {
     }
 
     fn locate(&self, position: &Position) -> Location<ThiTier> {
-        let (tier, rank, orientation) = match position.to_move() {
-            Colour::White => {
-                let (t, r) = self.index.rank(position);
-                (t, r, 0)
-            }
-            Colour::Black => {
-                let (t, r) = self.index.rank(&position.turned());
-                (t, r, 1)
-            }
-        };
+        let (tier, rank, orientation) = self.index.locate(position, position.to_move());
         Location { tier, rank, orientation }
     }
 
@@ -255,6 +246,13 @@ impl Game for Thi {
 
     fn successors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
         moves::successors(self.rules, position, out)
+    }
+
+    fn successor_locations(&self, position: &Position, out: &mut Vec<(Location<ThiTier>, Turn)>) {
+        moves::for_each_successor(self.rules, position, &mut |board, next, turn| {
+            let (tier, rank, orientation) = self.index.locate(board, next);
+            out.push((Location { tier, rank, orientation }, turn));
+        });
     }
 
     fn predecessors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {

@@ -260,13 +260,15 @@ fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> T
     }
 }
 
-/// Generates the moves of a position that is not over into `out` (and their names into
-/// `names`, when given), one per distinct resulting position, in canonical order.
+/// Generates the moves of a position that is not over into `out` in canonical order,
+/// with their names into `names` when given. With names, paths that give the same
+/// position are one move (the first path names it); without, every path is listed, as
+/// the engine folds equal successors itself and is spared the comparisons.
 fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>, mut names: Option<&mut Vec<Move>>) {
     let mover = position.to_move();
     let first = out.len();
     for_each_walk(position, &mut |from, board, borne, path| {
-        if out[first..].iter().any(|s| s.position.squares() == board.squares()) {
+        if names.is_some() && out[first..].iter().any(|s| s.position.squares() == board.squares()) {
             return true;
         }
         let turn = next_turn(rules, board, mover, borne);
@@ -278,19 +280,39 @@ fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>
         }
         true
     });
-    let walks = out.len() - first;
-    let pass = match rules.set {
-        RuleSet::OriginalPass => walks == 0,
-        RuleSet::Fixed2Pass => walks > 0,
-        _ => false,
-    };
-    if pass {
+    if pass_allowed(rules, out.len() > first) {
         let mut next = position.clone();
         next.set_to_move(mover.other());
         out.push(Successor { position: next, turn: Turn::Passes });
         if let Some(names) = names {
             names.push(Move::Pass);
         }
+    }
+}
+
+/// Whether the player to move may pass, given whether he has a walk.
+fn pass_allowed(rules: Rules, can_walk: bool) -> bool {
+    match rules.set {
+        RuleSet::OriginalPass => !can_walk,
+        RuleSet::Fixed2Pass => can_walk,
+        _ => false,
+    }
+}
+
+/// Calls `visit(board, next, turn)` for every path's resulting board (its side to move
+/// left as it was) and for a pass, with the player to move next: the engine's hot path,
+/// which ranks boards without building positions.
+pub fn for_each_successor(rules: Rules, position: &Position, visit: &mut dyn FnMut(&Position, Colour, Turn)) {
+    let mover = position.to_move();
+    let mut walked = false;
+    for_each_walk(position, &mut |_, board, borne, _| {
+        walked = true;
+        let turn = next_turn(rules, board, mover, borne);
+        visit(board, if turn == Turn::Keeps { mover } else { mover.other() }, turn);
+        true
+    });
+    if pass_allowed(rules, walked) {
+        visit(position, mover.other(), Turn::Passes);
     }
 }
 
@@ -302,7 +324,7 @@ pub fn moves(rules: Rules, position: &Position) -> Vec<(Move, Successor<Position
     names.into_iter().zip(successors).collect()
 }
 
-/// The positions one move away (the engine's view of [`moves`]).
+/// The positions one move away, one per path (the engine's view of [`moves`]).
 pub fn successors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
     generate(rules, position, out, None);
 }
