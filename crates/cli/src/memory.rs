@@ -17,6 +17,9 @@ pub fn human(bytes: f64) -> String {
         value /= 1024.0;
         unit += 1;
     }
+    if value >= 1024.0 {
+        return format!("{bytes:.1e} B");
+    }
     if unit == 0 {
         format!("{value:.0} B")
     } else {

@@ -5,7 +5,7 @@ use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
-use retro::census::reachable_census;
+use retro::census::cached_census;
 use retro::line::{best_successor, principal_line, successor_values, LineEnd};
 use retro::store::{build, BuildOptions, TableSet};
 use retro::{Game, Value};
@@ -215,7 +215,8 @@ fn verdict(
     let rules = game.rules();
     let start = setup.start();
     let value = tables.value(game, &start)?;
-    let census = reachable_census(game, tables, &start)?;
+    let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
+    let census = cached_census(game, tables, &start, &cache)?;
     let (positions, bytes) = tables.size();
     let claim_holds = value == Value::Draw;
     if args.json {
@@ -246,6 +247,7 @@ fn verdict(
                 "tiers_built": report.tiers_built,
                 "tiers_reused": report.tiers_reused,
                 "seconds": build_seconds,
+                "peak_memory_bytes": memory::peak_resident(),
             },
         });
         println!("{}", serde_json::to_string_pretty(&out)?);

@@ -116,3 +116,42 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
         })
         .try_reduce(Census::default, |a, b| Ok(a.add(b)))
 }
+
+/// The census of `start`, read from `cache` if that file was written for the same start
+/// and the same tables (by the tables' checksums); otherwise computed and written there.
+/// A cache that does not match is recomputed, never trusted.
+pub fn cached_census<G: Game>(
+    game: &G,
+    tables: &TableSet<G>,
+    start: &G::Position,
+    cache: &std::path::Path,
+) -> Result<Census, ProbeError> {
+    let fingerprint = format!("{:016x}", tables.fingerprint());
+    let header = format!("start={start}\ntables={fingerprint}\n");
+    if let Ok(text) = std::fs::read_to_string(cache) {
+        if let Some(body) = text.strip_prefix(&header) {
+            let field = |name: &str| {
+                body.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('='))?.parse().ok())
+            };
+            if let (Some(positions), Some(win), Some(draw), Some(loss)) =
+                (field("positions"), field("win"), field("draw"), field("loss"))
+            {
+                let census = Census { positions, win, draw, loss };
+                if census.win + census.draw + census.loss == census.positions {
+                    return Ok(census);
+                }
+            }
+        }
+    }
+    let census = reachable_census(game, tables, start)?;
+    let text = format!(
+        "{header}positions={}\nwin={}\ndraw={}\nloss={}\n",
+        census.positions, census.win, census.draw, census.loss
+    );
+    // A cache that cannot be written only costs time on the next run.
+    let temp = cache.with_extension(format!("{}.tmp", std::process::id()));
+    if std::fs::write(&temp, text).is_ok() {
+        let _ = std::fs::rename(&temp, cache);
+    }
+    Ok(census)
+}

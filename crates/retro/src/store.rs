@@ -143,6 +143,15 @@ impl<G: Game> TableSet<G> {
         table.probe(loc.rank).ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })
     }
 
+    /// A checksum of the whole set: the tiers and their bodies' checksums.
+    pub fn fingerprint(&self) -> u64 {
+        let mut text = String::new();
+        for (tier, table) in &self.tables {
+            text.push_str(&format!("{tier}:{:016x};", table.header().body_checksum));
+        }
+        xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+    }
+
     /// Positions covered and bytes on disk.
     pub fn size(&self) -> (u64, u64) {
         self.tables.values().fold((0, 0), |(p, b), t| (p + t.entries(), b + t.file_bytes()))

@@ -176,6 +176,9 @@ impl Header {
         if file_len != expected_len {
             return Err(TableError::Truncated { path: path.to_owned(), found: file_len, expected: expected_len });
         }
+        if bytes.len() as u64 >= body_offset && bytes[descriptor_end..body_offset as usize].iter().any(|&b| b != 0) {
+            return Err(bad("padding after the descriptor is not zero"));
+        }
         let text = std::str::from_utf8(descriptor).map_err(|_| bad("descriptor is not UTF-8"))?;
         let field = |name: &str| {
             text.lines()

@@ -1,0 +1,130 @@
+//! The `solve thi` command as a user runs it.
+
+use games::thi::{RuleSet, Rules, Setup, Thi};
+use retro::{forward, Value};
+use serde_json::Value as Json;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn solve(out: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve")).arg("thi").args(args).arg("--out").arg(out).output().expect("run solve")
+}
+
+fn json(output: &Output) -> Json {
+    assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn primus_verdict_matches_an_independent_forward_search() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rules, bonus) in [("original", false), ("fixed1", true)] {
+        let mut args = vec!["--board", "primus", "--rules", rules, "--json"];
+        if bonus {
+            args.push("--bonus");
+        }
+        let report = json(&solve(dir.path(), &args));
+        let set = RuleSet::from_name(rules).unwrap();
+        let game = Thi::for_setup(Setup::named("primus").unwrap(), Rules { set, bonus }).unwrap();
+        let oracle = forward::solve_reachable(&game, &Setup::named("primus").unwrap().start());
+        let start = oracle[&Setup::named("primus").unwrap().start()];
+        let count = |f: fn(&Value) -> bool| oracle.values().filter(|v| f(v)).count() as u64;
+        assert_eq!(report["game"], "thi");
+        assert_eq!(report["board"], "primus");
+        assert_eq!(report["rules"], rules);
+        assert_eq!(report["bonus"], bonus);
+        assert_eq!(report["start"]["outcome"], start.outcome());
+        assert_eq!(report["start"]["plies"], serde_json::json!(start.plies()));
+        assert_eq!(report["claim_perfect_play_draws"], start == Value::Draw);
+        assert_eq!(report["reachable"]["positions"], oracle.len() as u64);
+        assert_eq!(report["reachable"]["win"], count(|v| matches!(v, Value::Win(_))));
+        assert_eq!(report["reachable"]["draw"], count(|v| *v == Value::Draw));
+        assert_eq!(report["reachable"]["loss"], count(|v| matches!(v, Value::Loss(_))));
+        assert_eq!(report["table"]["positions"], 11_020);
+        assert!(report["table"]["bytes"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn a_second_run_reuses_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    assert_eq!(first["build"]["tiers_reused"], 0);
+    let second = json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    assert_eq!(second["build"]["tiers_built"], 0);
+    assert_eq!(second["start"], first["start"]);
+    assert_eq!(second["reachable"], first["reachable"]);
+}
+
+#[test]
+fn position_analysis_is_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(
+        dir.path(),
+        &["--board", "primus", "--rules", "fixed1", "--position", "b,b,b/-,-,-/w,w,w w", "--json"],
+    ));
+    assert_eq!(report["position"], "b,b,b/-,-,-/w,w,w w");
+    assert_eq!(report["to_move"], "white");
+    let value = &report["value"];
+    let moves = report["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let best = moves.iter().find(|m| m["move"] == report["best"]).expect("best move listed");
+    // The best move keeps the position's value, so the line to the end has its length.
+    assert_eq!(best["outcome"], value["outcome"]);
+    assert_eq!(best["plies"], value["plies"]);
+    let line = report["line"].as_array().unwrap();
+    assert_eq!(line[0], report["best"]);
+    assert_eq!(Some(line.len() as u64), value["plies"].as_u64());
+    assert_eq!(report["line_end"]["kind"], "over");
+
+    let text = solve(dir.path(), &["--board", "primus", "--rules", "fixed1", "--position", "b,b,b/-,-,-/w,w,w w"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("White to move") && text.contains("best move:") && text.contains("principal line"));
+}
+
+#[test]
+fn the_verifier_passes_on_primus() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["--board", "primus", "--rules", "original-pass", "--verify"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified"));
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--board", "nonsense"], "unknown board"),
+        (&["--board", "primus", "--position", "b,b,b/-,-,-/w,w,w"], "expected `<rows> <side>`"),
+        (&["--board", "primus", "--position", "b,b,w/-,-,-/w,w,w w"], "opponent's first row"),
+        (&["--board", "primus", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w"], "at most 3 per player"),
+        (&["--size", "5", "--height", "1"], "of memory"),
+        (&["--size", "3", "--rows", "2"], "do not fit"),
+    ];
+    for (args, message) in cases {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_damaged_table_is_refused_not_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    let table = dir.path().join("thi/3x3-original/tier-2-1.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&table, &bytes).unwrap();
+    let out = solve(dir.path(), &["--board", "primus"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("tier-2-1.tbl") && stderr(&out).contains("checksum"), "{}", stderr(&out));
+    // The damaged file is left for the user to inspect, not silently rebuilt over.
+    assert_eq!(std::fs::read(&table).unwrap(), bytes);
+}

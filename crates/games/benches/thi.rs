@@ -1,0 +1,79 @@
+//! THI` hot paths: move generation, ranking, and a warm position query on DUO tables.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use games::thi::{RuleSet, Rules, Setup, Thi};
+use retro::line::{best_successor, principal_line, successor_values};
+use retro::solve::Silent;
+use retro::store::{build, BuildOptions};
+use retro::{Game, Location};
+
+fn rules() -> Rules {
+    Rules { set: RuleSet::Original, bonus: false }
+}
+
+/// Positions spread over the DUO tiers.
+fn sample(game: &Thi) -> Vec<games::thi::Position> {
+    let mut out = Vec::new();
+    for tier in game.all_tiers() {
+        let size = game.tier_size(tier);
+        for k in 0..8u64 {
+            let rank = (size * k) / 8;
+            out.push(game.position(Location { tier, rank, orientation: (k % 2) as u8 }));
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let game = Thi::for_setup(Setup::named("duo").unwrap(), rules()).unwrap();
+    let positions = sample(&game);
+
+    c.bench_function("thi successor_locations (per position)", |b| {
+        let mut out = Vec::new();
+        let mut i = 0;
+        b.iter(|| {
+            out.clear();
+            game.successor_locations(black_box(&positions[i % positions.len()]), &mut out);
+            i += 1;
+            out.len()
+        })
+    });
+    c.bench_function("thi locate (per position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            game.locate(black_box(&positions[i % positions.len()]))
+        })
+    });
+    c.bench_function("thi position from rank (per position)", |b| {
+        let locations: Vec<_> = positions.iter().map(|p| game.locate(p)).collect();
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            game.position(black_box(locations[i % locations.len()]))
+        })
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = game.locate(&Setup::named("duo").unwrap().start()).tier;
+    let (tables, _) = build(&game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    c.bench_function("thi probe (value of one position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            tables.value(&game, black_box(&positions[i % positions.len()])).unwrap()
+        })
+    });
+    let start = Setup::named("duo").unwrap().start();
+    c.bench_function("thi warm query (moves, values, best, principal line)", |b| {
+        b.iter(|| {
+            let values = successor_values(&game, &tables, black_box(&start)).unwrap();
+            let best = best_successor(&values);
+            let line = principal_line(&game, &tables, &start, 200).unwrap();
+            (best, line.positions.len())
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

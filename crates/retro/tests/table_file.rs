@@ -1,0 +1,94 @@
+//! Table files: what is written reads back, and every damage is refused with an error.
+
+use proptest::prelude::*;
+use retro::table::{write_table, Table, TableError, TableIdentity};
+use retro::Value;
+use std::fs;
+
+fn identity() -> TableIdentity {
+    TableIdentity { key: "test size=3 rules=original bonus=no".into(), tier: "2-1".into() }
+}
+
+fn codes() -> Vec<u16> {
+    (0..1000u16).map(|i| [Value::Draw, Value::Win(i % 37), Value::Loss(i % 11)][(i % 3) as usize].code()).collect()
+}
+
+fn written() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tier-2-1.tbl");
+    write_table(&path, &identity(), &codes()).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn values_read_back_through_both_openers() {
+    let (_dir, path) = written();
+    let owned = Table::open(&path, Some(&identity())).unwrap();
+    // SAFETY: the file is private to this test and not modified while mapped.
+    let mapped = unsafe { Table::open_mapped(&path, Some(&identity())) }.unwrap();
+    assert_eq!(owned.codes(), codes());
+    assert_eq!(mapped.codes(), codes());
+    assert_eq!(mapped.probe(1), Some(Value::Win(1)));
+    assert_eq!(mapped.probe(1000), None);
+    assert_eq!(mapped.header().max_distance, 36);
+    // No temporary file is left behind.
+    assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+}
+
+#[test]
+fn another_game_or_tier_is_refused() {
+    let (_dir, path) = written();
+    let other = TableIdentity { key: "test size=3 rules=fixed1 bonus=no".into(), tier: "2-1".into() };
+    let err = Table::open(&path, Some(&other)).err().unwrap();
+    assert!(matches!(err, TableError::Mismatch { field: "game and rules", .. }), "{err}");
+    assert!(err.to_string().contains("tier-2-1.tbl"), "{err}");
+    let other = TableIdentity { key: identity().key, tier: "3-1".into() };
+    assert!(matches!(Table::open(&path, Some(&other)), Err(TableError::Mismatch { field: "tier", .. })));
+}
+
+#[test]
+fn truncation_and_foreign_files_are_refused() {
+    let (_dir, path) = written();
+    let bytes = fs::read(&path).unwrap();
+    for len in [0, 7, 8, 63, 64, 100, bytes.len() - 1] {
+        fs::write(&path, &bytes[..len]).unwrap();
+        assert!(Table::open(&path, None).is_err(), "accepted a file cut to {len} bytes");
+    }
+    fs::write(&path, b"#!/bin/sh\necho this is not a table\n").unwrap();
+    assert!(matches!(Table::open(&path, None), Err(TableError::BadMagic { .. })));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    fs::write(&path, &longer).unwrap();
+    assert!(matches!(Table::open(&path, None), Err(TableError::Truncated { .. })));
+}
+
+#[test]
+fn another_format_version_is_refused() {
+    let (_dir, path) = written();
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[8] = 2;
+    fs::write(&path, &bytes).unwrap();
+    assert!(matches!(Table::open(&path, None), Err(TableError::UnsupportedVersion { found: 2, .. })));
+}
+
+#[test]
+fn a_missing_file_names_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nothing-here.tbl");
+    let err = Table::open(&path, None).err().unwrap();
+    assert!(err.to_string().contains("nothing-here.tbl"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// Any single flipped bit anywhere in the file is caught when the table is opened.
+    #[test]
+    fn every_flipped_bit_is_refused(offset in any::<prop::sample::Index>(), bit in 0u8..8) {
+        let (_dir, path) = written();
+        let mut bytes = fs::read(&path).unwrap();
+        let i = offset.index(bytes.len());
+        bytes[i] ^= 1 << bit;
+        fs::write(&path, &bytes).unwrap();
+        prop_assert!(Table::open(&path, Some(&identity())).is_err(), "flip at byte {} bit {} accepted", i, bit);
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Measures a THI` TRIAS build under `original` from an empty table directory: wall time,
+# positions per second, bytes per position on disk, peak memory, and the speed-up of
+# 2 threads over 1; then the warm cost of a position query through the CLI.
+#   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+solve="$PWD/target/release/solve"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+build() { # threads -> prints "seconds positions bytes peak_bytes"
+  rm -rf "$work/data"
+  "$solve" --threads "$1" thi --board trias --rules original --out "$work/data" --json |
+    python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+b, t = r["build"], r["table"]
+print(b["seconds"], t["positions"], t["bytes"], b["peak_memory_bytes"])'
+}
+
+echo "THI\` TRIAS, rules original, built from scratch (tables + reachable census)"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
+read -r s1 positions bytes peak1 < <(build 1)
+read -r s2 _ _ peak2 < <(build 2)
+python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
+import sys
+s1, s2, n, b, p1, p2 = map(float, sys.argv[1:])
+print(f"positions:            {int(n):,}")
+print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
+print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
+print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
+print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
+print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads), census included")
+PY
+
+# A warm query: the tables are built and in the page cache; each run opens and checks
+# every table, analyses the position and prints the line.
+position="bbb,bbb,bbb/-,-,-/www,www,www w"
+"$solve" thi --board trias --out "$work/data" --position "$position" >/dev/null
+runs=20
+start=$(date +%s%N)
+for _ in $(seq $runs); do "$solve" thi --board trias --out "$work/data" --position "$position" >/dev/null; done
+end=$(date +%s%N)
+echo "warm CLI query (process start, open+check 55 tables, analyse, print): $(( (end - start) / runs / 1000 )) µs"
+echo "per-probe and per-query costs without the process: cargo bench -p mancala-games"
