@@ -9,7 +9,7 @@
 use crate::game::Game;
 use crate::order::{tier_order, CycleError};
 use crate::solve::{solve_tier, Observer, SolveError};
-use crate::table::{write_table, Table, TableError, TableIdentity};
+use crate::table::{write_table, Table, TableError, TableIdentity, ValueEncoding};
 use crate::value::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn tier_file(dir: &Path, tier: impl std::fmt::Display) -> PathBuf {
 }
 
 fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
-    TableIdentity { key: game.table_key(), tier: tier.to_string() }
+    TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: ValueEncoding::OutcomeDistance }
 }
 
 fn open_checked<G: Game>(game: &G, path: &Path, tier: G::Tier) -> Result<Table, TableError> {

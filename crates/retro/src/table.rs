@@ -7,7 +7,9 @@
 //!      0    8 magic            "MNCLTBL\n"
 //!      8    2 format version   1
 //!     10    1 value encoding   1 = outcome and distance: code 0 draw,
-//!                                2d+1 win in d plies, 2d+2 loss in d plies
+//!                                2d+1 win in d plies, 2d+2 loss in d plies;
+//!                                2 = score: zigzag code of a signed score
+//!                                (0, -1, 1, -2, 2, … as 0, 1, 2, 3, 4, …)
 //!     11    1 bits per entry   1..=32
 //!     12    4 descriptor bytes L
 //!     16    8 entries          positions in the tier, one entry per rank
@@ -37,7 +39,6 @@ use xxhash_rust::xxh3::xxh3_64;
 
 pub const MAGIC: &[u8; 8] = b"MNCLTBL\n";
 pub const FORMAT_VERSION: u16 = 1;
-pub const ENCODING_OUTCOME_DISTANCE: u8 = 1;
 const FIXED_HEADER: usize = 64;
 const ALIGN: u64 = 64;
 /// Longest descriptor accepted on reading: anything longer is not one of ours.
@@ -64,18 +65,51 @@ pub enum TableError {
     Mismatch { path: PathBuf, field: &'static str, found: String, expected: String },
 }
 
-/// What a table must be to be used: the game's key and the tier.
+/// What the codes of a table mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueEncoding {
+    /// Win, loss or draw with the distance: see [`Value::code`].
+    OutcomeDistance,
+    /// A signed score, zigzag-coded: see [`crate::value::score_code`].
+    Score,
+}
+
+impl ValueEncoding {
+    fn byte(self) -> u8 {
+        match self {
+            ValueEncoding::OutcomeDistance => 1,
+            ValueEncoding::Score => 2,
+        }
+    }
+
+    fn from_byte(byte: u8) -> Option<ValueEncoding> {
+        match byte {
+            1 => Some(ValueEncoding::OutcomeDistance),
+            2 => Some(ValueEncoding::Score),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueEncoding::OutcomeDistance => "outcome and distance",
+            ValueEncoding::Score => "score",
+        }
+    }
+}
+
+/// What a table must be to be used: the game's key, the tier and the value encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableIdentity {
     pub key: String,
     pub tier: String,
+    pub encoding: ValueEncoding,
 }
 
 /// The decoded header of a table file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub version: u16,
-    pub encoding: u8,
     pub bits: u32,
     pub entries: u64,
     pub body_offset: u64,
@@ -100,7 +134,7 @@ impl Header {
         let mut out = Vec::with_capacity(self.body_offset as usize);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&self.version.to_le_bytes());
-        out.push(self.encoding);
+        out.push(self.identity.encoding.byte());
         out.push(self.bits as u8);
         out.extend_from_slice(&(descriptor.len() as u32).to_le_bytes());
         out.extend_from_slice(&self.entries.to_le_bytes());
@@ -152,10 +186,8 @@ impl Header {
         if u64_at(56) != header_checksum(&bytes[..56], descriptor) {
             return Err(TableError::HeaderChecksum { path: path.to_owned() });
         }
-        let encoding = bytes[10];
-        if encoding != ENCODING_OUTCOME_DISTANCE {
-            return Err(bad(&format!("unknown value encoding {encoding}")));
-        }
+        let encoding =
+            ValueEncoding::from_byte(bytes[10]).ok_or_else(|| bad(&format!("unknown value encoding {}", bytes[10])))?;
         let bits = bytes[11] as u32;
         if !(1..=32).contains(&bits) {
             return Err(bad(&format!("{bits} bits per entry")));
@@ -188,14 +220,13 @@ impl Header {
         };
         Ok(Header {
             version,
-            encoding,
             bits,
             entries,
             body_offset,
             body_len,
             body_checksum: u64_at(40),
             max_distance: u16_at(48),
-            identity: TableIdentity { key: field("key")?, tier: field("tier")? },
+            identity: TableIdentity { key: field("key")?, tier: field("tier")?, encoding },
             writer: field("writer")?,
         })
     }
@@ -214,16 +245,16 @@ fn header_checksum(fixed: &[u8], descriptor: &[u8]) -> u64 {
 pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Result<Header, TableError> {
     let io_err = |source| TableError::Io { path: path.to_owned(), source };
     let max_code = codes.iter().copied().max().unwrap_or(0);
-    let max_distance = if max_code == 0 { 0 } else { Value::from_code(max_code).plies().unwrap_or(0) };
-    // The widest code is not always the largest distance's: a loss in d codes above a
-    // win in d.
+    let max_distance = match identity.encoding {
+        ValueEncoding::OutcomeDistance => codes.iter().filter_map(|&c| Value::from_code(c).plies()).max().unwrap_or(0),
+        ValueEncoding::Score => 0,
+    };
     let bits = encoding::bits_for(max_code as u64);
     let body = encoding::pack(codes.iter().map(|&c| c as u32), bits);
     let descriptor_len = format!("key={}\ntier={}\nwriter={}\n", identity.key, identity.tier, writer_name()).len();
     let body_offset = ((FIXED_HEADER + descriptor_len) as u64).div_ceil(ALIGN) * ALIGN;
     let header = Header {
         version: FORMAT_VERSION,
-        encoding: ENCODING_OUTCOME_DISTANCE,
         bits,
         entries: codes.len() as u64,
         body_offset,
@@ -317,6 +348,14 @@ impl Table {
                     expected: expected.key.clone(),
                 });
             }
+            if header.identity.encoding != expected.encoding {
+                return Err(TableError::Mismatch {
+                    path: path.to_owned(),
+                    field: "value encoding",
+                    found: header.identity.encoding.name().to_owned(),
+                    expected: expected.encoding.name().to_owned(),
+                });
+            }
             if header.identity.tier != expected.tier {
                 return Err(TableError::Mismatch {
                     path: path.to_owned(),
@@ -358,11 +397,18 @@ impl Table {
             .expect("body length checked on open")
     }
 
-    /// The value stored for `rank`, or `None` past the end of the tier.
+    /// The code stored for `rank`, whatever its encoding, or `None` past the end.
+    #[inline]
+    pub fn code(&self, rank: u64) -> Option<u16> {
+        Some(self.body().get(rank)?.min(u16::MAX as u32) as u16)
+    }
+
+    /// The value stored for `rank` of an outcome-and-distance table, or `None` past the
+    /// end of the tier.
     #[inline]
     pub fn probe(&self, rank: u64) -> Option<Value> {
-        let code = self.body().get(rank)?;
-        Some(Value::from_code(code.min(u16::MAX as u32) as u16))
+        debug_assert_eq!(self.header.identity.encoding, ValueEncoding::OutcomeDistance);
+        Some(Value::from_code(self.code(rank)?))
     }
 
     /// Every stored value code, in rank order.

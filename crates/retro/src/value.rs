@@ -127,6 +127,16 @@ impl fmt::Display for Value {
     }
 }
 
+/// Zigzag code of a signed score, for tables: 0, -1, 1, -2, 2, … become 0, 1, 2, 3, 4, …
+pub fn score_code(score: i16) -> u16 {
+    ((score << 1) ^ (score >> 15)) as u16
+}
+
+/// Inverse of [`score_code`].
+pub fn code_score(code: u16) -> i16 {
+    ((code >> 1) as i16) ^ -((code & 1) as i16)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +146,14 @@ mod tests {
         for v in [Value::Draw, Value::Win(0), Value::Win(7), Value::Loss(0), Value::Loss(MAX_DISTANCE)] {
             assert_eq!(Value::from_code(v.code()), v);
         }
+    }
+
+    #[test]
+    fn score_codes_round_trip() {
+        for score in [-300i16, -2, -1, 0, 1, 2, 300, i16::MIN, i16::MAX] {
+            assert_eq!(code_score(score_code(score)), score);
+        }
+        assert_eq!([-1, 1, -2].map(score_code), [1, 2, 3]);
     }
 
     #[test]

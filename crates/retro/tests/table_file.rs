@@ -1,12 +1,16 @@
 //! Table files: what is written reads back, and every damage is refused with an error.
 
 use proptest::prelude::*;
-use retro::table::{write_table, Table, TableError, TableIdentity};
+use retro::table::{write_table, Table, TableError, TableIdentity, ValueEncoding};
 use retro::Value;
 use std::fs;
 
 fn identity() -> TableIdentity {
-    TableIdentity { key: "test size=3 rules=original bonus=no".into(), tier: "2-1".into() }
+    TableIdentity {
+        key: "test size=3 rules=original bonus=no".into(),
+        tier: "2-1".into(),
+        encoding: ValueEncoding::OutcomeDistance,
+    }
 }
 
 fn codes() -> Vec<u16> {
@@ -38,12 +42,14 @@ fn values_read_back_through_both_openers() {
 #[test]
 fn another_game_or_tier_is_refused() {
     let (_dir, path) = written();
-    let other = TableIdentity { key: "test size=3 rules=fixed1 bonus=no".into(), tier: "2-1".into() };
+    let other = TableIdentity { key: "test size=3 rules=fixed1 bonus=no".into(), ..identity() };
     let err = Table::open(&path, Some(&other)).err().unwrap();
     assert!(matches!(err, TableError::Mismatch { field: "game and rules", .. }), "{err}");
     assert!(err.to_string().contains("tier-2-1.tbl"), "{err}");
-    let other = TableIdentity { key: identity().key, tier: "3-1".into() };
+    let other = TableIdentity { tier: "3-1".into(), ..identity() };
     assert!(matches!(Table::open(&path, Some(&other)), Err(TableError::Mismatch { field: "tier", .. })));
+    let other = TableIdentity { encoding: ValueEncoding::Score, ..identity() };
+    assert!(matches!(Table::open(&path, Some(&other)), Err(TableError::Mismatch { field: "value encoding", .. })));
 }
 
 #[test]
