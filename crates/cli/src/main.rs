@@ -2,6 +2,7 @@
 
 mod memory;
 mod progress;
+mod tables;
 mod thi;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,10 @@ struct Cli {
 enum Command {
     /// THI` (Transporter): build tables, print the start's verdict, or analyse a position.
     Thi(thi::ThiArgs),
+    /// Print what a table file is: game, rules, tier, size, encoding, checksum, writer.
+    Info(tables::InfoArgs),
+    /// Re-check every stored value of a table file (or directory) against its successors.
+    VerifyTable(tables::VerifyTableArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +46,8 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Thi(args) => thi::run(args),
+        Command::Info(args) => tables::info(args),
+        Command::VerifyTable(args) => tables::verify_table(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,3 +128,37 @@ fn a_damaged_table_is_refused_not_reused() {
     // The damaged file is left for the user to inspect, not silently rebuilt over.
     assert_eq!(std::fs::read(&table).unwrap(), bytes);
 }
+
+fn run(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve")).args(args).output().expect("run solve")
+}
+
+#[test]
+fn info_and_verify_table_describe_and_check_files() {
+    let dir = tempfile::tempdir().unwrap();
+    json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    let tables = dir.path().join("thi/3x3-original");
+    let file = tables.join("tier-2-1.tbl");
+    let out = run(&["info".as_ref(), file.as_os_str()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("thi size=3 rules=original bonus=no") && text.contains("tier:            2-1"), "{text}");
+
+    let out = run(&["verify-table".as_ref(), tables.as_os_str()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified 11020 positions"));
+
+    // A forged table: one value changed and the checksums recomputed, so only the
+    // verifier can tell.
+    let table = retro::table::Table::open(&file, None).unwrap();
+    let mut codes = table.codes();
+    let identity = table.header().identity.clone();
+    drop(table);
+    let rank = codes.iter().position(|&c| c == Value::Draw.code()).expect("a drawn position");
+    codes[rank] = Value::Win(1).code();
+    std::fs::remove_file(&file).unwrap();
+    retro::table::write_table(&file, &identity, &codes).unwrap();
+    let out = run(&["verify-table".as_ref(), file.as_os_str()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(&format!("tier 2-1, rank {rank}")), "{}", stderr(&out));
+}

@@ -27,6 +27,44 @@ pub enum BuildError {
     MissingTier { tier: String, path: PathBuf },
     #[error("the build was stopped after {0} tiers, as asked")]
     Stopped(usize),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("another build is writing tables in {0}; wait for it to finish")]
+    Busy(PathBuf),
+}
+
+/// An exclusive claim on a table directory for one build, released when dropped (also
+/// when the process dies: the operating system drops the lock with the file).
+pub struct DirectoryLock {
+    _file: std::fs::File,
+}
+
+/// Claims `dir` (created if missing) for a build, then deletes the temporary files that
+/// interrupted builds left there: with the claim held, no other build is writing them.
+pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
+    let io = |source| BuildError::Io { path: dir.to_owned(), source };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let path = dir.join(".lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| BuildError::Io { path: path.clone(), source })?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Err(BuildError::Busy(dir.to_owned())),
+        Err(std::fs::TryLockError::Error(source)) => return Err(BuildError::Io { path, source }),
+    }
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(".tier-") && name.ends_with(".tmp") {
+            std::fs::remove_file(entry.path()).map_err(|source| BuildError::Io { path: entry.path(), source })?;
+        }
+    }
+    Ok(DirectoryLock { _file: file })
 }
 
 /// How a build went.
@@ -76,6 +114,7 @@ pub fn build<G: Game>(
     options: &BuildOptions,
 ) -> Result<(TableSet<G>, BuildReport), BuildError> {
     let order = tier_order(game, roots)?;
+    let _lock = lock_directory(dir)?;
     let mut tables: BTreeMap<G::Tier, Table> = BTreeMap::new();
     let mut report = BuildReport::default();
     for tier in order {

@@ -98,3 +98,22 @@ proptest! {
         prop_assert!(Table::open(&path, Some(&identity())).is_err(), "flip at byte {} bit {} accepted", i, bit);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// The header parser never panics, whatever the bytes: short, long, or a real header
+    /// with random bytes written over part of it.
+    #[test]
+    fn header_parser_never_panics(noise in proptest::collection::vec(any::<u8>(), 0..400), at in 0usize..200) {
+        let path = std::path::Path::new("fuzz.tbl");
+        let _ = retro::table::Header::decode(path, &noise, noise.len() as u64);
+        let (_dir, real) = written();
+        let mut bytes = fs::read(&real).unwrap();
+        for (i, b) in noise.iter().enumerate() {
+            if let Some(slot) = bytes.get_mut(at + i) {
+                *slot = *b;
+            }
+        }
+        let _ = retro::table::Header::decode(path, &bytes, bytes.len() as u64);
+    }
+}

@@ -1,0 +1,93 @@
+//! THI` table files: interrupted builds resume to identical files, a directory has one
+//! writer at a time, and the small tables match their golden checksums.
+
+use games::thi::{RuleSet, Rules, Setup, Thi};
+use retro::solve::Silent;
+use retro::store::{build, lock_directory, tier_file, BuildError, BuildOptions};
+use retro::table::Table;
+use retro::Game;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn game(board: &str, set: RuleSet, bonus: bool) -> (Thi, <Thi as Game>::Tier) {
+    let setup = Setup::named(board).unwrap();
+    let game = Thi::for_setup(setup, Rules { set, bonus }).unwrap();
+    let root = game.locate(&setup.start()).tier;
+    (game, root)
+}
+
+/// Each tier file's body checksum, by tier name.
+fn checksums(game: &Thi, dir: &Path) -> Vec<(String, u64, u64)> {
+    game.all_tiers()
+        .into_iter()
+        .map(|t| {
+            let table = Table::open(&tier_file(dir, t), None).unwrap();
+            (t.to_string(), table.entries(), table.header().body_checksum)
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_build_resumes_to_identical_tables() {
+    let (game, root) = game("duo", RuleSet::Original, false);
+    let whole = tempfile::tempdir().unwrap();
+    build(&game, whole.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+
+    let resumed = tempfile::tempdir().unwrap();
+    for stop in [3, 11] {
+        let stopped = build(&game, resumed.path(), &[root], &Silent, &BuildOptions { stop_after: Some(stop) });
+        assert!(matches!(stopped, Err(BuildError::Stopped(_))));
+    }
+    let finished = std::fs::read_dir(resumed.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tbl"));
+    assert_eq!(finished.count(), 14, "two interrupted runs of 3 and 11 new tiers");
+    // A temporary file from a build killed mid-write is cleared away, not mistaken for a table.
+    std::fs::write(resumed.path().join(".tier-6-6.tbl.4242.tmp"), b"half a table").unwrap();
+    let (_, report) = build(&game, resumed.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    assert_eq!((report.tiers_reused, report.tiers_built), (14, 14));
+    assert!(!resumed.path().join(".tier-6-6.tbl.4242.tmp").exists());
+    assert_eq!(checksums(&game, resumed.path()), checksums(&game, whole.path()));
+}
+
+#[test]
+fn one_build_at_a_time_per_directory() {
+    let (game, root) = game("primus", RuleSet::Original, false);
+    let dir = tempfile::tempdir().unwrap();
+    let held = lock_directory(dir.path()).unwrap();
+    let second = build(&game, dir.path(), &[root], &Silent, &BuildOptions::default());
+    assert!(matches!(second, Err(BuildError::Busy(_))));
+    drop(held);
+    build(&game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+}
+
+fn golden_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/golden/thi-tables.tsv")
+}
+
+/// The golden file: `rules  bonus  tier  entries  body-xxh3`, PRIMUS tiers under every
+/// rule combination and DUO's under `original`. Regenerate with `UPDATE_GOLDEN=1`
+/// only after a deliberate change of the index or the format, and say so in the commit.
+#[test]
+fn small_tables_match_their_golden_checksums() {
+    let mut text = String::from("# THI` 3x3 tables: tier body checksums (XXH3-64). Regenerate: UPDATE_GOLDEN=1 cargo test -p mancala-games --test thi_tables\nrules\tbonus\ttier\tentries\tbody_xxh3\n");
+    let mut cases: Vec<(&str, RuleSet, bool)> =
+        RuleSet::ALL.into_iter().flat_map(|s| [("primus", s, false), ("primus", s, true)]).collect();
+    cases.push(("duo", RuleSet::Original, false));
+    for (board, set, bonus) in cases {
+        let (game, root) = game(board, set, bonus);
+        let dir = tempfile::tempdir().unwrap();
+        build(&game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+        for (tier, entries, sum) in checksums(&game, dir.path()) {
+            let bonus = if bonus { "yes" } else { "no" };
+            writeln!(text, "{}\t{bonus}\t{tier}\t{entries}\t{sum:016x}", set.name()).unwrap();
+        }
+    }
+    let path = golden_path();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &text).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).expect("data/golden/thi-tables.tsv");
+    assert!(golden == text, "tables differ from {}; diff the file against a fresh UPDATE_GOLDEN=1 run", path.display());
+}
