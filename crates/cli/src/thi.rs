@@ -240,7 +240,11 @@ fn verdict(
                 "positions": positions,
                 "bytes": bytes,
                 "tiers": report.tiers_built + report.tiers_reused,
+                // Every rank is a legal arrangement of stacks.
                 "index_density": 1.0,
+                // Reachable positions per index slot (two positions, one per side to
+                // move, share each slot).
+                "reachable_share": census.positions as f64 / (2 * positions).max(1) as f64,
                 "directory": tables.dir().display().to_string(),
             },
             "build": {
@@ -285,8 +289,13 @@ fn verdict(
         rules
     );
     println!(
-        "reachable from the start: {} positions ({} won, {} drawn, {} lost for the player to move)",
-        census.positions, census.win, census.draw, census.loss
+        "reachable from the start: {} positions ({} won, {} drawn, {} lost for the player to move; {:.1}% of the index's {} slots)",
+        census.positions,
+        census.win,
+        census.draw,
+        census.loss,
+        100.0 * census.positions as f64 / (2 * positions).max(1) as f64,
+        2 * positions
     );
     Ok(())
 }

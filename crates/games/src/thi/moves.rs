@@ -142,7 +142,7 @@ impl Move {
 struct Walk<'a> {
     n: usize,
     lifted: Stack,
-    board: Position,
+    board: &'a mut Position,
     borne: [u8; 2],
     path: [Direction; 4],
     visit: &'a mut dyn FnMut(&Position, [u8; 2], &[Direction]) -> bool,
@@ -188,16 +188,20 @@ impl Walk<'_> {
 fn for_each_walk(position: &Position, visit: &mut dyn FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool) {
     let n = position.size();
     let mover = position.to_move();
+    // One working copy for all walks: each walk leaves it as it found it.
+    let mut board = position.clone();
     for from in 0..n * n {
         let stack = position.stack(from);
         if stack.top() != Some(mover) {
             continue;
         }
-        let mut board = position.clone();
         board.set(from, Stack::EMPTY);
         let mut inner = |b: &Position, borne: [u8; 2], path: &[Direction]| visit(from, b, borne, path);
-        let mut walk = Walk { n, lifted: stack, board, borne: [0, 0], path: [Direction::N; 4], visit: &mut inner };
-        if !walk.step(0, from, None) {
+        let mut walk =
+            Walk { n, lifted: stack, board: &mut board, borne: [0, 0], path: [Direction::N; 4], visit: &mut inner };
+        let go_on = walk.step(0, from, None);
+        board.set(from, stack);
+        if !go_on {
             return;
         }
     }
