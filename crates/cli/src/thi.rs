@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
-use retro::line::{best_successor, principal_line, successor_values, LineEnd};
+use retro::line::{best_move, move_values, principal_line, LineEnd};
 use retro::store::{build, BuildOptions, TableSet};
 use retro::{Game, Value};
 use serde_json::json;
@@ -311,8 +311,10 @@ fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
 fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position, args: &ThiArgs) -> Result<()> {
     let value = tables.value(game, position)?;
     let named = game.moves(position);
-    let values = successor_values(game, tables, position)?;
-    let best = best_successor(&values).map(|i| named[i].0.name(position));
+    // One entry per move (paths that give the same position are one move), aligned with
+    // `named`.
+    let values = move_values(game, tables, named.iter().map(|(_, s)| s))?;
+    let best = best_move(&values).map(|i| named[i].0.name(position));
     let line = principal_line(game, tables, position, args.max_line)?;
     let line_moves: Vec<String> = line.positions.windows(2).map(|w| move_name(game, &w[0], &w[1])).collect();
     let mover = position.to_move();
@@ -320,7 +322,7 @@ fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position
         let moves: Vec<_> = named
             .iter()
             .zip(&values)
-            .map(|((m, _), (s, v))| {
+            .map(|((m, s), v)| {
                 json!({"move": m.name(position), "outcome": v.outcome(), "plies": v.plies(), "leads_to": s.position.to_string()})
             })
             .collect();
@@ -355,7 +357,7 @@ fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position
     }
     if !named.is_empty() {
         println!("moves (value for {}):", mover.name());
-        for ((m, _), (_, v)) in named.iter().zip(&values) {
+        for ((m, _), v) in named.iter().zip(&values) {
             println!("  {:<12} {v}", m.name(position));
         }
     }
@@ -370,7 +372,10 @@ fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position
         text.push_str(name);
     }
     let ending = match line.end {
-        LineEnd::Over(v) => format!("game over ({} for the player to move)", v.outcome()),
+        LineEnd::Over(v) => {
+            let last = line.positions.last().map_or(mover, Position::to_move);
+            format!("game over: a {} for {}, to move", v.outcome(), last.name())
+        }
         LineEnd::Cycle(i) => format!("repeats the position after ply {i}: a draw by repetition"),
         LineEnd::Cut => format!("cut at {} plies", args.max_line),
     };

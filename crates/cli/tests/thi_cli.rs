@@ -162,3 +162,32 @@ fn info_and_verify_table_describe_and_check_files() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains(&format!("tier 2-1, rank {rank}")), "{}", stderr(&out));
 }
+
+/// Merged paths make one move: each listed move leads to its own position, and its value
+/// is the value of that position seen from the mover.
+#[test]
+fn every_listed_move_carries_the_value_of_its_own_position() {
+    let dir = tempfile::tempdir().unwrap();
+    // Paths that give the same board are one move (see the b2 check at the end).
+    let position = "b,b,b/-,ww,-/w,-,- w";
+    let report = json(&solve(dir.path(), &["--board", "primus", "--position", position, "--json"]));
+    let moves = report["moves"].as_array().unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for m in moves {
+        assert!(seen.insert(m["leads_to"].as_str().unwrap().to_owned()), "two moves lead to {}", m["leads_to"]);
+        let next =
+            json(&solve(dir.path(), &["--board", "primus", "--position", m["leads_to"].as_str().unwrap(), "--json"]));
+        let there = match (next["value"]["outcome"].as_str().unwrap(), next["value"]["plies"].as_u64()) {
+            ("win", Some(d)) => Value::Win(d as u16),
+            ("loss", Some(d)) => Value::Loss(d as u16),
+            _ => Value::Draw,
+        };
+        // No bonus moves here, so the turn always passes.
+        let expected = there.before(retro::Turn::Passes);
+        assert_eq!(m["outcome"], expected.outcome(), "{}", m["move"]);
+        assert_eq!(m["plies"], serde_json::json!(expected.plies()), "{}", m["move"]);
+    }
+    // b2:NE and b2:NW both bear the two counters off on row 3: one move, named b2:NE.
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert!(names.contains(&"b2:NE") && !names.contains(&"b2:NW"), "{names:?}");
+}

@@ -2,7 +2,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use games::thi::{RuleSet, Rules, Setup, Thi};
-use retro::line::{best_successor, principal_line, successor_values};
+use retro::line::{best_move, move_values, principal_line};
 use retro::solve::Silent;
 use retro::store::{build, BuildOptions};
 use retro::{Game, Location};
@@ -67,8 +67,9 @@ fn bench(c: &mut Criterion) {
     let start = Setup::named("duo").unwrap().start();
     c.bench_function("thi warm query (moves, values, best, principal line)", |b| {
         b.iter(|| {
-            let values = successor_values(&game, &tables, black_box(&start)).unwrap();
-            let best = best_successor(&values);
+            let moves = game.moves(black_box(&start));
+            let values = move_values(&game, &tables, moves.iter().map(|(_, s)| s)).unwrap();
+            let best = best_move(&values);
             let line = principal_line(&game, &tables, &start, 200).unwrap();
             (best, line.positions.len())
         })

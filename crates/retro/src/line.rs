@@ -22,30 +22,23 @@ pub struct Line<P> {
     pub end: LineEnd,
 }
 
-/// Each successor of `position` with the value it gives the player to move there.
-pub fn successor_values<G: Game>(
+/// The value each successor gives the player who moves into it.
+pub fn move_values<'a, G: Game>(
     game: &G,
     tables: &TableSet<G>,
-    position: &G::Position,
-) -> Result<Vec<(Successor<G::Position>, Value)>, ProbeError> {
-    let mut successors = Vec::new();
-    if game.outcome(position).is_none() {
-        game.successors(position, &mut successors);
-    }
-    successors
-        .into_iter()
-        .map(|s| {
-            let v = tables.value(game, &s.position)?.before(s.turn);
-            Ok((s, v))
-        })
-        .collect()
+    successors: impl IntoIterator<Item = &'a Successor<G::Position>>,
+) -> Result<Vec<Value>, ProbeError>
+where
+    G::Position: 'a,
+{
+    successors.into_iter().map(|s| Ok(tables.value(game, &s.position)?.before(s.turn))).collect()
 }
 
-/// The index of the best successor: the first, in the game's move order, of those
-/// with the best value.
-pub fn best_successor(values: &[(impl Sized, Value)]) -> Option<usize> {
-    let best = values.iter().map(|(_, v)| *v).max()?;
-    values.iter().position(|(_, v)| *v == best)
+/// The index of the best move: the first, in the game's move order, of those with the
+/// best value.
+pub fn best_move(values: &[Value]) -> Option<usize> {
+    let best = values.iter().max()?;
+    values.iter().position(|v| v == best)
 }
 
 /// Play the best move from `position` on until the game ends, a position repeats, or
@@ -65,11 +58,13 @@ pub fn principal_line<G: Game>(
         if positions.len() > max_plies {
             return Ok(Line { positions, end: LineEnd::Cut });
         }
-        let values = successor_values(game, tables, here)?;
-        let Some(best) = best_successor(&values) else {
+        let mut successors = Vec::new();
+        game.successors(here, &mut successors);
+        let values = move_values(game, tables, &successors)?;
+        let Some(best) = best_move(&values) else {
             return Ok(Line { positions, end: LineEnd::Cut });
         };
-        let next = values[best].0.position.clone();
+        let next = successors.swap_remove(best).position;
         if let Some(i) = positions.iter().position(|p| *p == next) {
             positions.push(next);
             return Ok(Line { positions, end: LineEnd::Cycle(i) });
