@@ -1,9 +1,11 @@
 //! `solve`: build perfect-play tables for mancala-family games and ask them questions.
 
+mod kalah;
 mod memory;
 mod progress;
 mod tables;
 mod thi;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +32,10 @@ struct Cli {
 enum Command {
     /// THI` (Transporter): build tables, print the start's verdict, or analyse a position.
     Thi(thi::ThiArgs),
+    /// Kalah(m, n): exact margins of the start and every opening move, or of any position.
+    Kalah(kalah::KalahArgs),
+    /// Recompute published results (`solve verify kalah`) and compare with them.
+    Verify(verify::VerifyArgs),
     /// Print what a table file is: game, rules, tier, size, encoding, checksum, writer.
     Info(tables::InfoArgs),
     /// Re-check every stored value of a table file (or directory) against its successors.
@@ -46,6 +52,8 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         Command::Thi(args) => thi::run(args),
+        Command::Kalah(args) => kalah::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),
     };

@@ -3,10 +3,13 @@
 use crate::memory;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::thi::{RuleSet, Rules, Thi, ThiTier};
+use retro::score;
 use retro::store::{open, tier_file};
 use retro::table::{Table, ValueEncoding};
 use retro::verify::verify_tier;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -61,50 +64,77 @@ pub fn info(args: InfoArgs) -> Result<()> {
     Ok(())
 }
 
+/// The fields of a table key `game name=value …`, after checking the game's name.
+fn key_fields<'a>(key: &'a str, game: &str) -> Result<HashMap<&'a str, &'a str>> {
+    let mut words = key.split_whitespace();
+    if words.next() != Some(game) {
+        bail!("table key `{key}` is not a {game} key");
+    }
+    words.map(|w| w.split_once('=').with_context(|| format!("field `{w}` of table key `{key}` has no `=`"))).collect()
+}
+
+fn field<'a>(fields: &HashMap<&str, &'a str>, name: &str, key: &str) -> Result<&'a str> {
+    fields.get(name).copied().with_context(|| format!("table key `{key}` has no `{name}`"))
+}
+
+fn yes(value: &str) -> Result<bool> {
+    match value {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => bail!("`{value}` is neither yes nor no"),
+    }
+}
+
 /// The THI` game a table key names: `thi size=N rules=R bonus=yes|no`.
 fn thi_from_key(key: &str, max: u8) -> Result<Thi> {
-    let mut size = None;
-    let mut set = None;
-    let mut bonus = None;
-    let mut words = key.split_whitespace();
-    if words.next() != Some("thi") {
-        bail!("tables of `{key}` cannot be verified by this version (only THI` so far)");
-    }
-    for word in words {
-        match word.split_once('=') {
-            Some(("size", v)) => size = v.parse::<usize>().ok(),
-            Some(("rules", v)) => set = RuleSet::from_name(v),
-            Some(("bonus", v)) => bonus = Some(v == "yes"),
-            _ => bail!("unknown field `{word}` in table key `{key}`"),
-        }
-    }
-    let (Some(size), Some(set), Some(bonus)) = (size, set, bonus) else {
-        bail!("table key `{key}` lacks size, rules or bonus");
-    };
+    let fields = key_fields(key, "thi")?;
+    let size: usize = field(&fields, "size", key)?.parse().context("board size")?;
+    let rules = field(&fields, "rules", key)?;
+    let set = RuleSet::from_name(rules).with_context(|| format!("unknown THI` rules `{rules}`"))?;
+    let bonus = yes(field(&fields, "bonus", key)?)?;
     Ok(Thi::new(size, max, Rules { set, bonus })?)
 }
 
-fn parse_tier(name: &str) -> Option<ThiTier> {
-    let (h, l) = name.split_once('-')?;
-    Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
+/// The Kalah game a table key names: `kalah pits=M capture=… skip-origin=… end=…
+/// leftovers=… must-leave-move=…`.
+fn kalah_from_key(key: &str, max_seeds: u32) -> Result<Kalah> {
+    let fields = key_fields(key, "kalah")?;
+    let pits: usize = field(&fields, "pits", key)?.parse().context("pits")?;
+    if !(1..=kalah::board::MAX_PITS).contains(&pits) || max_seeds > kalah::board::MAX_SEEDS {
+        bail!("table key `{key}` names a board this version cannot index");
+    }
+    let rules = KalahRules {
+        capture: KalahRules::parse_capture(field(&fields, "capture", key)?)?,
+        skip_origin: yes(field(&fields, "skip-origin", key)?)?,
+        end: KalahRules::parse_end(field(&fields, "end", key)?)?,
+        leftovers: KalahRules::parse_leftovers(field(&fields, "leftovers", key)?)?,
+        must_leave_move: yes(field(&fields, "must-leave-move", key)?)?,
+    };
+    Ok(Kalah::new(pits, max_seeds, rules)?)
 }
 
-pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
-    let (dir, files) = if args.path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&args.path)
-            .with_context(|| format!("reading {}", args.path.display()))?
+/// The tables to check: every `*.tbl` of a directory, or one file; with their directory.
+fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
+    if path.is_dir() {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("reading {}", path.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "tbl"))
             .collect();
         files.sort();
         if files.is_empty() {
-            bail!("{}: no table files (tier-*.tbl) here", args.path.display());
+            bail!("{}: no table files (tier-*.tbl) here", path.display());
         }
-        (args.path.clone(), files)
+        Ok((path.to_owned(), files))
     } else {
-        let dir = args.path.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from("."));
-        (dir, vec![args.path.clone()])
-    };
+        let dir = path.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from("."));
+        Ok((dir, vec![path.to_owned()]))
+    }
+}
+
+pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
+    let (dir, files) = table_files(&args.path)?;
+    // Every file's key must agree, and each must sit under its tier's file name.
     let mut tiers = Vec::new();
     let mut key = None;
     for file in &files {
@@ -113,27 +143,58 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
         if *key.get_or_insert_with(|| identity.key.clone()) != identity.key {
             bail!("{}: tables of different games or rules in one directory", file.display());
         }
-        let tier = parse_tier(&identity.tier)
-            .with_context(|| format!("{}: tier `{}` is not a THI` tier", file.display(), identity.tier))?;
-        if tier_file(&dir, tier) != *file {
-            bail!("{}: holds tier {tier}, but is not named {}", file.display(), tier_file(&dir, tier).display());
+        if tier_file(&dir, &identity.tier) != *file {
+            bail!(
+                "{}: holds tier {}, but is not named {}",
+                file.display(),
+                identity.tier,
+                tier_file(&dir, &identity.tier).display()
+            );
         }
-        tiers.push(tier);
+        tiers.push(identity.tier.clone());
     }
     let key = key.expect("at least one file");
-    let max = tiers.iter().map(|t| t.high).max().unwrap_or(0);
-    let game = thi_from_key(&key, max)?;
-    let tables = open(&game, &dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
     let started = Instant::now();
-    let mut checked = 0u64;
-    tiers.sort();
-    for tier in tiers {
-        checked += verify_tier(&game, &tables, tier)?;
-    }
+    let checked = match key.split_whitespace().next() {
+        Some("thi") => {
+            let tiers: Vec<ThiTier> = tiers
+                .iter()
+                .map(|t| parse_thi_tier(t).with_context(|| format!("`{t}` is not a THI` tier")))
+                .collect::<Result<_>>()?;
+            let game = thi_from_key(&key, tiers.iter().map(|t| t.high).max().unwrap_or(0))?;
+            let tables =
+                open(&game, &dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
+            let mut checked = 0;
+            for tier in tiers {
+                checked += verify_tier(&game, &tables, tier)?;
+            }
+            checked
+        }
+        Some("kalah") => {
+            let tiers: Vec<u16> = tiers
+                .iter()
+                .map(|t| t.parse().with_context(|| format!("`{t}` is not a Kalah tier")))
+                .collect::<Result<_>>()?;
+            let game = kalah_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
+            let tables =
+                score::open(&game, &dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
+            let mut checked = 0;
+            for tier in tiers {
+                checked += score::verify_tier(&game, &tables, tier)?;
+            }
+            checked
+        }
+        _ => bail!("tables of `{key}` cannot be verified by this version (THI` and Kalah only)"),
+    };
     println!(
         "verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",
         files.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+fn parse_thi_tier(name: &str) -> Option<ThiTier> {
+    let (h, l) = name.split_once('-')?;
+    Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
 }

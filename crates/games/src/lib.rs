@@ -3,4 +3,5 @@
 //! Each game implements [`retro::Game`]; the invariants it must keep are listed there
 //! and tested for every game in `tests/invariants.rs`.
 
+pub mod kalah;
 pub mod thi;

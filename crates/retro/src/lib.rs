@@ -12,6 +12,7 @@ pub mod forward;
 pub mod game;
 pub mod line;
 pub mod order;
+pub mod score;
 pub mod solve;
 pub mod store;
 pub mod table;

@@ -21,6 +21,8 @@ pub enum BuildError {
     Order(#[from] CycleError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    ScoreSolve(#[from] crate::score::ScoreSolveError),
     #[error("{0}\n  (remove the file to have it rebuilt)")]
     Table(#[from] TableError),
     #[error("the tables are missing tier {tier} ({path})")]
@@ -91,10 +93,10 @@ fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
     TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: ValueEncoding::OutcomeDistance }
 }
 
-fn open_checked<G: Game>(game: &G, path: &Path, tier: G::Tier) -> Result<Table, TableError> {
+fn open_table(path: &Path, identity: &TableIdentity) -> Result<Table, TableError> {
     // SAFETY: tables are only ever written by `write_table`, which renames a complete
     // new file into place and never rewrites one; see `Table::open_mapped`.
-    unsafe { Table::open_mapped(path, Some(&identity(game, tier))) }
+    unsafe { Table::open_mapped(path, Some(identity)) }
 }
 
 /// Options of a build.
@@ -105,6 +107,63 @@ pub struct BuildOptions {
     pub stop_after: Option<usize>,
 }
 
+/// The build loop every engine shares. Tiers come in `order`, children first; each one
+/// whose file exists is opened and checked (a damaged or foreign file is an error, never
+/// rebuilt over); each other one is solved by `solve`, given the finished tables so far,
+/// written atomically and mapped. The directory is locked for the whole build.
+pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
+    dir: &Path,
+    order: Vec<T>,
+    identity: impl Fn(T) -> TableIdentity,
+    size: impl Fn(T) -> u64,
+    mut solve: impl FnMut(T, &BTreeMap<T, Table>) -> Result<Vec<u16>, BuildError>,
+    observer: &dyn Observer,
+    options: &BuildOptions,
+) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
+    let _lock = lock_directory(dir)?;
+    let mut tables: BTreeMap<T, Table> = BTreeMap::new();
+    let mut report = BuildReport::default();
+    for tier in order {
+        let path = tier_file(dir, tier);
+        let table = if path.exists() {
+            report.tiers_reused += 1;
+            open_table(&path, &identity(tier))?
+        } else {
+            if options.stop_after == Some(report.tiers_built) {
+                return Err(BuildError::Stopped(report.tiers_built));
+            }
+            observer.tier_started(&tier.to_string(), size(tier));
+            let codes = solve(tier, &tables)?;
+            write_table(&path, &identity(tier), &codes)?;
+            drop(codes);
+            report.tiers_built += 1;
+            observer.tier_finished(&tier.to_string());
+            open_table(&path, &identity(tier))?
+        };
+        report.positions += table.entries();
+        report.bytes += table.file_bytes();
+        tables.insert(tier, table);
+    }
+    Ok((tables, report))
+}
+
+/// Opens the finished, checked tables of every tier in `order`, building nothing.
+pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
+    dir: &Path,
+    order: Vec<T>,
+    identity: impl Fn(T) -> TableIdentity,
+) -> Result<BTreeMap<T, Table>, BuildError> {
+    let mut tables = BTreeMap::new();
+    for tier in order {
+        let path = tier_file(dir, tier);
+        if !path.exists() {
+            return Err(BuildError::MissingTier { tier: tier.to_string(), path });
+        }
+        tables.insert(tier, open_table(&path, &identity(tier))?);
+    }
+    Ok(tables)
+}
+
 /// Builds (or reuses) every tier needed for `roots` in `dir`.
 pub fn build<G: Game>(
     game: &G,
@@ -113,43 +172,21 @@ pub fn build<G: Game>(
     observer: &dyn Observer,
     options: &BuildOptions,
 ) -> Result<(TableSet<G>, BuildReport), BuildError> {
-    let order = tier_order(game, roots)?;
-    let _lock = lock_directory(dir)?;
-    let mut tables: BTreeMap<G::Tier, Table> = BTreeMap::new();
-    let mut report = BuildReport::default();
-    for tier in order {
-        let path = tier_file(dir, tier);
-        let table = if path.exists() {
-            report.tiers_reused += 1;
-            open_checked(game, &path, tier)?
-        } else {
-            if options.stop_after == Some(report.tiers_built) {
-                return Err(BuildError::Stopped(report.tiers_built));
-            }
-            observer.tier_started(&tier.to_string(), game.tier_size(tier));
-            let codes = solve_tier(game, tier, &|t| tables.get(&t), observer)?;
-            write_table(&path, &identity(game, tier), &codes)?;
-            report.tiers_built += 1;
-            observer.tier_finished(&tier.to_string());
-            open_checked(game, &path, tier)?
-        };
-        report.positions += table.entries();
-        report.bytes += table.file_bytes();
-        tables.insert(tier, table);
-    }
+    let (tables, report) = build_tiers(
+        dir,
+        tier_order(game, roots)?,
+        |t| identity(game, t),
+        |t| game.tier_size(t),
+        |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?),
+        observer,
+        options,
+    )?;
     Ok((TableSet { dir: dir.to_owned(), tables }, report))
 }
 
 /// Opens the finished tables needed for `roots` without building anything.
 pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<TableSet<G>, BuildError> {
-    let mut tables = BTreeMap::new();
-    for tier in tier_order(game, roots)? {
-        let path = tier_file(dir, tier);
-        if !path.exists() {
-            return Err(BuildError::MissingTier { tier: tier.to_string(), path });
-        }
-        tables.insert(tier, open_checked(game, &path, tier)?);
-    }
+    let tables = open_tiers(dir, tier_order(game, roots)?, |t| identity(game, t))?;
     Ok(TableSet { dir: dir.to_owned(), tables })
 }
 

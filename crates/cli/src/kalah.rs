@@ -1,0 +1,376 @@
+//! `solve kalah`: Kalah(m, n) solved exactly: the start's margin, every opening move's,
+//! the principal line; any position; full-game tables and the game-graph size.
+
+use crate::memory;
+use crate::progress::BuildProgress;
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use games::kalah::notation::{self, picture};
+use games::kalah::search::Search;
+use games::kalah::{turn_name, Kalah, Position, Rules};
+use rayon::prelude::*;
+use retro::score::{self, ScoreGame, ScoreTables};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Preset {
+    /// Irving, Donkers & Uiterwijk 2000 (the published results): a last seed in an empty
+    /// own pit always goes to the store with the opposite seeds; the game ends when a row
+    /// is empty; leftovers go to their row's owner.
+    EmptyCapture,
+    /// Most programs: as empty-capture, but a capture needs seeds opposite.
+    Standard,
+    /// Mark Bassett's 1994 text read literally: captures take only the opposite seeds,
+    /// laps skip the emptied pit, the game ends when the mover cannot move, leftovers go
+    /// to nobody, and a move must leave the opponent a move if it can.
+    Bassett,
+}
+
+impl Preset {
+    fn rules(self) -> Rules {
+        match self {
+            Preset::EmptyCapture => Rules::EMPTY_CAPTURE,
+            Preset::Standard => Rules::STANDARD,
+            Preset::Bassett => Rules::BASSETT,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum YesNo {
+    Yes,
+    No,
+}
+
+#[derive(Args)]
+#[command(
+    about = "Kalah(m, n): exact margins of the start, every opening move, any position",
+    long_about = "Solves Kalah with M pits a row and N seeds in each pit: prints the first player's final \
+                  store difference under perfect play (the margin), win/draw/loss, every opening move with \
+                  its margin, and the principal line.\n\n\
+                  Values come from endgame tables keyed by the pits alone (the store difference still to be \
+                  gained), built under --out and reused by later runs, for every board of up to \
+                  --endgame-seeds seeds in the pits. When the whole game fits (--table, or a small enough \
+                  instance) every position is one table probe; otherwise an MTD(f) alpha-beta search with a \
+                  transposition table runs from the position down to the tables.\n\n\
+                  Moves are named by the mover's pit, 1 to M from his left as he faces the board (pit M is \
+                  next to his store). A move whose last seed lands in the mover's store earns another turn; \
+                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`.\n\n\
+                  Position notation (--position): `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
+                  each row from its owner's pit 1, e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S` (the start of \
+                  Kalah(6,4)). South moves first.\n\n\
+                  Rules: a preset (--rules), each switch of which may be changed on its own.",
+    after_help = "Examples:\n  \
+                  solve kalah --pits 4 --seeds 3\n  \
+                  solve kalah --pits 6 --seeds 4 --json\n  \
+                  solve kalah --pits 4 --seeds 4 --table\n  \
+                  solve kalah --pits 3 --seeds 3 --rules bassett\n  \
+                  solve kalah --position \"0,3,1,0/2,0,0,4 10-9 N\""
+)]
+pub struct KalahArgs {
+    /// Pits per row (1 to 8).
+    #[arg(long)]
+    pits: Option<usize>,
+    /// Seeds in each pit at the start.
+    #[arg(long, default_value_t = 4)]
+    seeds: u32,
+    /// Rule preset.
+    #[arg(long, value_enum, default_value = "empty-capture")]
+    rules: Preset,
+    /// Capture switch: empty, standard or opposite-only (overrides the preset's).
+    #[arg(long)]
+    capture: Option<String>,
+    /// Skip the emptied pit on a lap of 2m+1 seeds or more (overrides the preset's).
+    #[arg(long, value_enum)]
+    skip_origin: Option<YesNo>,
+    /// End switch: side-empty or no-move (overrides the preset's).
+    #[arg(long)]
+    end: Option<String>,
+    /// Where seeds left in the pits at the end go: owner or none (overrides the preset's).
+    #[arg(long)]
+    leftovers: Option<String>,
+    /// Forbid moves that leave the opponent's row empty while another move exists.
+    #[arg(long, value_enum)]
+    must_leave_move: Option<YesNo>,
+    /// Analyse this position instead of the start (see the notation above).
+    #[arg(long)]
+    position: Option<String>,
+    /// Build the full-game table (every board with up to 2·M·N seeds in the pits), report
+    /// its size and the number of positions reachable from the start.
+    #[arg(long)]
+    table: bool,
+    /// Build endgame tables up to this many seeds in the pits and search above them
+    /// (default: as many as fit in memory and a short build).
+    #[arg(long)]
+    endgame_seeds: Option<u32>,
+    /// Transposition table of 2^B entries of 16 bytes.
+    #[arg(long, default_value_t = 24)]
+    tt_bits: u32,
+    /// Directory holding the tables (created if missing).
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Longest principal line printed, in turns.
+    #[arg(long, default_value_t = 200)]
+    max_line: usize,
+}
+
+/// Working memory of a tier build: one 2-byte value slot per board of the tier.
+const WORK_BYTES_PER_POSITION: f64 = 2.0;
+/// Boards an automatic endgame build may cover: a build of a few tens of seconds.
+const AUTO_POSITIONS: u64 = 150_000_000;
+
+fn rules(args: &KalahArgs) -> Result<Rules> {
+    let mut rules = args.rules.rules();
+    if let Some(c) = &args.capture {
+        rules.capture = Rules::parse_capture(c)?;
+    }
+    if let Some(e) = &args.end {
+        rules.end = Rules::parse_end(e)?;
+    }
+    if let Some(l) = &args.leftovers {
+        rules.leftovers = Rules::parse_leftovers(l)?;
+    }
+    if let Some(s) = args.skip_origin {
+        rules.skip_origin = matches!(s, YesNo::Yes);
+    }
+    if let Some(s) = args.must_leave_move {
+        rules.must_leave_move = matches!(s, YesNo::Yes);
+    }
+    Ok(rules)
+}
+
+/// Where the tables of `m` pits under `rules` live.
+pub fn table_dir(out: &Path, m: usize, rules: &Rules) -> PathBuf {
+    out.join("kalah").join(format!("m{m}-{}", rules.name()))
+}
+
+/// Tables up to some number of seeds, and a search above them.
+pub struct Solver {
+    game: Kalah,
+    tables: ScoreTables<Kalah>,
+    endgame_seeds: u32,
+    tt_bits: u32,
+    pub build_seconds: f64,
+    pub report: retro::store::BuildReport,
+}
+
+impl Solver {
+    /// Builds (or reuses) the tables for `m` pits up to `endgame_seeds` seeds.
+    pub fn new(m: usize, rules: Rules, endgame_seeds: u32, out: &Path, quiet: bool, tt_bits: u32) -> Result<Solver> {
+        let game = Kalah::new(m, endgame_seeds, rules).context("indexing the boards")?;
+        let largest = game.tier_size(endgame_seeds as u16) as f64;
+        if let Some(free) = memory::available() {
+            let need = largest * WORK_BYTES_PER_POSITION + (16u64 << tt_bits) as f64;
+            if need > free as f64 {
+                bail!(
+                    "tables up to {endgame_seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
+                     this machine has {} available: lower --endgame-seeds",
+                    memory::human(need),
+                    memory::human(free as f64)
+                );
+            }
+        }
+        let dir = table_dir(out, m, &rules);
+        let to_build: u64 = game
+            .tiers_up_to(endgame_seeds)
+            .into_iter()
+            .filter(|&t| !retro::store::tier_file(&dir, t).exists())
+            .map(|t| game.tier_size(t))
+            .sum();
+        let progress = BuildProgress::new(to_build, quiet);
+        let started = Instant::now();
+        let (tables, report) = score::build(&game, &dir, &[endgame_seeds as u16], &progress)
+            .with_context(|| format!("building tables in {}", dir.display()))?;
+        progress.finish();
+        Ok(Solver { game, tables, endgame_seeds, tt_bits, build_seconds: started.elapsed().as_secs_f64(), report })
+    }
+
+    pub fn game(&self) -> &Kalah {
+        &self.game
+    }
+
+    pub fn tables(&self) -> &ScoreTables<Kalah> {
+        &self.tables
+    }
+
+    /// The search for positions above the tables, if any is needed for `seeds`.
+    pub fn search(&self, seeds: u32) -> Option<Search<'_>> {
+        (seeds > self.endgame_seeds).then(|| Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits))
+    }
+
+    /// The final store difference for the player to move at `p`, under perfect play.
+    pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32> {
+        if let Some(d) = p.final_difference(self.game.rules()) {
+            return Ok(d);
+        }
+        let board = p.board();
+        let rest = match search {
+            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
+            _ => self.tables.value(&self.game, &board)?,
+        };
+        Ok(p.store_difference() + rest as i32)
+    }
+
+    /// Every complete turn from `p` with the margin it leaves the mover, in pit order.
+    pub fn turns(&self, search: Option<&Search>, p: &Position) -> Result<Vec<(String, Position, i32)>> {
+        p.turns(self.game.rules())
+            .into_par_iter()
+            .map(|(pits, next)| {
+                let v = self.margin(search, &next)?;
+                let mine = if next.to_move() == p.to_move() { v } else { -v };
+                Ok((turn_name(&pits), next, mine))
+            })
+            .collect()
+    }
+}
+
+/// The largest K whose tables (every board up to K seeds) stay within the automatic
+/// budget, at most `total`.
+fn auto_endgame_seeds(m: usize, total: u32) -> Result<u32> {
+    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
+    let mut k = 0;
+    while k < total && game.positions_up_to(k + 1) <= AUTO_POSITIONS {
+        k += 1;
+    }
+    Ok(k)
+}
+
+fn outcome_word(margin: i32) -> &'static str {
+    match margin.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    }
+}
+
+pub fn run(args: KalahArgs) -> Result<()> {
+    let rules = rules(&args)?;
+    let (position, m) = match &args.position {
+        Some(text) => {
+            let p = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
+                bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
+            }
+            (p, p.pits())
+        }
+        None => {
+            let m = args.pits.unwrap_or(6);
+            (Position::start(m, args.seeds)?, m)
+        }
+    };
+    let total = position.seeds_in_pits();
+    let endgame_seeds = match (args.table, args.endgame_seeds) {
+        (true, _) => total,
+        (false, Some(k)) => k.min(total),
+        (false, None) => auto_endgame_seeds(m, total)?,
+    };
+    let started = Instant::now();
+    let solver = Solver::new(m, rules, endgame_seeds, &args.out, args.json, args.tt_bits)?;
+    let search = solver.search(total);
+    let margin = solver.margin(search.as_ref(), &position)?;
+    let turns = solver.turns(search.as_ref(), &position)?;
+    let line = principal_line(&solver, search.as_ref(), &position, args.max_line)?;
+    let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
+    let seconds = started.elapsed().as_secs_f64();
+    let (positions, bytes) = solver.tables().size();
+    let strongly = endgame_seeds >= total;
+    let mover = position.to_move();
+    if args.json {
+        let moves: Vec<_> = turns
+            .iter()
+            .map(|(name, next, v)| json!({"move": name, "margin": v, "leads_to": next.to_string()}))
+            .collect();
+        let mut out = json!({
+            "game": "kalah",
+            "pits": m,
+            "rules": rules.name(),
+            "switches": rules.switches(),
+            "position": position.to_string(),
+            "to_move": mover.name().to_lowercase(),
+            "margin": margin,
+            "outcome": outcome_word(margin),
+            "moves": moves,
+            "line": line,
+            "solved": if strongly { "strongly: every position is one table probe" } else { "weakly: search above the endgame tables" },
+            "endgame_seeds": endgame_seeds,
+            "table": {
+                "positions": positions,
+                "bytes": bytes,
+                "directory": solver.tables().dir().display().to_string(),
+                "tiers_built": solver.report.tiers_built,
+                "tiers_reused": solver.report.tiers_reused,
+                "build_seconds": solver.build_seconds,
+            },
+            "search_nodes": search.as_ref().map(|s| s.nodes()),
+            "seconds": seconds,
+            "peak_memory_bytes": memory::peak_resident(),
+        });
+        if args.position.is_none() {
+            out["seeds"] = json!(args.seeds);
+        }
+        if let Some(r) = reachable {
+            out["reachable"] = json!(r);
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    match args.position {
+        None => println!("Kalah({m},{}), rules: {rules}", args.seeds),
+        Some(_) => {
+            println!("{}", picture(&position));
+            println!("position: {position}");
+            println!("rules: {rules}");
+        }
+    }
+    println!(
+        "tables: {} (boards up to {endgame_seeds} seeds: {positions} positions, {}; {} tiers built, {} reused, {:.1} s)",
+        solver.tables().dir().display(),
+        memory::human(bytes as f64),
+        solver.report.tiers_built,
+        solver.report.tiers_reused,
+        solver.build_seconds
+    );
+    if strongly {
+        println!("solved strongly: every position of this game is one table probe");
+    } else {
+        println!("solved weakly: MTD(f) search above the tables ({} nodes)", search.as_ref().map_or(0, |s| s.nodes()));
+    }
+    if let Some(r) = reachable {
+        println!("reachable from the start: {r} positions (pits, stores and side to move)");
+    }
+    match position.final_difference(&rules) {
+        Some(d) => {
+            println!("the game is over: final store difference {d:+} for {} ({})", mover.name(), outcome_word(d))
+        }
+        None => println!("value for {} (to move): {margin:+}, a {}", mover.name(), outcome_word(margin)),
+    }
+    if !turns.is_empty() {
+        println!("moves (margin for {}):", mover.name());
+        let best = turns.iter().map(|t| t.2).max().unwrap_or(margin);
+        for (name, _, v) in &turns {
+            println!("  {name:<12} {v:+}{}", if *v == best { "  best" } else { "" });
+        }
+    }
+    println!("principal line ({} turns): {}", line.len(), line.join(" "));
+    println!("time: {seconds:.1} s");
+    Ok(())
+}
+
+/// Best play from `p`, turn by turn: each turn the first best in pit order.
+fn principal_line(solver: &Solver, search: Option<&Search>, p: &Position, max: usize) -> Result<Vec<String>> {
+    let mut line = Vec::new();
+    let mut p = *p;
+    while line.len() < max {
+        let turns = solver.turns(search, &p)?;
+        let Some(best) = turns.iter().map(|t| t.2).max() else { break };
+        let (name, next, _) = turns.into_iter().find(|t| t.2 == best).expect("a best turn");
+        line.push(name);
+        p = next;
+    }
+    Ok(line)
+}

@@ -1,0 +1,142 @@
+//! `solve verify kalah`: recompute the published results and compare, side by side.
+
+use crate::kalah::Solver;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use games::kalah::{Position, Rules};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args)]
+#[command(
+    about = "Recompute published results and compare with them",
+    long_about = "Recomputes every published value in a table of published results (by default \
+                  data/published/<game>.tsv, each row naming its source), prints computed and published \
+                  values side by side, and exits non-zero if any disagree."
+)]
+pub struct VerifyArgs {
+    #[command(subcommand)]
+    game: VerifyGame,
+}
+
+#[derive(Subcommand)]
+enum VerifyGame {
+    /// Kalah(m, n): the outcome grid and margins of Irving, Donkers & Uiterwijk (2000).
+    Kalah(VerifyKalahArgs),
+}
+
+#[derive(Args)]
+struct VerifyKalahArgs {
+    /// The published results: tab-separated `m n rules outcome margin source`.
+    #[arg(long, default_value = "data/published/kalah.tsv")]
+    published: PathBuf,
+    /// Only instances with at most this many pits a row (m = 5 and 6 need the weak
+    /// search, which is not yet fast enough for them: see docs/results.md).
+    #[arg(long, default_value_t = 4)]
+    max_pits: usize,
+    /// Only instances with at most this many seeds in all (2·m·n).
+    #[arg(long, default_value_t = 60)]
+    max_seeds: u32,
+    /// Endgame tables up to this many seeds for instances too large for a full table.
+    #[arg(long, default_value_t = 19)]
+    endgame_seeds: u32,
+    /// Directory holding the tables.
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+}
+
+pub fn run(args: VerifyArgs) -> Result<()> {
+    match args.game {
+        VerifyGame::Kalah(a) => kalah(a),
+    }
+}
+
+/// One published row.
+struct Published {
+    m: usize,
+    n: u32,
+    rules: String,
+    outcome: char,
+    margin: Option<i32>,
+    source: String,
+}
+
+fn read(path: &Path) -> Result<Vec<Published>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("m\t") || line.trim().is_empty() {
+            continue;
+        }
+        let bad = || format!("{}:{}: expected `m n rules outcome margin source`", path.display(), i + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        let [m, n, rules, outcome, margin, source] = f[..] else { bail!(bad()) };
+        let outcome = match outcome {
+            "W" | "D" | "L" => outcome.chars().next().unwrap_or('?'),
+            _ => bail!("{}: outcome {outcome:?} is not W, D or L", bad()),
+        };
+        rows.push(Published {
+            m: m.parse().with_context(bad)?,
+            n: n.parse().with_context(bad)?,
+            rules: rules.to_owned(),
+            outcome,
+            margin: if margin.is_empty() { None } else { Some(margin.parse().with_context(bad)?) },
+            source: source.to_owned(),
+        });
+    }
+    Ok(rows)
+}
+
+fn letter(margin: i32) -> char {
+    match margin.signum() {
+        1 => 'W',
+        0 => 'D',
+        _ => 'L',
+    }
+}
+
+fn kalah(args: VerifyKalahArgs) -> Result<()> {
+    let rows = read(&args.published)?;
+    let mut disagreements = 0;
+    let mut checked = 0;
+    println!(
+        "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9}  verdict",
+        "instance", "rules", "published", "computed", "margin", "time (s)"
+    );
+    for row in &rows {
+        let total = 2 * row.m as u32 * row.n;
+        if row.m > args.max_pits || total > args.max_seeds {
+            continue;
+        }
+        let rules = Rules::preset(&row.rules)?;
+        let started = Instant::now();
+        let start = Position::start(row.m, row.n)?;
+        let solver = Solver::new(row.m, rules, total.min(args.endgame_seeds), &args.out, true, 22)?;
+        let search = solver.search(total);
+        let margin = solver.margin(search.as_ref(), &start)?;
+        let ok = letter(margin) == row.outcome && row.margin.is_none_or(|p| p == margin);
+        checked += 1;
+        if !ok {
+            disagreements += 1;
+        }
+        let published = match row.margin {
+            Some(p) => format!("{} {p:+}", row.outcome),
+            None => row.outcome.to_string(),
+        };
+        println!(
+            "{:<11} {:<14} {:>9} {:>9} {:>+8} {:>9.1}  {}",
+            format!("Kalah({},{})", row.m, row.n),
+            row.rules,
+            published,
+            letter(margin),
+            margin,
+            started.elapsed().as_secs_f64(),
+            if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
+        );
+    }
+    println!("{checked} published values checked, {disagreements} disagreements");
+    if disagreements > 0 {
+        bail!("{disagreements} computed values disagree with the published ones");
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! The `solve kalah` and `solve verify kalah` commands as a user runs them.
+
+use games::kalah::{Position, Rules};
+use serde_json::Value as Json;
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn solve(out: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_solve")).args(args).arg("--out").arg(out).output().expect("run solve")
+}
+
+fn json(output: &Output) -> Json {
+    assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("one JSON object")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The published grid for m ≤ 3 and the m = 4 margins up to n = 3, recomputed.
+#[test]
+fn verify_reproduces_the_published_values_for_small_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let published = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/published/kalah.tsv");
+    let out = solve(dir.path(), &["verify", "kalah", "--published", published, "--max-pits", "4", "--max-seeds", "24"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("19 published values checked, 0 disagreements"), "{text}");
+    assert!(text.contains("Kalah(4,3)  empty-capture       W +8         W       +8"), "{text}");
+}
+
+#[test]
+fn verify_fails_on_a_disagreement() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.tsv");
+    std::fs::write(&wrong, "m\tn\trules\toutcome\tmargin\tsource\n3\t3\tempty-capture\tW\t+4\ta test\n").unwrap();
+    let out = solve(dir.path(), &["verify", "kalah", "--published", wrong.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("DISAGREES with a test"));
+}
+
+#[test]
+fn json_report_of_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "2", "--json"]));
+    assert_eq!(report["game"], "kalah");
+    assert_eq!(report["pits"], 4);
+    assert_eq!(report["seeds"], 2);
+    assert_eq!(report["rules"], "empty-capture");
+    assert_eq!(report["margin"], 6);
+    assert_eq!(report["outcome"], "win");
+    let moves = report["moves"].as_array().unwrap();
+    let best = moves.iter().map(|m| m["margin"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(best, 6, "the start's value is its best opening move's");
+    // Pit 3 of 4 with 2 seeds ends in the store: its turns are written `3-…`.
+    assert!(moves.iter().any(|m| m["move"].as_str().unwrap().starts_with("3-")), "{moves:?}");
+    assert!(!moves.iter().any(|m| m["move"] == "3"));
+    assert!(!report["line"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn full_table_reports_its_size_and_the_reachable_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]));
+    // Boards of up to 12 seeds on 6 pits: C(18, 6).
+    assert_eq!(report["table"]["positions"], 18_564);
+    assert_eq!(report["endgame_seeds"], 12);
+    // An independent count: breadth first over full positions.
+    let rules = Rules::EMPTY_CAPTURE;
+    let start = Position::start(3, 2).unwrap();
+    let mut seen = HashSet::from([start]);
+    let mut work = vec![start];
+    while let Some(p) = work.pop() {
+        for pit in 1..=3 {
+            if let Some(c) = p.play(&rules, pit) {
+                if seen.insert(c) {
+                    work.push(c);
+                }
+            }
+        }
+    }
+    assert_eq!(report["reachable"], seen.len() as u64);
+}
+
+#[test]
+fn weak_search_agrees_with_the_full_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in ["empty-capture", "standard", "bassett"] {
+        let full = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "3", "--rules", rules, "--json"]));
+        let weak = json(&solve(
+            dir.path(),
+            &[
+                "kalah",
+                "--pits",
+                "4",
+                "--seeds",
+                "3",
+                "--rules",
+                rules,
+                "--endgame-seeds",
+                "10",
+                "--tt-bits",
+                "16",
+                "--json",
+            ],
+        ));
+        assert!(weak["search_nodes"].as_u64().unwrap() > 0);
+        assert_eq!(weak["margin"], full["margin"], "{rules}");
+        assert_eq!(weak["moves"], full["moves"], "{rules}");
+        assert_eq!(weak["line"], full["line"], "{rules}");
+    }
+}
+
+#[test]
+fn any_position_with_a_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["kalah", "--position", "0,3,1,0/2,0,0,4 10-9 N"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("North to move") && text.contains("[ 10]"), "{text}");
+    let report = json(&solve(dir.path(), &["kalah", "--position", "0,3,1,0/2,0,0,4 10-9 N", "--json"]));
+    assert_eq!(report["pits"], 4);
+    assert_eq!(report["to_move"], "north");
+    // A finished game: its margin is the final store difference.
+    let over = json(&solve(dir.path(), &["kalah", "--position", "0,0/1,2 5-4 S", "--json"]));
+    assert_eq!(over["margin"], 5 - 4 - 3);
+    assert_eq!(over["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, expected) in [
+        (vec!["kalah", "--position", "4,4/4 0-0 S"], "both rows must be equally long"),
+        (vec!["kalah", "--position", "4,4/4,4 0-0 X"], "side to move"),
+        (vec!["kalah", "--pits", "3", "--position", "4,4/4,4 0-0 S"], "disagrees with the position"),
+        (vec!["kalah", "--pits", "9"], "1 to 8"),
+        (vec!["kalah", "--pits", "3", "--seeds", "0"], "at least 1"),
+        (vec!["kalah", "--capture", "sometimes"], "capture switch"),
+    ] {
+        let out = solve(dir.path(), &args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
+    }
+    let out = solve(dir.path(), &["kalah", "--rules", "nonsense"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn verify_table_checks_kalah_score_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["kalah", "--pits", "2", "--seeds", "3", "--table"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tables = dir.path().join("kalah/m2-empty-capture");
+    let out = Command::new(env!("CARGO_BIN_EXE_solve")).arg("verify-table").arg(&tables).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("every stored value equals"));
+}

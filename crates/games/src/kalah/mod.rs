@@ -1,0 +1,147 @@
+//! Kalah, the sowing game, in the family of presets of `shared/rules/kalah.md`. Rules as
+//! implemented: `docs/rules/kalah.md`.
+//!
+//! The tables are keyed by the pits alone, seen from the player to move ([`Board`]), and
+//! hold the store difference still to be gained by him ([`retro::score`]). A tier is the
+//! number of seeds in the pits; within a tier the pits are ranked by
+//! [`encoding::WordIndex`] as a word of `2m` letters, each letter a pit's seed count
+//! weighing `[seeds, 0]`. Every rank is a board (density 1), and the rank of a board does
+//! not depend on how many seeds the index was built for, so tables for fewer seeds are
+//! shared by every larger instance with the same `m` and rules.
+
+pub mod board;
+pub mod notation;
+pub mod rules;
+pub mod search;
+
+pub use board::{turn_name, Board, MoveList, Position, PositionError, Side, Sown, MAX_PITS, MAX_SEEDS};
+pub use rules::{Capture, End, Leftovers, Rules, RulesError};
+
+use encoding::{IndexError, WordIndex};
+use retro::score::{ScoreGame, ScoreMove};
+use std::collections::{BTreeMap, HashSet};
+
+/// Kalah with `m` pits a row under one set of rules, indexed up to `max_seeds` seeds in
+/// the pits.
+#[derive(Debug, Clone)]
+pub struct Kalah {
+    m: usize,
+    rules: Rules,
+    max_seeds: u32,
+    index: WordIndex,
+}
+
+impl Kalah {
+    pub fn new(m: usize, max_seeds: u32, rules: Rules) -> Result<Kalah, IndexError> {
+        assert!((1..=MAX_PITS).contains(&m) && max_seeds <= MAX_SEEDS, "checked by Position");
+        let pit: Vec<[u32; 2]> = (0..=max_seeds).map(|k| [k, 0]).collect();
+        let index = WordIndex::new(vec![pit; 2 * m], [max_seeds, 0])?;
+        Ok(Kalah { m, rules, max_seeds, index })
+    }
+
+    pub fn pits(&self) -> usize {
+        self.m
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+
+    /// Every tier up to `seeds` seeds in the pits, fewest first.
+    pub fn tiers_up_to(&self, seeds: u32) -> Vec<u16> {
+        (0..=seeds.min(self.max_seeds) as u16).collect()
+    }
+
+    /// Positions (pits, stores and side to move) reachable from `start`, itself and
+    /// finished games included: the game-graph size of Irving, Donkers & Uiterwijk.
+    ///
+    /// Seeds never return to the pits, so the positions are visited tier by tier, most
+    /// seeds first, and only one tier's set (plus the lower tiers' discovered positions)
+    /// is held at a time. A position is keyed by the rank of its pits seen from South,
+    /// South's store and the side to move; the index must cover the start's seeds.
+    pub fn reachable(&self, start: &Position) -> u64 {
+        let stores = start.stores()[0] as u64 + start.stores()[1] as u64 + start.seeds_in_pits() as u64 + 1;
+        let key = |p: &Position| {
+            let south = Board::new(p.south(), p.north());
+            let (_, rank) = self.locate(&south);
+            (rank * stores + p.stores()[0] as u64) * 2 + (p.to_move() == Side::North) as u64
+        };
+        let mut pending: BTreeMap<u32, (HashSet<u64>, Vec<Position>)> = BTreeMap::new();
+        let first = pending.entry(start.seeds_in_pits()).or_default();
+        first.0.insert(key(start));
+        first.1.push(*start);
+        let mut count = 0;
+        while let Some((tier, (mut seen, mut work))) = pending.pop_last() {
+            while let Some(p) = work.pop() {
+                for (_, sown) in p.board().moves(&self.rules) {
+                    let child = p.after(sown);
+                    let seeds = child.seeds_in_pits();
+                    if seeds == tier {
+                        if seen.insert(key(&child)) {
+                            work.push(child);
+                        }
+                    } else {
+                        let (set, list) = pending.entry(seeds).or_default();
+                        if set.insert(key(&child)) {
+                            list.push(child);
+                        }
+                    }
+                }
+            }
+            count += seen.len() as u64;
+        }
+        count
+    }
+
+    /// Positions in the tables of every tier up to `seeds`.
+    pub fn positions_up_to(&self, seeds: u32) -> u64 {
+        self.tiers_up_to(seeds).into_iter().map(|t| self.tier_size(t)).sum()
+    }
+}
+
+impl ScoreGame for Kalah {
+    type Position = Board;
+    type Tier = u16;
+
+    fn table_key(&self) -> String {
+        // Not the seeds per pit: a tier's table is the same for every Kalah(m, n).
+        format!("kalah pits={} {}", self.m, self.rules.switches())
+    }
+
+    fn tier_size(&self, tier: u16) -> u64 {
+        self.index.size([tier as u32, 0]).unwrap_or(0)
+    }
+
+    fn child_tiers(&self, tier: u16) -> Vec<u16> {
+        (0..tier).collect()
+    }
+
+    #[inline]
+    fn locate(&self, board: &Board) -> (u16, u64) {
+        let seeds = board.seeds();
+        (seeds as u16, self.index.rank_unchecked(board.cells(), [seeds, 0]))
+    }
+
+    fn position(&self, tier: u16, rank: u64) -> Board {
+        let mut cells = [0u8; 2 * MAX_PITS];
+        let cells = &mut cells[..2 * self.m];
+        self.index.unrank([tier as u32, 0], rank, cells).expect("rank inside its tier");
+        Board::from_cells(cells)
+    }
+
+    fn outcome(&self, board: &Board) -> Option<i16> {
+        board.outcome(&self.rules)
+    }
+
+    fn moves(&self, board: &Board, out: &mut Vec<ScoreMove<Board>>) {
+        out.extend(board.moves(&self.rules).into_iter().map(|(_, s)| ScoreMove {
+            position: s.board,
+            gain: s.gain,
+            turn: s.turn,
+        }));
+    }
+}

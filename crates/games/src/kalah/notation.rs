@@ -1,0 +1,72 @@
+//! Kalah's text notation and board picture.
+//!
+//! `<South's pits>/<North's pits> <South's store>-<North's store> <side to move>`, each
+//! row from its owner's pit 1 (his leftmost as he faces the board), pits separated by
+//! commas; the side is `S` or `N`. The start of Kalah(6,4) is
+//! `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S`. `Position`'s `Display` writes this notation.
+
+use super::board::{Position, PositionError, Side};
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NotationError {
+    #[error(
+        "expected `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
+         e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S`; got {0:?}"
+    )]
+    Shape(String),
+    #[error("side to move must be `S` (South) or `N` (North), not {0:?}")]
+    Side(String),
+    #[error("{row}'s pit {pit}: {text:?} is not a number of seeds (0 to 255)")]
+    Pit { row: &'static str, pit: usize, text: String },
+    #[error("stores must be written `<South>-<North>` with two numbers, e.g. `0-0`; got {0:?}")]
+    Stores(String),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+fn row(text: &str, name: &'static str) -> Result<Vec<u8>, NotationError> {
+    text.split(',')
+        .enumerate()
+        .map(|(i, t)| {
+            t.trim().parse::<u8>().map_err(|_| NotationError::Pit { row: name, pit: i + 1, text: t.to_owned() })
+        })
+        .collect()
+}
+
+/// Reads a position in the notation above.
+pub fn parse(text: &str) -> Result<Position, NotationError> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let [rows, stores, side] = parts[..] else {
+        return Err(NotationError::Shape(text.to_owned()));
+    };
+    let (south, north) = rows.split_once('/').ok_or_else(|| NotationError::Shape(text.to_owned()))?;
+    let (south, north) = (row(south, "South")?, row(north, "North")?);
+    let stores_err = || NotationError::Stores(stores.to_owned());
+    let (s, n) = stores.split_once('-').ok_or_else(stores_err)?;
+    let stores = [s.parse().map_err(|_| stores_err())?, n.parse().map_err(|_| stores_err())?];
+    let side = match side {
+        "S" | "s" => Side::South,
+        "N" | "n" => Side::North,
+        _ => return Err(NotationError::Side(side.to_owned())),
+    };
+    Ok(Position::new(&south, &north, stores, side)?)
+}
+
+/// The board as players see it from South's chair: North's row on top (North's pit 1 at
+/// the right), North's store on the left, South's on the right, pit numbers outside.
+pub fn picture(position: &Position) -> String {
+    let m = position.pits();
+    let cell = |s: u8| format!("{s:>3}");
+    let mut out = String::new();
+    let numbers: String = (1..=m).rev().map(|i| format!("{i:>3}")).collect();
+    out.push_str(&format!("North  {numbers}\n"));
+    let north: String = position.north().iter().rev().map(|&s| cell(s)).collect();
+    out.push_str(&format!("[{:>3}]  {north}\n", position.stores()[1]));
+    let south: String = position.south().iter().map(|&s| cell(s)).collect();
+    out.push_str(&format!("       {south}  [{:>3}]\n", position.stores()[0]));
+    let numbers: String = (1..=m).map(|i| format!("{i:>3}")).collect();
+    out.push_str(&format!("South  {numbers}\n"));
+    out.push_str(&format!("{} to move", position.to_move().name()));
+    out
+}

@@ -1,0 +1,192 @@
+//! The rule switches of Kalah and the named presets built from them
+//! (`shared/rules/kalah.md`; as implemented: `docs/rules/kalah.md`).
+
+use std::fmt;
+use thiserror::Error;
+
+/// What the last seed of a sowing does when it lands in an empty pit of the mover's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Capture {
+    /// That seed and the opposite pit's seeds (possibly none) go to the mover's store.
+    Empty,
+    /// As `Empty`, but only when the opposite pit holds seeds; otherwise nothing happens.
+    Standard,
+    /// Only the opposite pit's seeds go to the store (when it holds any); the seed stays.
+    OppositeOnly,
+}
+
+/// When the game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum End {
+    /// After any move, as soon as either row is empty.
+    SideEmpty,
+    /// When the player to move has no legal move (his row is empty).
+    NoMove,
+}
+
+/// Where the seeds still in the pits go when the game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Leftovers {
+    /// To the player whose row they are in.
+    Owner,
+    /// To nobody.
+    None,
+}
+
+/// One combination of the switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub capture: Capture,
+    /// On a lap of `2m+1` seeds or more, the emptied pit is skipped.
+    pub skip_origin: bool,
+    pub end: End,
+    pub leftovers: Leftovers,
+    /// A move that leaves the opponent's row empty is illegal while another move exists.
+    pub must_leave_move: bool,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RulesError {
+    #[error("unknown preset {0:?}: the presets are empty-capture, standard and bassett")]
+    UnknownPreset(String),
+    #[error("unknown value {value:?} for the {switch} switch: expected one of {expected}")]
+    UnknownSwitch { switch: &'static str, value: String, expected: &'static str },
+}
+
+impl Rules {
+    /// Irving, Donkers & Uiterwijk (2000): the rules of the published results.
+    pub const EMPTY_CAPTURE: Rules = Rules {
+        capture: Capture::Empty,
+        skip_origin: false,
+        end: End::SideEmpty,
+        leftovers: Leftovers::Owner,
+        must_leave_move: false,
+    };
+    /// Most programs and apps: a capture needs seeds opposite.
+    pub const STANDARD: Rules = Rules { capture: Capture::Standard, ..Rules::EMPTY_CAPTURE };
+    /// Mark Bassett's 1994 description, read literally.
+    pub const BASSETT: Rules = Rules {
+        capture: Capture::OppositeOnly,
+        skip_origin: true,
+        end: End::NoMove,
+        leftovers: Leftovers::None,
+        must_leave_move: true,
+    };
+    pub const PRESETS: [(&'static str, Rules); 3] =
+        [("empty-capture", Rules::EMPTY_CAPTURE), ("standard", Rules::STANDARD), ("bassett", Rules::BASSETT)];
+
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
+        Rules::PRESETS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, r)| r)
+            .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))
+    }
+
+    /// The preset's name if these switches are one, else `None`.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        Rules::PRESETS.iter().find(|(_, r)| r == self).map(|&(n, _)| n)
+    }
+
+    /// The switches as `capture=… skip-origin=… end=… leftovers=… must-leave-move=…`:
+    /// the part of a table key that names the rules.
+    pub fn switches(&self) -> String {
+        format!(
+            "capture={} skip-origin={} end={} leftovers={} must-leave-move={}",
+            capture_name(self.capture),
+            yes_no(self.skip_origin),
+            end_name(self.end),
+            leftovers_name(self.leftovers),
+            yes_no(self.must_leave_move)
+        )
+    }
+
+    /// A short name fit for a directory: the preset's, or the switches joined by `-`.
+    pub fn name(&self) -> String {
+        match self.preset_name() {
+            Some(n) => n.to_owned(),
+            None => format!(
+                "capture-{}_skip-{}_end-{}_leftovers-{}_leave-{}",
+                capture_name(self.capture),
+                yes_no(self.skip_origin),
+                end_name(self.end),
+                leftovers_name(self.leftovers),
+                yes_no(self.must_leave_move)
+            ),
+        }
+    }
+
+    pub fn parse_capture(value: &str) -> Result<Capture, RulesError> {
+        match value {
+            "empty" => Ok(Capture::Empty),
+            "standard" => Ok(Capture::Standard),
+            "opposite-only" => Ok(Capture::OppositeOnly),
+            _ => Err(RulesError::UnknownSwitch {
+                switch: "capture",
+                value: value.to_owned(),
+                expected: "empty, standard, opposite-only",
+            }),
+        }
+    }
+
+    pub fn parse_end(value: &str) -> Result<End, RulesError> {
+        match value {
+            "side-empty" => Ok(End::SideEmpty),
+            "no-move" => Ok(End::NoMove),
+            _ => Err(RulesError::UnknownSwitch {
+                switch: "end",
+                value: value.to_owned(),
+                expected: "side-empty, no-move",
+            }),
+        }
+    }
+
+    pub fn parse_leftovers(value: &str) -> Result<Leftovers, RulesError> {
+        match value {
+            "owner" => Ok(Leftovers::Owner),
+            "none" => Ok(Leftovers::None),
+            _ => {
+                Err(RulesError::UnknownSwitch { switch: "leftovers", value: value.to_owned(), expected: "owner, none" })
+            }
+        }
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn capture_name(c: Capture) -> &'static str {
+    match c {
+        Capture::Empty => "empty",
+        Capture::Standard => "standard",
+        Capture::OppositeOnly => "opposite-only",
+    }
+}
+
+fn end_name(e: End) -> &'static str {
+    match e {
+        End::SideEmpty => "side-empty",
+        End::NoMove => "no-move",
+    }
+}
+
+fn leftovers_name(l: Leftovers) -> &'static str {
+    match l {
+        Leftovers::Owner => "owner",
+        Leftovers::None => "none",
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.preset_name() {
+            Some(name) => write!(f, "{name} ({})", self.switches()),
+            None => write!(f, "{}", self.switches()),
+        }
+    }
+}

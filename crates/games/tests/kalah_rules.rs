@@ -1,0 +1,155 @@
+//! Kalah's sowing, laps, extra turns, captures, end and leftover rules, checked by hand,
+//! and the notation.
+
+use games::kalah::notation::{self, NotationError};
+use games::kalah::{Board, Capture, End, Leftovers, Position, PositionError, Rules, Side};
+
+fn pos(text: &str) -> Position {
+    notation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Plays pit `pit` (1-based) and returns the notation of the result.
+fn play(rules: Rules, text: &str, pit: usize) -> String {
+    pos(text).play(&rules, pit).unwrap_or_else(|| panic!("{text}: pit {pit} is not legal")).to_string()
+}
+
+#[test]
+fn notation_round_trips_and_names_the_start() {
+    let start = Position::start(6, 4).unwrap();
+    assert_eq!(start.to_string(), "4,4,4,4,4,4/4,4,4,4,4,4 0-0 S");
+    for text in ["1,0,3/0,2,0 5-7 N", "0/0 3-3 S", "9,0,0,0,0,0,0,0/0,0,0,0,0,0,0,1 0-12 N"] {
+        assert_eq!(pos(text).to_string(), text);
+    }
+}
+
+#[test]
+fn bad_notation_is_an_error() {
+    assert!(matches!(notation::parse("4,4/4,4 0-0"), Err(NotationError::Shape(_))));
+    assert!(matches!(notation::parse("4,4,4,4 0-0 S"), Err(NotationError::Shape(_))));
+    assert!(matches!(notation::parse("4,4/4,4 0-0 W"), Err(NotationError::Side(_))));
+    assert!(matches!(notation::parse("4,x/4,4 0-0 S"), Err(NotationError::Pit { row: "South", pit: 2, .. })));
+    assert!(matches!(notation::parse("4,4/4,256 0-0 S"), Err(NotationError::Pit { row: "North", pit: 2, .. })));
+    assert!(matches!(notation::parse("4,4/4,4 0:0 S"), Err(NotationError::Stores(_))));
+    assert_eq!(
+        notation::parse("4,4/4 0-0 S"),
+        Err(NotationError::Position(PositionError::RowLengths { south: 2, north: 1 }))
+    );
+    assert_eq!(
+        notation::parse("1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1 0-0 S"),
+        Err(NotationError::Position(PositionError::Pits(9)))
+    );
+    assert_eq!(notation::parse("200,0/100,0 0-0 S"), Err(NotationError::Position(PositionError::Seeds(300))));
+    assert_eq!(Position::start(6, 0), Err(PositionError::NoSeeds(0)));
+}
+
+#[test]
+fn sowing_goes_round_counterclockwise_and_skips_the_opponents_store() {
+    let r = Rules::EMPTY_CAPTURE;
+    // South's pit 2 (4 seeds): pits 3, 4, store, then North's pit 1. North moves.
+    assert_eq!(play(r, "4,4,4,4/4,4,4,4 0-0 S", 2), "4,0,5,5/5,4,4,4 1-0 N");
+    // 10 seeds from South's pit 1 on 3 pits: 2, 3, store, N1, N2, N3, (North's store
+    // skipped), S1 (the emptied origin: no skip under empty-capture), S2, S3, store.
+    assert_eq!(play(r, "10,0,0/0,1,0 0-0 S", 1), "1,2,2/1,2,1 2-0 S");
+    // North sows too: from North's pit 3 (of 3), 2 seeds: his store, then South's pit 1.
+    assert_eq!(play(r, "1,1,1/1,1,2 0-0 N", 3), "2,1,1/1,1,0 0-1 S");
+}
+
+#[test]
+fn last_seed_in_the_own_store_earns_another_turn() {
+    let r = Rules::EMPTY_CAPTURE;
+    // The famous opening 3-6 of Kalah(6,4): pit 3 ends in the store.
+    let after3 = pos("4,4,4,4,4,4/4,4,4,4,4,4 0-0 S").play(&r, 3).unwrap();
+    assert_eq!(after3.to_string(), "4,4,0,5,5,5/4,4,4,4,4,4 1-0 S");
+    let after36 = after3.play(&r, 6).unwrap();
+    assert_eq!(after36.to_string(), "4,4,0,5,5,0/5,5,5,5,4,4 2-0 N");
+    let names: Vec<String> = pos("4,4,4,4,4,4/4,4,4,4,4,4 0-0 S")
+        .turns(&r)
+        .into_iter()
+        .map(|(pits, _)| games::kalah::turn_name(&pits))
+        .collect();
+    assert!(names.contains(&"3-6".to_owned()) && names.contains(&"3-1".to_owned()));
+    assert!(!names.contains(&"3".to_owned()), "3 alone is not a complete turn");
+}
+
+#[test]
+fn a_lap_skips_the_origin_only_when_the_switch_says_so() {
+    // 7 seeds from pit 1 of 3: 2, 3, store, N1, N2, N3, then the origin.
+    let text = "7,0,0/0,1,0 0-0 S";
+    // empty-capture: the last seed lands in the emptied origin, an empty pit: captures
+    // itself and the opposite pit (North's pit 3, now 1 seed).
+    assert_eq!(play(Rules::EMPTY_CAPTURE, text, 1), "0,1,1/1,2,0 3-0 N");
+    // bassett: the origin is skipped, the last seed goes on to pit 2 (not empty).
+    let bassett = Rules { must_leave_move: false, ..Rules::BASSETT };
+    assert_eq!(play(bassett, text, 1), "0,2,1/1,2,1 1-0 N");
+}
+
+#[test]
+fn each_capture_switch() {
+    // South's pit 1 holds 1 seed, pit 2 is empty; North's pit 2 faces South's pit 2.
+    let with_seeds = "1,0,5/1,3,1 0-0 S";
+    let facing_empty = "1,0,5/1,0,1 0-0 S";
+    let base = Rules::EMPTY_CAPTURE;
+    let empty = Rules { capture: Capture::Empty, ..base };
+    let standard = Rules { capture: Capture::Standard, ..base };
+    let opposite = Rules { capture: Capture::OppositeOnly, ..base };
+    // Seeds opposite: empty and standard take the seed and the 3 opposite.
+    assert_eq!(play(empty, with_seeds, 1), "0,0,5/1,0,1 4-0 N");
+    assert_eq!(play(standard, with_seeds, 1), "0,0,5/1,0,1 4-0 N");
+    // opposite-only takes the 3, the last seed stays.
+    assert_eq!(play(opposite, with_seeds, 1), "0,1,5/1,0,1 3-0 N");
+    // Nothing opposite: empty still banks the lone seed; the others do nothing.
+    assert_eq!(play(empty, facing_empty, 1), "0,0,5/1,0,1 1-0 N");
+    assert_eq!(play(standard, facing_empty, 1), "0,1,5/1,0,1 0-0 N");
+    assert_eq!(play(opposite, facing_empty, 1), "0,1,5/1,0,1 0-0 N");
+    // A pit sown earlier in the same lap is not empty: no capture.
+    assert_eq!(play(empty, "0,8,0/0,1,0 0-0 S", 2), "1,1,2/1,2,1 1-0 N");
+}
+
+#[test]
+fn end_and_leftover_rules() {
+    let side_empty = Rules::EMPTY_CAPTURE;
+    // South empties his row into his store: the game ends, North keeps his 5.
+    let p = pos("0,0,1/2,2,1 3-4 S").play(&side_empty, 3).unwrap();
+    assert_eq!(p.to_string(), "0,0,0/2,2,1 4-4 S");
+    assert_eq!(p.final_difference(&side_empty), Some(4 - 9));
+    assert!(p.board().moves(&side_empty).is_empty());
+    // Leftovers to nobody: the stores decide.
+    let nobody = Rules { leftovers: Leftovers::None, ..side_empty };
+    assert_eq!(p.final_difference(&nobody), Some(0));
+    // no-move: South moved into his store and must move again with no seeds: over.
+    let no_move = Rules { end: End::NoMove, ..side_empty };
+    assert_eq!(p.final_difference(&no_move), Some(-5));
+    // no-move: an empty opponent row does not end the game while the mover can move.
+    let q = pos("0,2,1/0,0,0 3-4 S");
+    assert_eq!(q.final_difference(&side_empty), Some(3 - 4 + 3));
+    assert_eq!(q.final_difference(&no_move), None);
+    assert_eq!(q.board().moves(&no_move).len(), 2);
+}
+
+#[test]
+fn must_leave_a_move_forbids_starving_the_opponent_when_possible() {
+    let r = Rules::BASSETT;
+    // South's pit 4 (1 seed) ends in his empty pit 5 and captures the 3 seeds of North's
+    // pit 1, his only ones (opposite-only): it starves North. Pit 1 (2 seeds) does not.
+    let p = pos("2,0,0,1,0/3,0,0,0,0 0-0 S");
+    let sown = p.board().sow(&r, 3).unwrap();
+    assert!(sown.starves);
+    let legal: Vec<usize> = p.board().moves(&r).into_iter().map(|(pit, _)| pit + 1).collect();
+    assert_eq!(legal, vec![1]);
+    let free = Rules { must_leave_move: false, ..r };
+    assert_eq!(p.board().moves(&free).len(), 2);
+    // When every move starves the opponent, they stay legal.
+    let q = pos("0,0,0,0,1/0,0,0,0,0 0-0 S");
+    assert_eq!(q.board().moves(&Rules { end: End::NoMove, ..r }).len(), 1);
+}
+
+#[test]
+fn board_is_the_movers_view() {
+    let p = pos("1,2,3/4,5,6 7-8 N");
+    assert_eq!(p.board(), Board::new(&[4, 5, 6], &[1, 2, 3]));
+    assert_eq!(p.store_difference(), 1);
+    assert_eq!(p.to_move(), Side::North);
+    assert_eq!(p.board().swapped().swapped(), p.board());
+    let pic = notation::picture(&p);
+    assert!(pic.contains("North to move"), "{pic}");
+}

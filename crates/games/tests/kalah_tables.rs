@@ -1,0 +1,171 @@
+//! Kalah's index and score tables: rank round trips, the tables against a plain minimax
+//! under every preset, and the table verifier.
+
+use games::kalah::{Board, Kalah, Position, Rules};
+use retro::score::{self, ScoreGame};
+use retro::solve::Silent;
+use std::collections::{HashMap, HashSet};
+
+/// The final store difference for the player to move under perfect play, by plain
+/// minimax over full positions (stores included), memoised; no tables, no ranks.
+fn minimax(rules: &Rules, p: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
+    if let Some(d) = p.final_difference(rules) {
+        return d;
+    }
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let mut best = i32::MIN;
+    for pit in 1..=p.pits() {
+        if let Some(child) = p.play(rules, pit) {
+            let v = minimax(rules, &child, memo);
+            best = best.max(if child.to_move() == p.to_move() { v } else { -v });
+        }
+    }
+    assert!(best > i32::MIN, "{p}: not over, yet no move");
+    memo.insert(*p, best);
+    best
+}
+
+fn presets() -> [Rules; 3] {
+    Rules::PRESETS.map(|(_, r)| r)
+}
+
+#[test]
+fn ranks_round_trip_in_every_tier() {
+    let game = Kalah::new(3, 12, Rules::EMPTY_CAPTURE).unwrap();
+    for tier in game.tiers_up_to(12) {
+        for rank in 0..game.tier_size(tier) {
+            let board = game.position(tier, rank);
+            assert_eq!(board.seeds(), tier as u32);
+            assert_eq!(game.locate(&board), (tier, rank));
+        }
+    }
+    // Compositions of 12 into 6 parts: C(17, 5).
+    assert_eq!(game.tier_size(12), 6188);
+    // A board ranks the same whatever the index was built for.
+    let bigger = Kalah::new(3, 30, Rules::EMPTY_CAPTURE).unwrap();
+    let b = Board::new(&[1, 0, 4], &[2, 2, 3]);
+    assert_eq!(game.locate(&b), bigger.locate(&b));
+}
+
+#[test]
+fn moves_stay_in_the_tier_or_go_down() {
+    for rules in presets() {
+        let game = Kalah::new(3, 9, rules).unwrap();
+        let mut moves = Vec::new();
+        for tier in game.tiers_up_to(9) {
+            for rank in 0..game.tier_size(tier) {
+                moves.clear();
+                let board = game.position(tier, rank);
+                if game.outcome(&board).is_none() {
+                    game.moves(&board, &mut moves);
+                    assert!(!moves.is_empty(), "{board:?}");
+                }
+                for mv in &moves {
+                    assert!(game.locate(&mv.position).0 <= tier);
+                    assert_eq!(mv.position.seeds() + mv.gain as u32, tier as u32, "seeds are kept");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_equal_plain_minimax_under_every_preset() {
+    for rules in presets() {
+        for (m, n) in [(1, 1), (1, 5), (2, 2), (2, 4), (3, 2), (3, 3), (4, 2)] {
+            let start = Position::start(m, n).unwrap();
+            let total = 2 * m as u32 * n;
+            let game = Kalah::new(m, total, rules).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let (tables, _) = score::build(&game, dir.path(), &[total as u16], &Silent).unwrap();
+            // Every position reachable from the start, stores and side included.
+            let mut memo = HashMap::new();
+            minimax(&rules, &start, &mut memo);
+            let mut seen = HashSet::from([start]);
+            let mut stack = vec![start];
+            while let Some(p) = stack.pop() {
+                for pit in 1..=m {
+                    if let Some(c) = p.play(&rules, pit) {
+                        if seen.insert(c) {
+                            stack.push(c);
+                        }
+                    }
+                }
+            }
+            for p in &seen {
+                let table = tables.value(&game, &p.board()).unwrap() as i32 + p.store_difference();
+                assert_eq!(table, minimax(&rules, p, &mut memo), "{rules}: Kalah({m},{n}) at {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_equal_minimax_on_every_board_of_a_tier() {
+    // Not only reachable positions: every board with 7 seeds on 3 pits a row.
+    for rules in presets() {
+        let game = Kalah::new(3, 7, rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, _) = score::build(&game, dir.path(), &[7], &Silent).unwrap();
+        let mut memo = HashMap::new();
+        for rank in 0..game.tier_size(7) {
+            let b = game.position(7, rank);
+            let p = Position::new(b.mine(), b.theirs(), [0, 0], games::kalah::Side::South).unwrap();
+            assert_eq!(tables.probe(7, rank).unwrap() as i32, minimax(&rules, &p, &mut memo), "{rules}: {p}");
+        }
+    }
+}
+
+#[test]
+fn tables_pass_the_verifier_and_a_rebuild_reuses_them() {
+    for rules in presets() {
+        let game = Kalah::new(4, 12, rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, report) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        assert_eq!(report.tiers_built, 13);
+        assert_eq!(report.positions, game.positions_up_to(12));
+        for tier in game.tiers_up_to(12) {
+            score::verify_tier(&game, &tables, tier).unwrap_or_else(|e| panic!("{rules}: {e}"));
+        }
+        let (_, again) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        assert_eq!((again.tiers_built, again.tiers_reused), (0, 13));
+    }
+}
+
+#[test]
+fn tables_of_other_rules_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Kalah::new(2, 4, Rules::EMPTY_CAPTURE).unwrap();
+    score::build(&game, dir.path(), &[4], &Silent).unwrap();
+    let other = Kalah::new(2, 4, Rules::STANDARD).unwrap();
+    let err = score::build(&other, dir.path(), &[4], &Silent).err().expect("refused");
+    assert!(err.to_string().contains("game and rules"), "{err}");
+}
+
+/// Kalah(3, ·) tables up to 18 seeds under every preset: `preset  tier  entries
+/// body-xxh3`, pinned in `data/golden/kalah-tables.tsv`. Regenerate with `UPDATE_GOLDEN=1`
+/// only after a deliberate change of the index or the format, and say so in the commit.
+#[test]
+fn small_tables_match_their_golden_checksums() {
+    use std::fmt::Write as _;
+    let mut text = String::from(
+        "# Kalah m=3 tables: tier body checksums (XXH3-64). Regenerate: UPDATE_GOLDEN=1 cargo test -p mancala-games --test kalah_tables\npreset\ttier\tentries\tbody_xxh3\n",
+    );
+    for (name, rules) in Rules::PRESETS {
+        let game = Kalah::new(3, 18, rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, _) = score::build(&game, dir.path(), &[18], &Silent).unwrap();
+        for &tier in tables.tiers() {
+            let table = tables.table(tier).unwrap();
+            writeln!(text, "{name}\t{tier}\t{}\t{:016x}", table.entries(), table.header().body_checksum).unwrap();
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/golden/kalah-tables.tsv");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let golden = std::fs::read_to_string(&path).expect("data/golden/kalah-tables.tsv");
+    assert!(golden == text, "tables differ from {}; diff against a fresh UPDATE_GOLDEN=1 run", path.display());
+}
