@@ -55,6 +55,9 @@ pub struct PackedSlice<'a> {
 }
 
 impl<'a> PackedSlice<'a> {
+    /// A view of no entries.
+    pub const EMPTY: PackedSlice<'static> = PackedSlice { bytes: &[], bits: 1, len: 0 };
+
     /// A view of `len` entries of `bits` bits, or `None` if `bytes` is not exactly the
     /// packed length or the width is not 1..=32.
     pub fn new(bytes: &'a [u8], bits: u32, len: u64) -> Option<Self> {
@@ -85,11 +88,17 @@ impl<'a> PackedSlice<'a> {
         let bit = i * self.bits as u64;
         let start = (bit / 8) as usize;
         let shift = (bit % 8) as u32;
-        let mut word = [0u8; 8];
-        let end = (start + 8).min(self.bytes.len());
-        word[..end - start].copy_from_slice(&self.bytes[start..end]);
-        let raw = u64::from_le_bytes(word) >> shift;
-        Some((raw & ((1u64 << self.bits) - 1)) as u32)
+        let raw = match self.bytes.get(start..start + 8) {
+            // The common case: eight whole bytes to load at once.
+            Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
+            None => {
+                let mut word = [0u8; 8];
+                let tail = &self.bytes[start..];
+                word[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(word)
+            }
+        };
+        Some(((raw >> shift) & ((1u64 << self.bits) - 1)) as u32)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {

@@ -249,7 +249,7 @@ impl Game for Thi {
     }
 
     fn successor_locations(&self, position: &Position, out: &mut Vec<(Location<ThiTier>, Turn)>) {
-        moves::for_each_successor(self.rules, position, &mut |board, next, turn| {
+        moves::for_each_successor(self.rules, position, |board, next, turn| {
             let (tier, rank, orientation) = self.index.locate(board, next);
             out.push((Location { tier, rank, orientation }, turn));
         });

@@ -139,20 +139,21 @@ impl Move {
 
 /// Walks every path of the lifted stack; `visit` receives each complete walk's board
 /// and the counters of each colour borne off. Returning `false` from `visit` stops.
-struct Walk<'a> {
+struct Walk<'a, F> {
     n: usize,
+    from: usize,
     lifted: Stack,
     board: &'a mut Position,
     borne: [u8; 2],
     path: [Direction; 4],
-    visit: &'a mut dyn FnMut(&Position, [u8; 2], &[Direction]) -> bool,
+    visit: &'a mut F,
 }
 
-impl Walk<'_> {
+impl<F: FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool> Walk<'_, F> {
     /// Takes step `i` from `at`; `Some(false)` means stop everything.
     fn step(&mut self, i: u8, at: usize, last: Option<Direction>) -> bool {
         if i == self.lifted.height() {
-            return (self.visit)(&self.board, self.borne, &self.path[..i as usize]);
+            return (self.visit)(self.from, self.board, self.borne, &self.path[..i as usize]);
         }
         let counter = self.lifted.counter(i);
         for d in Direction::ALL {
@@ -185,7 +186,9 @@ impl Walk<'_> {
 
 /// Calls `visit` for every walk of every stack the player to move controls, in
 /// canonical order (squares in order, paths in N, E, S, W order).
-fn for_each_walk(position: &Position, visit: &mut dyn FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool) {
+// Generic rather than `dyn`: this is the solver's innermost loop, and the visitor
+// inlines into it.
+fn for_each_walk<F: FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool>(position: &Position, visit: &mut F) {
     let n = position.size();
     let mover = position.to_move();
     // One working copy for all walks: each walk leaves it as it found it.
@@ -196,9 +199,8 @@ fn for_each_walk(position: &Position, visit: &mut dyn FnMut(usize, &Position, [u
             continue;
         }
         board.set(from, Stack::EMPTY);
-        let mut inner = |b: &Position, borne: [u8; 2], path: &[Direction]| visit(from, b, borne, path);
         let mut walk =
-            Walk { n, lifted: stack, board: &mut board, borne: [0, 0], path: [Direction::N; 4], visit: &mut inner };
+            Walk { n, from, lifted: stack, board: &mut board, borne: [0, 0], path: [Direction::N; 4], visit };
         let go_on = walk.step(0, from, None);
         board.set(from, stack);
         if !go_on {
@@ -306,7 +308,7 @@ fn pass_allowed(rules: Rules, can_walk: bool) -> bool {
 /// Calls `visit(board, next, turn)` for every path's resulting board (its side to move
 /// left as it was) and for a pass, with the player to move next: the engine's hot path,
 /// which ranks boards without building positions.
-pub fn for_each_successor(rules: Rules, position: &Position, visit: &mut dyn FnMut(&Position, Colour, Turn)) {
+pub fn for_each_successor(rules: Rules, position: &Position, mut visit: impl FnMut(&Position, Colour, Turn)) {
     let mover = position.to_move();
     let mut walked = false;
     for_each_walk(position, &mut |_, board, borne, _| {
