@@ -158,6 +158,14 @@ impl WordIndex {
         rank
     }
 
+    /// The share of `letter` in cell `cell` of a word's rank, when the cells from `cell`
+    /// on weigh `rest` together: a rank is the sum of its cells' terms, which can be
+    /// added up from the last cell back while accumulating `rest` (hot path; unchecked).
+    #[inline]
+    pub fn term(&self, cell: usize, rest: [u32; 2], letter: u8) -> u64 {
+        self.below[self.slot(cell, rest[0], rest[1]) * self.letters + letter as usize]
+    }
+
     /// The word of weight `weight` with rank `rank`, written into `word`.
     pub fn unrank(&self, weight: [u32; 2], rank: u64, word: &mut [u8]) -> Result<(), IndexError> {
         let size = self.size(weight)?;
@@ -224,6 +232,24 @@ mod tests {
                     assert_eq!(index.rank(&word).unwrap(), ([x, y], r));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn terms_summed_from_the_end_give_the_rank() {
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1]];
+        let index = WordIndex::new(vec![alphabet.clone(); 4], [8, 4]).unwrap();
+        let mut word = [0u8; 4];
+        for r in 0..index.size([3, 2]).unwrap() {
+            index.unrank([3, 2], r, &mut word).unwrap();
+            let mut rest = [0, 0];
+            let mut rank = 0;
+            for c in (0..4).rev() {
+                let w = alphabet[word[c] as usize];
+                rest = [rest[0] + w[0], rest[1] + w[1]];
+                rank += index.term(c, rest, word[c]);
+            }
+            assert_eq!(rank, r);
         }
     }
 

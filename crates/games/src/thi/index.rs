@@ -148,29 +148,29 @@ impl BoardIndex {
     pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
         let n2 = self.size * self.size;
         let squares = board.squares();
-        let mut word = [0u8; super::board::MAX_SQUARES];
-        let mut counts = 0u32;
+        // One pass from the last square back: the rank's terms need the weight of the
+        // squares from each one on, which accumulates in that direction.
+        let (mut white, mut black, mut rank) = (0u32, 0u32, 0u64);
+        let mut add = |sq: usize, code: u32| {
+            white += (code >> 8) & 0xff;
+            black += code >> 16;
+            rank += self.words.term(sq, [white, black], code as u8);
+        };
         let orientation = match to_move {
             Colour::White => {
-                for sq in 0..n2 {
-                    let code = self.code[self.kinds[sq] as usize][squares[sq].byte() as usize];
-                    word[sq] = code as u8;
-                    counts += code >> 8;
+                for sq in (0..n2).rev() {
+                    add(sq, self.code[self.kinds[sq] as usize][squares[sq].byte() as usize]);
                 }
                 0
             }
             Colour::Black => {
-                for sq in 0..n2 {
-                    let code = self.code_turned[self.kinds[sq] as usize][squares[n2 - 1 - sq].byte() as usize];
-                    word[sq] = code as u8;
-                    counts += code >> 8;
+                for sq in (0..n2).rev() {
+                    add(sq, self.code_turned[self.kinds[sq] as usize][squares[n2 - 1 - sq].byte() as usize]);
                 }
                 1
             }
         };
-        let (white, black) = (counts & 0xff, counts >> 8);
         let tier = ThiTier::new(white as u8, black as u8);
-        let rank = self.words.rank_unchecked(&word[..n2], [white, black]);
         let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
         (tier, offset + rank, orientation)
     }
