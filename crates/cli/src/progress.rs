@@ -35,3 +35,11 @@ impl Observer for BuildProgress {
         self.bar.inc(units);
     }
 }
+
+/// A spinner with a message, for work of unknown length; hidden when `hidden`.
+pub fn spinner(message: &str, hidden: bool) -> ProgressBar {
+    let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+    bar.set_message(message.to_owned());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}

@@ -216,7 +216,9 @@ fn verdict(
     let start = setup.start();
     let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
+    let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
     let census = cached_census(game, tables, &start, &cache)?;
+    spinner.finish_and_clear();
     let (positions, bytes) = tables.size();
     let claim_holds = value == Value::Draw;
     if args.json {
