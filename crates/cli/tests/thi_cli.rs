@@ -191,3 +191,60 @@ fn every_listed_move_carries_the_value_of_its_own_position() {
     let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
     assert!(names.contains(&"b2:NE") && !names.contains(&"b2:NW"), "{names:?}");
 }
+
+/// Runs `solve thi --board duo` under a file-size limit of `kib` KiB, optionally with
+/// SIGXFSZ ignored (then a write past the limit fails with EFBIG, as on a full disk;
+/// otherwise the process is killed mid-write).
+fn duo_with_file_limit(out: &Path, kib: u32, ignore_signal: bool) -> Output {
+    let trap = if ignore_signal { "trap '' XFSZ; " } else { "" };
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("{trap}ulimit -f {kib}; exec \"$0\" thi --board duo --out \"$1\""))
+        .arg(env!("CARGO_BIN_EXE_solve"))
+        .arg(out)
+        .output()
+        .expect("run sh")
+}
+
+fn table_checksums(dir: &Path) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "tbl"))
+        .map(|p| {
+            let table = retro::table::Table::open(&p, None).expect("every finished-looking file is whole");
+            (p.file_name().unwrap().to_string_lossy().into_owned(), table.header().body_checksum)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_full_disk_is_a_clear_error_and_a_killed_build_resumes_identically() {
+    // Position queries build the tables without the reachable census, which is not at stake.
+    let query = ["--board", "duo", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w", "--json"];
+    let clean = tempfile::tempdir().unwrap();
+    json(&solve(clean.path(), &query));
+    let expected = table_checksums(&clean.path().join("thi/3x3-original"));
+
+    // Writes beyond 64 KiB fail: the build stops with an error naming the file.
+    let full = tempfile::tempdir().unwrap();
+    let out = duo_with_file_limit(full.path(), 64, true);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(".tbl") && !stderr(&out).contains("panicked"), "{}", stderr(&out));
+    let dir = full.path().join("thi/3x3-original");
+    let partial = table_checksums(&dir);
+    assert!(!partial.is_empty() && partial.len() < expected.len(), "{partial:?}");
+    assert!(partial.iter().all(|p| expected.contains(p)), "a finished-looking file differs");
+    assert!(!std::fs::read_dir(&dir).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+
+    // Killed by the limit mid-write: what is left looks finished only if it is.
+    let killed = tempfile::tempdir().unwrap();
+    let out = duo_with_file_limit(killed.path(), 64, false);
+    assert!(!out.status.success());
+    let dir = killed.path().join("thi/3x3-original");
+    assert!(table_checksums(&dir).iter().all(|p| expected.contains(p)));
+    json(&solve(killed.path(), &query));
+    assert_eq!(table_checksums(&dir), expected);
+}
