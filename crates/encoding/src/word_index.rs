@@ -98,10 +98,6 @@ impl WordIndex {
         self.cells
     }
 
-    pub fn max_weight(&self) -> [u32; 2] {
-        self.max
-    }
-
     fn slot(&self, c: usize, x: u32, y: u32) -> usize {
         (c * (self.max[0] as usize + 1) + x as usize) * (self.max[1] as usize + 1) + y as usize
     }

@@ -58,7 +58,7 @@ pub fn solve_reachable<G: Game>(game: &G, start: &G::Position) -> HashMap<G::Pos
                 continue;
             }
             let seen: Vec<Option<Value>> = e.iter().map(|&(c, t)| values[c].map(|v| v.before(t))).collect();
-            if seen.iter().any(|v| *v == Some(Value::Win(level))) {
+            if seen.contains(&Some(Value::Win(level))) {
                 fixed.push((id, Value::Win(level)));
             } else if seen.iter().all(|v| matches!(v, Some(Value::Loss(_)))) && seen.contains(&Some(Value::Loss(level)))
             {

@@ -88,7 +88,7 @@ pub fn load_children<'a, G: Game>(
             .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: child.to_string() })?;
         tables.push((child, table));
     }
-    tables.sort_by(|a, b| a.0.cmp(&b.0));
+    tables.sort_by_key(|t| t.0);
     tables.dedup_by(|a, b| a.0 == b.0);
     Ok(ChildTables { tables })
 }

@@ -184,18 +184,10 @@ impl BoardIndex {
         let mut word = [0u8; super::board::MAX_SQUARES];
         self.words.unrank([white as u32, black as u32], rank, &mut word[..n * n]).expect("rank inside its tier");
         let mut board = Position::empty(n, Colour::White);
-        for sq in 0..n * n {
-            board.set(sq, self.stack[Self::kind(n, sq / n) as usize][word[sq] as usize]);
+        for (sq, &letter) in word[..n * n].iter().enumerate() {
+            board.set(sq, self.stack[self.kinds[sq] as usize][letter as usize]);
         }
         board
-    }
-
-    /// Whether a White-to-move board lies within the index (size, material, rows).
-    pub fn covers(&self, board: &Position) -> bool {
-        board.size() == self.size
-            && board.count(Colour::White) <= self.max as u32
-            && board.count(Colour::Black) <= self.max as u32
-            && board.misplaced_counter().is_none()
     }
 }
 

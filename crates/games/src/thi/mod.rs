@@ -154,11 +154,6 @@ impl Thi {
         &self.index
     }
 
-    /// The tier holding positions with these counts (mover, opponent).
-    pub fn tier_for(&self, position: &Position) -> ThiTier {
-        ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8)
-    }
-
     /// Whether the tables of this game can answer for `position`.
     pub fn check(&self, position: &Position) -> Result<(), PositionError> {
         if position.size() != self.size {
