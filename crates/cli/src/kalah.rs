@@ -102,11 +102,12 @@ pub struct KalahArgs {
     #[arg(long)]
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
-    /// (default: as many as fit in memory and a short build).
+    /// (default: as many as fit in half the free memory and a build of about 20 s: 18 for
+    /// six pits).
     #[arg(long)]
     endgame_seeds: Option<u32>,
-    /// Transposition table of 2^B entries of 16 bytes.
-    #[arg(long, default_value_t = 24)]
+    /// Transposition table of 2^B entries of 16 bytes (25: 512 MiB).
+    #[arg(long, default_value_t = 25)]
     tt_bits: u32,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
@@ -121,8 +122,12 @@ pub struct KalahArgs {
 
 /// Working memory of a tier build: one 2-byte value slot per board of the tier.
 const WORK_BYTES_PER_POSITION: f64 = 2.0;
-/// Boards an automatic endgame build may cover: a build of a few tens of seconds.
-const AUTO_POSITIONS: u64 = 150_000_000;
+/// Table bytes per board (about 6 bits a value, memory-mapped).
+const TABLE_BYTES_PER_POSITION: f64 = 0.8;
+/// Boards an automatic endgame build may cover: about 20 s on 2 cores (Kalah(6, ·): every
+/// board up to 18 seeds, 86.5 million). Measured on Kalah(6,4): 18 seeds take 73 s in all,
+/// 20 seeds (226 million boards) 104 s, the larger build not paying for itself.
+const AUTO_POSITIONS: u64 = 90_000_000;
 
 fn rules(args: &KalahArgs) -> Result<Rules> {
     let mut rules = args.rules.rules();
@@ -148,6 +153,10 @@ fn rules(args: &KalahArgs) -> Result<Rules> {
 pub fn table_dir(out: &Path, m: usize, rules: &Rules) -> PathBuf {
     out.join("kalah").join(format!("m{m}-{}", rules.name()))
 }
+
+/// A complete turn: its name (`3-6`), the position after it, and the margin it leaves the
+/// mover.
+pub type Turn = (String, Position, i32);
 
 /// Tables up to some number of seeds, and a search above them.
 pub struct Solver {
@@ -216,8 +225,38 @@ impl Solver {
         Ok(p.store_difference() + rest as i32)
     }
 
+    /// The start's margin and every turn's, the turns solved in parallel (the margin is
+    /// the best turn's, so it costs no search of its own).
+    pub fn margin_and_turns(&self, search: Option<&Search>, p: &Position) -> Result<(i32, Vec<Turn>)> {
+        let turns = self.turns(search, p)?;
+        let margin = match turns.iter().map(|t| t.2).max() {
+            Some(best) => best,
+            None => self.margin(search, p)?,
+        };
+        Ok((margin, turns))
+    }
+
+    /// Whether the mover at `p` ends at least `target` ahead under perfect play.
+    pub fn margin_at_least(&self, search: Option<&Search>, p: &Position, target: i32) -> Result<bool> {
+        let board = p.board();
+        match search {
+            Some(s) if p.final_difference(self.game.rules()).is_none() && board.seeds() > self.endgame_seeds => {
+                let rest = target - p.store_difference();
+                let seeds = board.seeds() as i32;
+                if rest > seeds {
+                    return Ok(false);
+                }
+                if rest <= -seeds {
+                    return Ok(true);
+                }
+                Ok(s.at_least(&board, rest as i16)?)
+            }
+            _ => Ok(self.margin(search, p)? >= target),
+        }
+    }
+
     /// Every complete turn from `p` with the margin it leaves the mover, in pit order.
-    pub fn turns(&self, search: Option<&Search>, p: &Position) -> Result<Vec<(String, Position, i32)>> {
+    pub fn turns(&self, search: Option<&Search>, p: &Position) -> Result<Vec<Turn>> {
         p.turns(self.game.rules())
             .into_par_iter()
             .map(|(pits, next)| {
@@ -230,11 +269,21 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`.
-fn auto_endgame_seeds(m: usize, total: u32) -> Result<u32> {
+/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about a minute
+/// on 2 cores), and the build's working memory (the largest tier's value slots, the
+/// finished tables mapped, the transposition table) within half the free memory.
+pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
     let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
+    let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
+    let fits = |k: u32| {
+        let positions = game.positions_up_to(k);
+        let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
+            + positions as f64 * TABLE_BYTES_PER_POSITION
+            + (16u64 << tt_bits) as f64;
+        positions <= AUTO_POSITIONS && need <= free
+    };
     let mut k = 0;
-    while k < total && game.positions_up_to(k + 1) <= AUTO_POSITIONS {
+    while k < total && fits(k + 1) {
         k += 1;
     }
     Ok(k)
@@ -267,14 +316,13 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
         (false, Some(k)) => k.min(total),
-        (false, None) => auto_endgame_seeds(m, total)?,
+        (false, None) => auto_endgame_seeds(m, total, args.tt_bits)?,
     };
     let started = Instant::now();
     let solver = Solver::new(m, rules, endgame_seeds, &args.out, args.json, args.tt_bits)?;
     let search = solver.search(total);
-    let margin = solver.margin(search.as_ref(), &position)?;
-    let turns = solver.turns(search.as_ref(), &position)?;
-    let line = principal_line(&solver, search.as_ref(), &position, args.max_line)?;
+    let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position)?;
+    let line = principal_line(&solver, search.as_ref(), &position, margin, args.max_line)?;
     let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
     let seconds = started.elapsed().as_secs_f64();
     let (positions, bytes) = solver.tables().size();
@@ -361,15 +409,39 @@ pub fn run(args: KalahArgs) -> Result<()> {
     Ok(())
 }
 
-/// Best play from `p`, turn by turn: each turn the first best in pit order.
-fn principal_line(solver: &Solver, search: Option<&Search>, p: &Position, max: usize) -> Result<Vec<String>> {
+/// Best play from `p` (worth `margin` to its mover), turn by turn: each turn the first in
+/// pit order that keeps the margin. Each turn is tested with one null-window search (is
+/// it worth at least the margin?), not solved exactly.
+fn principal_line(
+    solver: &Solver,
+    search: Option<&Search>,
+    p: &Position,
+    margin: i32,
+    max: usize,
+) -> Result<Vec<String>> {
     let mut line = Vec::new();
     let mut p = *p;
+    let mut margin = margin;
     while line.len() < max {
-        let turns = solver.turns(search, &p)?;
-        let Some(best) = turns.iter().map(|t| t.2).max() else { break };
-        let (name, next, _) = turns.into_iter().find(|t| t.2 == best).expect("a best turn");
-        line.push(name);
+        let mut chosen = None;
+        for (pits, next) in p.turns(solver.game().rules()) {
+            // The turn keeps the margin iff the next mover's margin is at least `margin`
+            // (same mover), or at most `−margin` (the other).
+            let keeps = if next.to_move() == p.to_move() {
+                solver.margin_at_least(search, &next, margin)?
+            } else {
+                !solver.margin_at_least(search, &next, 1 - margin)?
+            };
+            if keeps {
+                chosen = Some((pits, next));
+                break;
+            }
+        }
+        let Some((pits, next)) = chosen else { break };
+        line.push(turn_name(&pits));
+        if next.to_move() != p.to_move() {
+            margin = -margin;
+        }
         p = next;
     }
     Ok(line)

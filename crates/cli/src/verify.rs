@@ -1,6 +1,6 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
-use crate::kalah::Solver;
+use crate::kalah::{auto_endgame_seeds, Solver};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
@@ -30,16 +30,22 @@ struct VerifyKalahArgs {
     /// The published results: tab-separated `m n rules outcome margin source`.
     #[arg(long, default_value = "data/published/kalah.tsv")]
     published: PathBuf,
-    /// Only instances with at most this many pits a row (m = 5 and 6 need the weak
-    /// search, which is not yet fast enough for them: see docs/results.md).
-    #[arg(long, default_value_t = 4)]
+    /// Only instances with at most this many pits a row.
+    #[arg(long, default_value_t = 6)]
     max_pits: usize,
-    /// Only instances with at most this many seeds in all (2·m·n).
-    #[arg(long, default_value_t = 60)]
+    /// Only instances with at most this many seeds in all (2·m·n). The default, 40, checks
+    /// 30 of the 35 published values in about 10 s; `--max-seeds 50 --endgame-seeds 20`
+    /// adds Kalah(4,6), (5,5) and (6,4) (a few minutes: see docs/results.md).
+    #[arg(long, default_value_t = 40)]
     max_seeds: u32,
-    /// Endgame tables up to this many seeds for instances too large for a full table.
-    #[arg(long, default_value_t = 19)]
-    endgame_seeds: u32,
+    /// Endgame tables up to this many seeds for instances too large for a full table
+    /// (default 16, a build of a few seconds; `auto` chooses from free memory, as
+    /// `solve kalah` does).
+    #[arg(long, default_value = "16")]
+    endgame_seeds: String,
+    /// Transposition table of 2^B entries of 16 bytes.
+    #[arg(long, default_value_t = 25)]
+    tt_bits: u32,
     /// Directory holding the tables.
     #[arg(long, default_value = "data")]
     out: PathBuf,
@@ -111,9 +117,13 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         let rules = Rules::preset(&row.rules)?;
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;
-        let solver = Solver::new(row.m, rules, total.min(args.endgame_seeds), &args.out, true, 22)?;
+        let endgame_seeds = match args.endgame_seeds.as_str() {
+            "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
+            k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
+        };
+        let solver = Solver::new(row.m, rules, endgame_seeds, &args.out, true, args.tt_bits)?;
         let search = solver.search(total);
-        let margin = solver.margin(search.as_ref(), &start)?;
+        let (margin, _) = solver.margin_and_turns(search.as_ref(), &start)?;
         let ok = letter(margin) == row.outcome && row.margin.is_none_or(|p| p == margin);
         checked += 1;
         if !ok {

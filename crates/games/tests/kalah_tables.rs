@@ -169,3 +169,48 @@ fn small_tables_match_their_golden_checksums() {
     let golden = std::fs::read_to_string(&path).expect("data/golden/kalah-tables.tsv");
     assert!(golden == text, "tables differ from {}; diff against a fresh UPDATE_GOLDEN=1 run", path.display());
 }
+
+#[test]
+fn next_position_steps_through_the_rank_order() {
+    for m in [1, 2, 3, 6] {
+        let game = Kalah::new(m, 9, Rules::EMPTY_CAPTURE).unwrap();
+        for tier in game.tiers_up_to(9) {
+            let mut board = game.position(tier, 0);
+            for rank in 1..game.tier_size(tier) {
+                board = game.next_position(tier, rank, &board);
+                assert_eq!(board, game.position(tier, rank), "m={m} tier {tier} rank {rank}");
+            }
+        }
+    }
+}
+
+/// The weak search (MTD(f) above endgame tables, transposition cutoffs, null-window tests)
+/// against the full tables: every board of a tier, under every preset, with the tables cut
+/// at several depths and a transposition table small enough to be overwritten often.
+#[test]
+fn search_equals_the_full_tables_on_every_board_of_a_tier() {
+    use games::kalah::search::Search;
+    for rules in presets() {
+        let game = Kalah::new(3, 12, rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, _) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        for probe_seeds in [0, 5, 9] {
+            let search = Search::new(&game, &tables, probe_seeds, 10);
+            for tier in [10u16, 12] {
+                for rank in 0..game.tier_size(tier) {
+                    let board = game.position(tier, rank);
+                    let exact = tables.probe(tier, rank).unwrap();
+                    assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
+                    assert_eq!(search.value_from(&board, 5).unwrap(), exact, "{rules}: {board:?} from 5");
+                    if rank % 7 == 0 {
+                        assert!(search.at_least(&board, exact).unwrap(), "{rules}: {board:?}");
+                        assert!(!search.at_least(&board, exact + 1).unwrap(), "{rules}: {board:?}");
+                    }
+                }
+            }
+            if probe_seeds < 10 {
+                assert!(search.nodes() > 0);
+            }
+        }
+    }
+}

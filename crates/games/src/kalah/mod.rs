@@ -133,15 +133,41 @@ impl ScoreGame for Kalah {
         Board::from_cells(cells)
     }
 
+    /// The next word of the same weight in the index's order (lexicographic, pit counts
+    /// ascending): the last cell that can grow takes one seed from the cells after it,
+    /// which are reset to their least arrangement (everything in the last cell).
+    #[inline]
+    fn next_position(&self, tier: u16, rank: u64, previous: &Board) -> Board {
+        let n = 2 * self.m;
+        let mut cells = [0u8; 2 * MAX_PITS];
+        cells[..n].copy_from_slice(previous.cells());
+        // The last non-empty cell before the end, or the last cell itself.
+        let last = cells[n - 1];
+        if last > 0 {
+            cells[n - 2] += 1;
+            cells[n - 1] = last - 1;
+        } else {
+            match (0..n - 1).rev().find(|&k| cells[k] > 0) {
+                Some(k) if k > 0 => {
+                    let mass = cells[k];
+                    cells[k - 1] += 1;
+                    cells[k] = 0;
+                    cells[n - 1] = mass - 1;
+                }
+                // The last word of the tier has no successor: unrank (and fail) as usual.
+                _ => return self.position(tier, rank),
+            }
+        }
+        Board::from_cells(&cells[..n])
+    }
+
     fn outcome(&self, board: &Board) -> Option<i16> {
         board.outcome(&self.rules)
     }
 
     fn moves(&self, board: &Board, out: &mut Vec<ScoreMove<Board>>) {
-        out.extend(board.moves(&self.rules).into_iter().map(|(_, s)| ScoreMove {
-            position: s.board,
-            gain: s.gain,
-            turn: s.turn,
-        }));
+        let mut list = MoveList::default();
+        board.moves_into(&self.rules, &mut list);
+        out.extend(list.iter().map(|(_, s)| ScoreMove { position: s.board, gain: s.gain, turn: s.turn }));
     }
 }

@@ -7,39 +7,82 @@
 //! the alpha-beta window is carried through both cases (shifted by the gain, and negated
 //! and swapped when the turn passes).
 //!
-//! The transposition table holds, per board, the best lower and upper bounds found and
-//! the best move, in two 64-bit words written with the "lockless" XOR scheme (the key
+//! At every node, before any child is searched:
+//! - children whose value is known at once (the game is over there, or they have few
+//!   enough seeds to be in the tables) are valued first: one probe each;
+//! - the other children's transposition-table bounds are looked at ("enhanced
+//!   transposition cutoff"): a bound that already proves the cut ends the node;
+//! - the rest are searched in order: the stored best move, then moves that earn another
+//!   turn (the pit nearest the store first: playing it leaves the others' extra turns in
+//!   place), then by what they bank at once.
+//!
+//! Nothing is allocated per node: boards and move lists live on the stack.
+//!
+//! The transposition table is a power-of-two array of 32-byte buckets of two entries: one
+//! kept for the board with the most seeds (the largest subtree), one always replaced. An
+//! entry holds, per board, the best lower and upper bounds found, the best move and the
+//! board's seeds, in two 64-bit words written with the "lockless" XOR scheme (the key
 //! word is the board's hash XOR the data word), so threads share it without locks: a
 //! torn entry fails its key check and is ignored. Boards are told apart by a 64-bit hash
 //! of their cells; the chance that two of the at most a few billion boards a search meets
-//! collide on all 64 bits, and meet in one slot, is below one in a billion.
+//! collide on all 64 bits, and meet in one bucket, is below one in a billion.
 
-use super::board::{Board, MoveList};
+use super::board::{Board, MoveList, Sown};
+use super::rules::Rules;
 use super::Kalah;
 use retro::score::ScoreTables;
 use retro::store::ProbeError;
+use retro::table::Table;
 use retro::Turn;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Two transposition entries, one cache-line half.
+#[repr(align(32))]
+struct Bucket([AtomicU64; 4]);
 
 /// A search that probes `tables` (built for `game`) for boards of at most `probe_seeds`
 /// seeds and searches the rest.
 pub struct Search<'a> {
     game: &'a Kalah,
-    tables: &'a ScoreTables<Kalah>,
+    rules: Rules,
+    /// The tables by tier (seeds in the pits), `None` where missing.
+    tables: Vec<Option<&'a Table>>,
     probe_seeds: u32,
-    slots: Vec<[AtomicU64; 2]>,
+    /// Enhanced transposition cutoffs at boards of at least this many seeds.
+    etc_seeds: u32,
+    buckets: Vec<Bucket>,
     nodes: AtomicU64,
 }
 
-/// Data word of an entry: lower bound, upper bound (each offset by 2^15), best pit + 1.
-fn pack(lower: i16, upper: i16, best: u8) -> u64 {
-    ((lower as i32 + 32768) as u64) | (((upper as i32 + 32768) as u64) << 16) | ((best as u64) << 32)
+/// What the transposition table knows of a board.
+#[derive(Clone, Copy)]
+struct Entry {
+    lower: i16,
+    upper: i16,
+    /// Best pit + 1, or 0.
+    best: u8,
+    seeds: u8,
 }
 
-fn unpack(data: u64) -> (i16, i16, u8) {
-    (((data & 0xffff) as i32 - 32768) as i16, (((data >> 16) & 0xffff) as i32 - 32768) as i16, (data >> 32) as u8)
+/// Data word of an entry: lower bound, upper bound (each offset by 2^15), best pit + 1,
+/// seeds in the pits.
+fn pack(e: Entry) -> u64 {
+    ((e.lower as i32 + 32768) as u64)
+        | (((e.upper as i32 + 32768) as u64) << 16)
+        | ((e.best as u64) << 32)
+        | ((e.seeds as u64) << 40)
 }
 
+fn unpack(data: u64) -> Entry {
+    Entry {
+        lower: ((data & 0xffff) as i32 - 32768) as i16,
+        upper: (((data >> 16) & 0xffff) as i32 - 32768) as i16,
+        best: (data >> 32) as u8,
+        seeds: (data >> 40) as u8,
+    }
+}
+
+#[inline]
 fn hash(board: &Board) -> u64 {
     let mut bytes = [0u8; 16];
     bytes[..board.cells().len()].copy_from_slice(board.cells());
@@ -53,11 +96,24 @@ fn hash(board: &Board) -> u64 {
     mix(mix(v as u64) ^ (v >> 64) as u64)
 }
 
+/// A move still to be searched at a node.
+#[derive(Clone, Copy)]
+struct Pending {
+    order: i32,
+    pit: u8,
+    sown: Sown,
+    seeds: u32,
+    key: u64,
+}
+
 impl<'a> Search<'a> {
     /// A search with a transposition table of `2^table_bits` entries (16 bytes each).
     pub fn new(game: &'a Kalah, tables: &'a ScoreTables<Kalah>, probe_seeds: u32, table_bits: u32) -> Search<'a> {
-        let slots = (0..1usize << table_bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        Search { game, tables, probe_seeds, slots, nodes: AtomicU64::new(0) }
+        let buckets = (0..1usize << (table_bits.max(1) - 1)).map(|_| Bucket(Default::default())).collect();
+        let tables = (0..=probe_seeds).map(|t| tables.table(t as u16)).collect();
+        // Measured on Kalah(6,3): cutoffs at every node search fewest boards and take least time.
+        let etc_seeds = 0;
+        Search { game, rules: *game.rules(), tables, probe_seeds, etc_seeds, buckets, nodes: AtomicU64::new(0) }
     }
 
     /// Boards searched (not probed) so far.
@@ -67,102 +123,254 @@ impl<'a> Search<'a> {
 
     /// The exact value of a board: the store difference still to be gained by the mover.
     pub fn value(&self, board: &Board) -> Result<i16, ProbeError> {
+        self.value_from(board, 0)
+    }
+
+    /// [`Search::value`], starting MTD(f) from `guess`.
+    pub fn value_from(&self, board: &Board, guess: i16) -> Result<i16, ProbeError> {
+        let seeds = board.seeds();
+        if let Some(v) = board.outcome(&self.rules) {
+            return Ok(v);
+        }
+        if seeds <= self.probe_seeds {
+            return self.probe(board, seeds);
+        }
+        let mut nodes = 0;
         // MTD(f): a sequence of null-window searches converging on the value, each
         // reusing the bounds the last ones left in the transposition table.
-        let seeds = board.seeds() as i16;
-        let (mut lower, mut upper) = (-seeds, seeds);
-        let mut guess = 0;
-        while lower < upper {
+        let (mut lower, mut upper) = (-(seeds as i16), seeds as i16);
+        let mut guess = guess.clamp(lower, upper);
+        let key = hash(board);
+        let result = loop {
+            if lower >= upper {
+                break Ok(guess);
+            }
             let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.alpha_beta(board, beta - 1, beta)?;
+            match self.alpha_beta(board, seeds, key, beta - 1, beta, &mut nodes) {
+                Ok(v) => guess = v,
+                Err(e) => break Err(e),
+            }
             if guess < beta {
                 upper = guess;
             } else {
                 lower = guess;
             }
-        }
-        Ok(guess)
+        };
+        self.nodes.fetch_add(nodes, Relaxed);
+        result
     }
 
-    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        &self.slots[(key as usize) & (self.slots.len() - 1)]
-    }
-
-    /// Fail-soft alpha-beta: the value if it lies strictly inside (alpha, beta), else a
-    /// bound on the side it fell.
-    fn alpha_beta(&self, board: &Board, mut alpha: i16, mut beta: i16) -> Result<i16, ProbeError> {
+    /// Whether the board's value is at least `target`: one null-window search.
+    pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, ProbeError> {
         let seeds = board.seeds();
+        if let Some(v) = board.outcome(&self.rules) {
+            return Ok(v >= target);
+        }
         if seeds <= self.probe_seeds {
-            let (tier, rank) = score_locate(self.game, board);
-            return self.tables.probe(tier, rank);
+            return Ok(self.probe(board, seeds)? >= target);
         }
-        if let Some(v) = board.outcome(self.game.rules()) {
-            return Ok(v);
+        let mut nodes = 0;
+        let v = self.alpha_beta(board, seeds, hash(board), target - 1, target, &mut nodes);
+        self.nodes.fetch_add(nodes, Relaxed);
+        Ok(v? >= target)
+    }
+
+    #[inline]
+    fn probe(&self, board: &Board, seeds: u32) -> Result<i16, ProbeError> {
+        let (tier, rank) = retro::score::ScoreGame::locate(self.game, board);
+        let table = self
+            .tables
+            .get(seeds as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
+        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+        Ok(retro::value::code_score(code))
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key as usize) & (self.buckets.len() - 1)]
+    }
+
+    /// Asks for a bucket's cache line ahead of its use.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
         }
-        self.nodes.fetch_add(1, Relaxed);
-        let key = hash(board);
-        let slot = self.slot(key);
-        let (mut lower, mut upper, mut best_pit) = (-(seeds as i16), seeds as i16, 0u8);
-        let data = slot[1].load(Relaxed);
-        if slot[0].load(Relaxed) ^ data == key {
-            (lower, upper, best_pit) = unpack(data);
-            if lower >= beta {
-                return Ok(lower);
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    fn lookup(&self, key: u64) -> Option<Entry> {
+        let b = &self.bucket(key).0;
+        for i in [0, 2] {
+            let data = b[i + 1].load(Relaxed);
+            if b[i].load(Relaxed) ^ data == key {
+                return Some(unpack(data));
             }
-            if upper <= alpha {
-                return Ok(upper);
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
         }
-        let mut list = MoveList::default();
-        board.moves_into(self.game.rules(), &mut list);
-        // Order: the stored best move, then extra turns, then the largest gains.
-        let mut order: Vec<(i32, usize, super::Sown)> = list
-            .iter()
-            .map(|(pit, s)| {
-                let key = if pit as u8 + 1 == best_pit {
-                    i32::MAX
-                } else {
-                    (s.turn == Turn::Keeps) as i32 * 1000 + s.gain as i32 * 10 + pit as i32
-                };
-                (key, pit, s)
-            })
-            .collect();
-        order.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        None
+    }
+
+    #[inline]
+    fn store(&self, key: u64, entry: Entry) {
+        let b = &self.bucket(key).0;
+        let data = pack(entry);
+        let (k0, d0) = (b[0].load(Relaxed), b[1].load(Relaxed));
+        let slot = if k0 ^ d0 == key {
+            0
+        } else if (b[2].load(Relaxed) ^ b[3].load(Relaxed)) == key {
+            2
+        } else if unpack(d0).seeds <= entry.seeds {
+            // The deeper entry moves to the always-replaced place.
+            b[2].store(k0, Relaxed);
+            b[3].store(d0, Relaxed);
+            0
+        } else {
+            2
+        };
+        b[slot].store(key ^ data, Relaxed);
+        b[slot + 1].store(data, Relaxed);
+    }
+
+    /// Fail-soft alpha-beta on a board that is not over and not in the tables, with
+    /// `seeds` seeds and hash `key`: the value if it lies strictly inside (alpha, beta),
+    /// else a bound on the side it fell.
+    fn alpha_beta(
+        &self,
+        board: &Board,
+        seeds: u32,
+        key: u64,
+        mut alpha: i16,
+        mut beta: i16,
+        nodes: &mut u64,
+    ) -> Result<i16, ProbeError> {
+        *nodes += 1;
+        let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
+        if let Some(e) = self.lookup(key) {
+            known = Entry { seeds: seeds as u8, ..e };
+            if known.lower >= beta {
+                return Ok(known.lower);
+            }
+            if known.upper <= alpha {
+                return Ok(known.upper);
+            }
+            alpha = alpha.max(known.lower);
+            beta = beta.min(known.upper);
+        }
         let (alpha0, beta0) = (alpha, beta);
+        let mut list = MoveList::default();
+        board.moves_into(&self.rules, &mut list);
         let mut best = i16::MIN;
         let mut best_move = 0u8;
-        for (_, pit, sown) in order {
-            let gain = sown.gain;
-            let v = match sown.turn {
-                Turn::Keeps => gain + self.alpha_beta(&sown.board, alpha - gain, beta - gain)?,
-                Turn::Passes => gain - self.alpha_beta(&sown.board, gain - beta, gain - alpha)?,
+        let mut pending = [None::<Pending>; super::MAX_PITS];
+        let mut count = 0;
+        // Children valued at once: finished games and boards in the tables.
+        for (pit, sown) in list.iter() {
+            let child_seeds = seeds - sown.gain as u32;
+            let exact = match sown.board.outcome(&self.rules) {
+                Some(v) => Some(v),
+                None if child_seeds <= self.probe_seeds => Some(self.probe(&sown.board, child_seeds)?),
+                None => None,
             };
-            if v > best {
-                best = v;
-                best_move = pit as u8 + 1;
+            match exact {
+                Some(child) => {
+                    let v = worth(&sown, child);
+                    if v > best {
+                        best = v;
+                        best_move = pit as u8 + 1;
+                    }
+                }
+                None => {
+                    let order = if pit as u8 + 1 == known.best {
+                        i32::MAX
+                    } else if sown.turn == Turn::Keeps {
+                        1 << 20 | (pit as i32) << 8
+                    } else {
+                        (sown.gain as i32) << 8 | pit as i32
+                    };
+                    let key = hash(&sown.board);
+                    self.prefetch(key);
+                    pending[count] = Some(Pending { order, pit: pit as u8, sown, seeds: child_seeds, key });
+                    count += 1;
+                }
             }
-            if best >= beta {
-                break;
-            }
+        }
+        if best < beta && seeds >= self.etc_seeds {
             alpha = alpha.max(best);
+            // Enhanced transposition cutoff: a child's stored bound may prove the cut.
+            for p in pending[..count].iter().flatten() {
+                if let Some(e) = self.lookup(p.key) {
+                    let bound = match p.sown.turn {
+                        Turn::Keeps => p.sown.gain + e.lower,
+                        Turn::Passes => p.sown.gain - e.upper,
+                    };
+                    if bound >= beta {
+                        best = bound;
+                        best_move = p.pit + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if best < beta {
+            // Insertion sort, best first: at most MAX_PITS moves.
+            let moves = &mut pending[..count];
+            for i in 1..moves.len() {
+                let mut j = i;
+                while j > 0 && moves[j - 1].map_or(0, |p| p.order) < moves[j].map_or(0, |p| p.order) {
+                    moves.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            for p in moves.iter().flatten() {
+                let v = self.child_value(p, alpha, beta, nodes)?;
+                if v > best {
+                    best = v;
+                    best_move = p.pit + 1;
+                }
+                if best >= beta {
+                    break;
+                }
+                alpha = alpha.max(best);
+            }
         }
         // What this search proved, intersected with what the table already knew.
         if best <= alpha0 {
-            upper = upper.min(best);
+            known.upper = known.upper.min(best);
         } else if best >= beta0 {
-            lower = lower.max(best);
+            known.lower = known.lower.max(best);
         } else {
-            (lower, upper) = (best, best);
+            (known.lower, known.upper) = (best, best);
         }
-        let data = pack(lower, upper, best_move);
-        slot[0].store(key ^ data, Relaxed);
-        slot[1].store(data, Relaxed);
+        known.best = best_move;
+        self.store(key, known);
         Ok(best)
     }
 }
 
-fn score_locate(game: &Kalah, board: &Board) -> (u16, u64) {
-    retro::score::ScoreGame::locate(game, board)
+impl Search<'_> {
+    #[inline]
+    /// A pending move's worth to its mover, searched with the mover's window.
+    fn child_value(&self, p: &Pending, alpha: i16, beta: i16, nodes: &mut u64) -> Result<i16, ProbeError> {
+        let gain = p.sown.gain;
+        Ok(match p.sown.turn {
+            Turn::Keeps => gain + self.alpha_beta(&p.sown.board, p.seeds, p.key, alpha - gain, beta - gain, nodes)?,
+            Turn::Passes => gain - self.alpha_beta(&p.sown.board, p.seeds, p.key, gain - beta, gain - alpha, nodes)?,
+        })
+    }
+}
+
+#[inline]
+fn worth(sown: &Sown, child: i16) -> i16 {
+    match sown.turn {
+        Turn::Keeps => sown.gain + child,
+        Turn::Passes => sown.gain - child,
+    }
 }

@@ -92,6 +92,14 @@ pub trait ScoreGame: Sync {
     /// The position at a rank.
     fn position(&self, tier: Self::Tier, rank: u64) -> Self::Position;
 
+    /// The position at `rank`, given the one at `rank − 1` (`previous`). Games whose rank
+    /// order has a cheap successor override this; the default unranks.
+    #[inline]
+    fn next_position(&self, tier: Self::Tier, rank: u64, previous: &Self::Position) -> Self::Position {
+        let _ = previous;
+        self.position(tier, rank)
+    }
+
     /// The score still to be gained by the player to move if the game is over here.
     fn outcome(&self, position: &Self::Position) -> Option<i16>;
 

@@ -43,20 +43,26 @@ pub enum ScoreSolveError {
     TooLarge { tier: String, size: u64 },
 }
 
-/// One position being evaluated: its rank, its moves, the next move to look at, and the
-/// best worth so far.
+/// One position being evaluated: its rank, the moves whose same-tier child was not yet
+/// known when it was opened (with the children's ranks), the next of them to look at,
+/// and the best worth so far (over every move already resolved).
 struct Frame<P> {
     rank: u64,
     moves: Vec<ScoreMove<P>>,
+    ranks: Vec<u64>,
     next: usize,
     best: i32,
 }
+
+/// Reusable buffers of a finished frame.
+type Spare<P> = (Vec<ScoreMove<P>>, Vec<u64>);
 
 struct TierSolver<'a, G: ScoreGame> {
     game: &'a G,
     tier: G::Tier,
     values: Vec<AtomicU16>,
-    lower: &'a (dyn Fn(G::Tier) -> Option<&'a Table> + Sync),
+    /// The finished lower tiers a move can reach.
+    children: Vec<(G::Tier, &'a Table)>,
 }
 
 impl<G: ScoreGame> TierSolver<'_, G> {
@@ -71,37 +77,104 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         }
     }
 
-    /// A frame for `rank`, or its value at once if the game is over there.
+    /// A frame for `rank` (whose position is `position`), or its value at once if the
+    /// game is over there or every child's value is known.
+    ///
+    /// Every move is resolved here, before any child is searched: the lower tiers' probes
+    /// and the same-tier loads are independent of each other, so the processor overlaps
+    /// their cache misses (the build is bound by them). Only same-tier children still
+    /// unknown stay in the frame.
     fn open(
         &self,
         rank: u64,
-        spare: Vec<ScoreMove<G::Position>>,
+        position: &G::Position,
+        (mut moves, mut ranks): Spare<G::Position>,
     ) -> Result<Result<Frame<G::Position>, i32>, ScoreSolveError> {
-        let position = self.game.position(self.tier, rank);
-        if let Some(v) = self.game.outcome(&position) {
+        if let Some(v) = self.game.outcome(position) {
             return Ok(Err(v as i32));
         }
-        let mut moves = spare;
         moves.clear();
-        self.game.moves(&position, &mut moves);
+        ranks.clear();
+        self.game.moves(position, &mut moves);
         if moves.is_empty() {
             return Err(ScoreSolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
-        Ok(Ok(Frame { rank, moves, next: 0, best: i32::MIN }))
+        // First every child's place (pure computation), then every load in a tight loop,
+        // so that the loads' cache misses overlap.
+        let mut tiers = [None; 16];
+        for (i, mv) in moves.iter().enumerate() {
+            let (tier, rank) = self.game.locate(&mv.position);
+            if let Some(slot) = tiers.get_mut(i) {
+                *slot = Some(tier);
+            }
+            ranks.push(rank);
+        }
+        let mut codes = [UNKNOWN; 16];
+        for (i, mv) in moves.iter().enumerate() {
+            let tier = match tiers.get(i) {
+                Some(&Some(t)) => t,
+                _ => self.game.locate(&mv.position).0,
+            };
+            let child_rank = ranks[i];
+            let out_of_range = || ScoreSolveError::RankOutOfRange {
+                tier: self.error_tier(),
+                child: tier.to_string(),
+                rank: child_rank,
+            };
+            let code = if tier == self.tier {
+                self.values.get(child_rank as usize).ok_or_else(out_of_range)?.load(Relaxed)
+            } else {
+                let table = self.lower_table(tier).ok_or_else(|| ScoreSolveError::UnexpectedTier {
+                    tier: self.error_tier(),
+                    child: tier.to_string(),
+                })?;
+                table.code(child_rank).ok_or_else(out_of_range)?
+            };
+            if let Some(slot) = codes.get_mut(i) {
+                *slot = code;
+            }
+        }
+        let mut best = i32::MIN;
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            // More than 16 moves: the rest are looked at again in the frame.
+            let code = codes.get(i).copied().unwrap_or(UNKNOWN);
+            if code == UNKNOWN {
+                moves.swap(kept, i);
+                ranks.swap(kept, i);
+                kept += 1;
+            } else {
+                best = best.max(moves[i].worth(code_score(code)) as i32);
+            }
+        }
+        if kept == 0 {
+            return Ok(Err(best));
+        }
+        moves.truncate(kept);
+        ranks.truncate(kept);
+        Ok(Ok(Frame { rank, moves, ranks, next: 0, best }))
+    }
+
+    /// The finished table of a lower tier (looked up in a short list: a map lookup per
+    /// move shows in profiles).
+    #[inline]
+    fn lower_table(&self, tier: G::Tier) -> Option<&Table> {
+        self.children.iter().find(|(t, _)| *t == tier).map(|&(_, table)| table)
     }
 
     /// Evaluates `root` and every unevaluated same-tier position it depends on.
     fn evaluate(
         &self,
         root: u64,
+        position: &G::Position,
         stack: &mut Vec<Frame<G::Position>>,
-        spares: &mut Vec<Vec<ScoreMove<G::Position>>>,
+        spares: &mut Vec<Spare<G::Position>>,
     ) -> Result<(), ScoreSolveError> {
         if self.values[root as usize].load(Relaxed) != UNKNOWN {
             return Ok(());
         }
         let limit = self.values.len();
-        match self.open(root, spares.pop().unwrap_or_default())? {
+        match self.open(root, position, spares.pop().unwrap_or_default())? {
             Err(v) => {
                 self.values[root as usize].store(self.code_of(v)?, Relaxed);
                 return Ok(());
@@ -110,45 +183,27 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         }
         while let Some(frame) = stack.last_mut() {
             if let Some(mv) = frame.moves.get(frame.next) {
-                let (tier, rank) = self.game.locate(&mv.position);
-                let child = if tier == self.tier {
-                    let code = self.values.get(rank as usize).ok_or_else(|| ScoreSolveError::RankOutOfRange {
-                        tier: self.error_tier(),
-                        child: tier.to_string(),
-                        rank,
-                    })?;
-                    let code = code.load(Relaxed);
-                    if code == UNKNOWN {
-                        if stack.len() > limit {
-                            return Err(ScoreSolveError::Cycle { tier: self.error_tier() });
-                        }
-                        match self.open(rank, spares.pop().unwrap_or_default())? {
-                            Err(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
-                            Ok(child) => stack.push(child),
-                        }
-                        // Either the child's value is written now or it is on the stack;
-                        // this move is looked at again when the child is done.
-                        continue;
+                let rank = frame.ranks[frame.next];
+                let code = self.values[rank as usize].load(Relaxed);
+                if code == UNKNOWN {
+                    let position = mv.position.clone();
+                    if stack.len() > limit {
+                        return Err(ScoreSolveError::Cycle { tier: self.error_tier() });
                     }
-                    code_score(code)
-                } else {
-                    let table = (self.lower)(tier).ok_or_else(|| ScoreSolveError::UnexpectedTier {
-                        tier: self.error_tier(),
-                        child: tier.to_string(),
-                    })?;
-                    let code = table.code(rank).ok_or_else(|| ScoreSolveError::RankOutOfRange {
-                        tier: self.error_tier(),
-                        child: tier.to_string(),
-                        rank,
-                    })?;
-                    code_score(code)
-                };
-                frame.best = frame.best.max(mv.worth(child) as i32);
+                    match self.open(rank, &position, spares.pop().unwrap_or_default())? {
+                        Err(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
+                        Ok(child) => stack.push(child),
+                    }
+                    // Either the child's value is written now or it is on the stack;
+                    // this move is looked at again when the child is done.
+                    continue;
+                }
+                frame.best = frame.best.max(mv.worth(code_score(code)) as i32);
                 frame.next += 1;
             } else {
                 let done = stack.pop().expect("the loop holds a frame");
                 self.values[done.rank as usize].store(self.code_of(done.best)?, Relaxed);
-                spares.push(done.moves);
+                spares.push((done.moves, done.ranks));
             }
         }
         Ok(())
@@ -165,14 +220,20 @@ pub fn solve_tier<'a, G: ScoreGame>(
 ) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
-    let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), lower };
+    let children = game.child_tiers(tier).into_iter().filter_map(|t| lower(t).map(|table| (t, table))).collect();
+    let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
         || (Vec::new(), Vec::new()),
         |(stack, spares), chunk| {
             let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
+            // Positions in rank order: one unranking per chunk, then steps.
+            let mut position = game.position(tier, from);
             for rank in from..to {
-                solver.evaluate(rank, stack, spares)?;
+                if rank > from {
+                    position = game.next_position(tier, rank, &position);
+                }
+                solver.evaluate(rank, &position, stack, spares)?;
             }
             observer.advanced(to - from);
             Ok(())
