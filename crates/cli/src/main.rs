@@ -1,5 +1,6 @@
 //! `solve`: build perfect-play tables for mancala-family games and ask them questions.
 
+mod awari;
 mod kalah;
 mod memory;
 mod progress;
@@ -34,6 +35,8 @@ enum Command {
     Thi(thi::ThiArgs),
     /// Kalah(m, n): exact margins of the start and every opening move, or of any position.
     Kalah(kalah::KalahArgs),
+    /// Awari: endgame tables by stones on the board, and the exact score of any position.
+    Awari(awari::AwariArgs),
     /// Recompute published results (`solve verify kalah`) and compare with them.
     Verify(verify::VerifyArgs),
     /// Print what a table file is: game, rules, tier, size, encoding, checksum, writer.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Thi(args) => thi::run(args),
         Command::Kalah(args) => kalah::run(args),
+        Command::Awari(args) => awari::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),

@@ -3,5 +3,6 @@
 //! Each game implements [`retro::Game`]; the invariants it must keep are listed there
 //! and tested for every game in `tests/invariants.rs`.
 
+pub mod awari;
 pub mod kalah;
 pub mod thi;

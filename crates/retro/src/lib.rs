@@ -8,6 +8,7 @@
 //! reachable, and [`line`] reads best play back out.
 
 pub mod census;
+pub mod cyclic;
 pub mod forward;
 pub mod game;
 pub mod line;

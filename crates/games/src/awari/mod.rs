@@ -1,0 +1,156 @@
+//! Awari: Oware under the computer-science rules of Romein & Bal's solution. Rules as
+//! implemented: `docs/rules/awari.md` (from `shared/rules/oware.md`).
+//!
+//! The tables are keyed by the twelve pits seen from the player to move ([`Board`]) and
+//! hold the final difference, mover minus opponent, of the stones still on the board
+//! under perfect play ([`retro::cyclic`]); a repeated position splits the remaining
+//! stones equally (0). A tier is the number of stones on the board, ranked by
+//! [`encoding::WordIndex`] as a word of 12 letters, each a pit's count weighing
+//! `[stones, 0]`: every rank is a board (density 1), and a board's rank does not depend
+//! on the index's largest tier, so tables of fewer stones serve every larger build.
+
+pub mod board;
+
+pub use board::{Board, BoardError, MoveList, Sown, CELLS, PITS, START_STONES};
+
+use encoding::{IndexError, WordIndex};
+use retro::cyclic::CyclicScoreGame;
+use retro::score::ScoreMove;
+use retro::value::Turn;
+
+/// Awari indexed up to `max_stones` stones on the board.
+#[derive(Debug, Clone)]
+pub struct Awari {
+    max_stones: u32,
+    index: WordIndex,
+}
+
+impl Awari {
+    /// The game with tables of up to `max_stones` (at most 48) stones.
+    pub fn new(max_stones: u32) -> Result<Awari, IndexError> {
+        let max_stones = max_stones.min(START_STONES);
+        let pit: Vec<[u32; 2]> = (0..=max_stones).map(|k| [k, 0]).collect();
+        let index = WordIndex::new(vec![pit; CELLS], [max_stones, 0])?;
+        Ok(Awari { max_stones, index })
+    }
+
+    pub fn max_stones(&self) -> u32 {
+        self.max_stones
+    }
+
+    /// Every tier up to `stones`, fewest first.
+    pub fn tiers_up_to(&self, stones: u32) -> Vec<u8> {
+        (0..=stones.min(self.max_stones) as u8).collect()
+    }
+}
+
+/// `n` choose `k`, exactly (the counts here stay far below `u64::MAX`).
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Table entries of the tier with `n` stones: the ways to put `n` stones in 12 pits.
+pub fn tier_entries(n: u32) -> u64 {
+    choose(n as u64 + 11, 11)
+}
+
+/// Positions with `n` stones counted under the published rule (Romein & Bal): boards in
+/// which the player who just moved (the non-mover, pits 7..12 here) has at least one empty
+/// pit, plus the start for `n = 48`; none for `n = 47` (a capture takes at least 2
+/// stones). Those with every non-mover pit full number as boards of `n − 6` stones.
+pub fn published_count(n: u32) -> u64 {
+    match n {
+        47 => 0,
+        48 => tier_entries(48) - tier_entries(42) + 1,
+        _ if n < 6 => tier_entries(n),
+        _ => tier_entries(n) - tier_entries(n - 6),
+    }
+}
+
+impl CyclicScoreGame for Awari {
+    type Position = Board;
+    type Tier = u8;
+
+    fn table_key(&self) -> String {
+        // Not the largest tier: a tier's table is the same in every build.
+        "awari pits=6 rules=awari".to_owned()
+    }
+
+    fn tier_size(&self, tier: u8) -> u64 {
+        self.index.size([tier as u32, 0]).unwrap_or(0)
+    }
+
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        // A capture takes at least 2 stones.
+        (0..tier.saturating_sub(1)).collect()
+    }
+
+    #[inline]
+    fn locate(&self, board: &Board) -> (u8, u64) {
+        let stones = board.stones();
+        (stones as u8, self.index.rank_unchecked(board.cells(), [stones, 0]))
+    }
+
+    fn position(&self, tier: u8, rank: u64) -> Board {
+        let mut cells = [0u8; CELLS];
+        self.index.unrank([tier as u32, 0], rank, &mut cells).expect("rank inside its tier");
+        Board::from_cells(&cells)
+    }
+
+    fn outcome(&self, board: &Board) -> Option<i16> {
+        board.outcome()
+    }
+
+    fn moves(&self, board: &Board, out: &mut Vec<ScoreMove<Board>>) {
+        out.extend(board.moves().iter().map(|(_, s)| ScoreMove {
+            position: s.board,
+            gain: s.captured as i16,
+            turn: Turn::Passes,
+        }));
+    }
+
+    fn unmoves(&self, board: &Board, out: &mut Vec<Board>) {
+        board.unmoves(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_counts_match_inclusion_exclusion() {
+        // Boards of n stones where some non-mover pit is empty: inclusion–exclusion over
+        // which of the six pits are empty (j fixed empty pits leave 12 − j pits).
+        for n in 0..=46u64 {
+            let mut sum: i128 = 0;
+            for j in 1..=6u64 {
+                let term = (choose(6, j) * choose(n + 11 - j, 11 - j)) as i128;
+                sum += if j % 2 == 1 { term } else { -term };
+            }
+            assert_eq!(published_count(n as u32) as i128, sum, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn published_counts_match_enumeration_for_few_stones() {
+        for n in 0..=7u32 {
+            let game = Awari::new(n).unwrap();
+            let count = (0..game.tier_size(n as u8))
+                .filter(|&r| game.position(n as u8, r).cells()[PITS..].contains(&0))
+                .count() as u64;
+            assert_eq!(count, published_count(n), "n = {n}");
+            assert_eq!(game.tier_size(n as u8), tier_entries(n));
+        }
+    }
+
+    #[test]
+    fn published_total_is_romein_and_bals() {
+        let total: u64 = (0..=48).map(published_count).sum();
+        assert_eq!(total, 889_063_398_406);
+    }
+}

@@ -1,0 +1,166 @@
+//! Awari's rules checked by hand, and the invariants the cyclic engine relies on.
+
+use games::awari::{Awari, Board};
+use retro::cyclic::CyclicScoreGame;
+use retro::score::ScoreMove;
+
+fn board(text: &str) -> Board {
+    text.parse().unwrap()
+}
+
+/// The legal moves as (pit, board after, captured).
+fn moves(b: &Board) -> Vec<(usize, String, u8)> {
+    b.moves().iter().map(|&(p, s)| (p, s.board.to_string(), s.captured)).collect()
+}
+
+#[test]
+fn a_lap_of_twelve_skips_the_emptied_pit() {
+    // 12 stones: one in each of the 11 other pits, the 12th in pit 1 (the origin skipped).
+    let b = board("12,0,0,0,0,0, 0,0,0,0,1,0");
+    let after = b.sow(0);
+    assert_eq!(after.captured, 0);
+    assert_eq!(after.board.flipped().to_string(), "0,2,1,1,1,1,1,1,1,1,2,1");
+    // 23 stones: two laps of 11, the last stone in pit 1 again.
+    let after = board("23,0,0,0,0,0, 0,0,0,0,0,1").sow(0);
+    assert_eq!(after.board.flipped().to_string(), "0,3,2,2,2,2,2,2,2,2,2,3");
+}
+
+#[test]
+fn captures_go_backwards_while_two_or_three_on_the_opponents_side() {
+    // Pit 6 (6th) sows into the opponent's pits 1 and 2: they make 2 and 3; both taken.
+    let b = board("0,0,0,0,0,2, 1,2,0,0,0,1");
+    assert_eq!(moves(&b), vec![(5, "0,0,0,0,0,1,0,0,0,0,0,0".to_owned(), 5)]);
+    // A gap (a pit of 1) stops the chain.
+    let b = board("0,0,0,0,0,3, 1,0,2,0,0,1");
+    assert_eq!(moves(&b), vec![(5, "2,1,0,0,0,1,0,0,0,0,0,0".to_owned(), 3)]);
+    // The chain stops at the end of the opponent's side, even if the mover's pit holds 2.
+    let b = board("0,0,0,0,2,1, 1,0,0,0,0,1");
+    assert_eq!(
+        moves(&b),
+        vec![(4, "0,0,0,0,0,1,0,0,0,0,0,2".to_owned(), 2), (5, "0,0,0,0,0,1,0,0,0,0,2,0".to_owned(), 2)]
+    );
+    // A last stone on the mover's own side captures nothing, even making 2.
+    let b = board("0,0,0,0,1,1, 2,0,0,0,0,1");
+    assert!(moves(&b).contains(&(4, "2,0,0,0,0,1,0,0,0,0,0,2".to_owned(), 0)));
+}
+
+#[test]
+fn taking_every_stone_of_the_opponent_is_legal_only_when_forced() {
+    // Pit 6 would capture the opponent's only stones (1 → 2); pit 1 does not: only pit 1.
+    let b = board("1,0,0,0,0,1, 1,0,0,0,0,0");
+    assert_eq!(moves(&b), vec![(0, "1,0,0,0,0,0,0,1,0,0,0,1".to_owned(), 0)]);
+    // Forced: 17 stones in pit 6 fill every opponent pit to 2 and take all twelve.
+    let b = board("0,0,0,0,0,17, 0,0,0,0,0,0");
+    let all = moves(&b);
+    assert_eq!(all, vec![(5, "0,0,0,0,0,0,1,1,1,1,1,0".to_owned(), 12)]);
+    // The opponent then has no move: the mover of the finished game takes the rest.
+    assert_eq!(board(&all[0].1).outcome(), Some(-5));
+}
+
+#[test]
+fn a_starving_opponent_must_be_fed_if_possible() {
+    // The opponent has nothing: pit 1 (1 stone) does not reach him, pit 6 does.
+    let b = board("1,0,0,0,0,1, 0,0,0,0,0,0");
+    assert_eq!(moves(&b), vec![(5, "1,0,0,0,0,0,1,0,0,0,0,0".to_owned(), 0)]);
+    // No move feeds him: every move is legal, and each leaves him without a move.
+    let b = board("1,1,0,0,0,0, 0,0,0,0,0,0");
+    let all = moves(&b);
+    assert_eq!(all.len(), 2);
+    for (_, after, _) in all {
+        assert_eq!(board(&after).outcome(), Some(-2));
+    }
+}
+
+#[test]
+fn a_player_without_stones_loses_the_rest() {
+    assert_eq!(board("0,0,0,0,0,0, 1,2,0,0,0,4").outcome(), Some(-7));
+    assert_eq!(board("0,0,0,0,0,0, 0,0,0,0,0,0").outcome(), Some(0));
+    assert_eq!(board("0,0,0,0,0,1, 0,0,0,0,0,0").outcome(), None);
+}
+
+#[test]
+fn bad_notation_is_an_error() {
+    for text in ["", "1,2,3", "4,4,4,4,4,4,4,4,4,4,4,4,4", "a,0,0,0,0,0,0,0,0,0,0,0", "49,0,0,0,0,0,0,0,0,0,0,0"] {
+        assert!(text.parse::<Board>().is_err(), "{text}");
+    }
+    assert!("10,10,10,10,10,0,0,0,0,0,0,0".parse::<Board>().is_err(), "50 stones");
+    assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::START);
+}
+
+/// A small deterministic generator (xorshift) so the samples are the same every run.
+fn samples(game: &Awari, tier: u8, count: u64) -> Vec<Board> {
+    let size = game.tier_size(tier);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ tier as u64;
+    (0..count.min(size))
+        .map(|i| {
+            if size <= count {
+                return game.position(tier, i);
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            game.position(tier, x % size)
+        })
+        .collect()
+}
+
+#[test]
+fn ranks_moves_and_unmoves_agree() {
+    let game = Awari::new(24).unwrap();
+    for tier in 0..=24u8 {
+        for b in samples(&game, tier, 300) {
+            let (t, rank) = game.locate(&b);
+            assert_eq!((t, game.position(t, rank)), (tier, b));
+            let mut out: Vec<ScoreMove<Board>> = Vec::new();
+            game.moves(&b, &mut out);
+            assert_eq!(out.is_empty(), game.outcome(&b).is_some(), "{b}");
+            for mv in &out {
+                let (child_tier, _) = game.locate(&mv.position);
+                assert_eq!(child_tier as i16 + mv.gain, tier as i16, "{b} -> {}", mv.position);
+                assert!(mv.gain == 0 || mv.gain >= 2);
+                if mv.gain == 0 {
+                    // Every in-tier child lists this board among its parents.
+                    let mut parents = Vec::new();
+                    game.unmoves(&mv.position, &mut parents);
+                    assert!(parents.contains(&b), "{} does not list {b}", mv.position);
+                }
+            }
+            // Every parent has a capture-free move to this board.
+            let mut parents = Vec::new();
+            game.unmoves(&b, &mut parents);
+            for p in parents {
+                let mut out = Vec::new();
+                game.moves(&p, &mut out);
+                assert!(out.iter().any(|m| m.gain == 0 && m.position == b), "{p} has no move to {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unmoves_find_every_parent_in_small_tiers() {
+    // Exhaustive: every capture-free move of every board of up to 6 stones is found back.
+    let game = Awari::new(6).unwrap();
+    for tier in 0..=6u8 {
+        let mut expected = std::collections::HashMap::<Board, Vec<Board>>::new();
+        for r in 0..game.tier_size(tier) {
+            let b = game.position(tier, r);
+            for &(_, s) in b.moves().iter() {
+                if s.captured == 0 {
+                    expected.entry(s.board).or_default().push(b);
+                }
+            }
+        }
+        for r in 0..game.tier_size(tier) {
+            let b = game.position(tier, r);
+            let mut got = Vec::new();
+            game.unmoves(&b, &mut got);
+            got.sort();
+            got.dedup();
+            let mut want = expected.remove(&b).unwrap_or_default();
+            want.sort();
+            want.dedup();
+            assert_eq!(got, want, "{b}");
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Awari tables against an independent solver, and the table verifier.
+
+use games::awari::{Awari, Board};
+use retro::cyclic::{self, CyclicScoreGame};
+use retro::solve::Observer;
+use std::collections::HashMap;
+
+struct Quiet;
+impl Observer for Quiet {}
+
+/// Every board of up to `stones` stones, with its values by value iteration on the
+/// explicit move graph: no tiers, ranks, un-moves, counters or files.
+///
+/// `V_k` is the value of the game cut off after `k` plies, an unfinished game scoring 0
+/// (the remaining stones split). For `t ≥ 1`, `V_k(p) ≥ t` exactly when the mover can
+/// force, within `k` plies, a finished game worth `≥ t`; these sets grow with `k` and stop
+/// growing, so `V_k` stops changing, at the value with endless play scored 0.
+fn value_iteration(stones: u32) -> HashMap<Board, i16> {
+    let game = Awari::new(stones).unwrap();
+    let mut boards = Vec::new();
+    for tier in 0..=stones as u8 {
+        boards.extend((0..game.tier_size(tier)).map(|r| game.position(tier, r)));
+    }
+    let at: HashMap<Board, usize> = boards.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    // Per board: its end value, or its moves as (child, capture).
+    let graph: Vec<Result<Vec<(usize, i16)>, i16>> = boards
+        .iter()
+        .map(|b| match b.outcome() {
+            Some(v) => Err(v),
+            None => Ok(b.moves().iter().map(|&(_, s)| (at[&s.board], s.captured as i16)).collect()),
+        })
+        .collect();
+    let mut value = vec![0i16; boards.len()];
+    loop {
+        let next: Vec<i16> = graph
+            .iter()
+            .map(|node| match node {
+                Err(v) => *v,
+                Ok(moves) => moves.iter().map(|&(c, gain)| gain - value[c]).max().expect("a move"),
+            })
+            .collect();
+        if next == value {
+            break;
+        }
+        value = next;
+    }
+    boards.into_iter().zip(value).collect()
+}
+
+#[test]
+fn tables_equal_value_iteration_up_to_eight_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Awari::new(8).unwrap();
+    let (tables, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(8), &Quiet).unwrap();
+    assert_eq!(report.tiers_built, 9);
+    let expected = value_iteration(8);
+    assert_eq!(expected.len() as u64, report.positions);
+    for (board, v) in &expected {
+        assert_eq!(tables.value(&game, board).unwrap(), *v, "{board}");
+    }
+    // The comparison means something only if both signs occur.
+    assert!(expected.values().any(|&v| v > 0) && expected.values().any(|&v| v < 0));
+    // A known cycle: one stone each, every move sows into the opponent's empty row and
+    // back; neither side can ever capture, so the stones are split: 0.
+    assert_eq!(tables.value(&game, &"0,0,0,0,0,1,0,0,0,0,0,1".parse().unwrap()).unwrap(), 0);
+}
+
+#[test]
+fn verifier_passes_every_tier_up_to_ten_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Awari::new(10).unwrap();
+    let (tables, _) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
+    let mut checked = 0;
+    for tier in game.tiers_up_to(10) {
+        checked += cyclic::verify_tier(&game, &tables, tier).unwrap();
+    }
+    assert_eq!(checked, (0..=10).map(games::awari::tier_entries).sum::<u64>());
+    // A rebuild reuses every tier.
+    let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
+    assert_eq!((report.tiers_built, report.tiers_reused), (0, 11));
+}
+
+#[test]
+fn the_verifier_catches_a_wrong_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Awari::new(4).unwrap();
+    cyclic::build(&game, dir.path(), &[4], &Quiet).unwrap();
+    // Rewrite tier 4 with every value shifted by one.
+    let tables = cyclic::open(&game, dir.path(), &[4]).unwrap();
+    let codes: Vec<u16> =
+        (0..game.tier_size(4)).map(|r| retro::value::score_code(tables.probe(4, r).unwrap() + 1)).collect();
+    drop(tables);
+    let path = retro::store::tier_file(dir.path(), 4);
+    std::fs::remove_file(&path).unwrap();
+    let identity = retro::table::TableIdentity {
+        key: game.table_key(),
+        tier: "4".to_owned(),
+        encoding: retro::table::ValueEncoding::Score,
+    };
+    retro::table::write_table(&path, &identity, &codes).unwrap();
+    let tables = cyclic::open(&game, dir.path(), &[4]).unwrap();
+    assert!(cyclic::verify_tier(&game, &tables, 4).is_err());
+}
+
+/// The bar: every table up to 16 stones (about 25 s on 2 cores, release build):
+/// `cargo test --release -p mancala-games --test awari_tables -- --ignored`.
+#[test]
+#[ignore]
+fn tables_up_to_sixteen_stones_build_and_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Awari::new(16).unwrap();
+    let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(16), &Quiet).unwrap();
+    assert_eq!(report.positions, (0..=16).map(games::awari::tier_entries).sum::<u64>());
+    assert_eq!(report.positions, 30_421_755);
+}
