@@ -6,7 +6,8 @@ use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::awari::{published_count, Awari, Board, START_STONES};
-use retro::cyclic::{self, CyclicScoreGame, CyclicTables};
+use retro::cyclic;
+use retro::score::{self, ScoreGame, ScoreTables};
 use retro::store::tier_file;
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
@@ -133,7 +134,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 args.out.display()
             );
         }
-        let tables = cyclic::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
+        let tables = score::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
         let analysis = analyse(&game, &tables, &p, args.max_line)?;
         if args.json {
             out["position"] = json!(p.to_string());
@@ -157,7 +158,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
     Ok(())
 }
 
-fn build(k: u32, dir: &Path, quiet: bool) -> Result<(Awari, CyclicTables<Awari>, f64, retro::store::BuildReport)> {
+fn build(k: u32, dir: &Path, quiet: bool) -> Result<(Awari, ScoreTables<Awari>, f64, retro::store::BuildReport)> {
     let game = Awari::new(k).context("indexing the boards")?;
     let tiers = game.tiers_up_to(k);
     let largest = game.tier_size(k as u8) as f64;
@@ -190,7 +191,7 @@ struct TierLine {
     values: BTreeMap<i16, u64>,
 }
 
-fn tier_report(game: &Awari, tables: &CyclicTables<Awari>, k: u32) -> Result<Vec<TierLine>> {
+fn tier_report(game: &Awari, tables: &ScoreTables<Awari>, k: u32) -> Result<Vec<TierLine>> {
     game.tiers_up_to(k)
         .into_iter()
         .map(|t| {
@@ -240,7 +241,7 @@ impl Analysis {
     }
 }
 
-fn move_scores(game: &Awari, tables: &CyclicTables<Awari>, p: &Board) -> Result<Vec<MoveScore>> {
+fn move_scores(game: &Awari, tables: &ScoreTables<Awari>, p: &Board) -> Result<Vec<MoveScore>> {
     p.moves()
         .iter()
         .map(|&(pit, s)| {
@@ -255,7 +256,7 @@ fn move_scores(game: &Awari, tables: &CyclicTables<Awari>, p: &Board) -> Result<
         .collect()
 }
 
-fn analyse(game: &Awari, tables: &CyclicTables<Awari>, p: &Board, max_line: usize) -> Result<Analysis> {
+fn analyse(game: &Awari, tables: &ScoreTables<Awari>, p: &Board, max_line: usize) -> Result<Analysis> {
     let value = tables.value(game, p)?;
     let moves = move_scores(game, tables, p)?;
     // The line: a best move each turn (the first in pit order), until the game ends, a

@@ -190,11 +190,11 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
                 .map(|t| t.parse().with_context(|| format!("`{t}` is not an Awari tier")))
                 .collect::<Result<_>>()?;
             let game = crate::awari::game_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
-            let tables = retro::cyclic::open(&game, &dir, &tiers)
+            let tables = retro::score::open(&game, &dir, &tiers)
                 .with_context(|| format!("opening the tables in {}", dir.display()))?;
             let mut checked = 0;
             for tier in tiers {
-                checked += retro::cyclic::verify_tier(&game, &tables, tier)?;
+                checked += retro::score::verify_tier(&game, &tables, tier)?;
             }
             // With cycles inside a tier the local check can pass a consistent wrong
             // labelling of a cycle; say so rather than claim a proof.

@@ -2,7 +2,7 @@
 
 use games::awari::{Awari, Board};
 use retro::cyclic::CyclicScoreGame;
-use retro::score::ScoreMove;
+use retro::score::{ScoreGame, ScoreMove};
 
 fn board(text: &str) -> Board {
     text.parse().unwrap()

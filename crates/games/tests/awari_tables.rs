@@ -1,7 +1,8 @@
 //! Awari tables against an independent solver, and the table verifier.
 
 use games::awari::{Awari, Board};
-use retro::cyclic::{self, CyclicScoreGame};
+use retro::cyclic;
+use retro::score::{self, ScoreGame};
 use retro::solve::Observer;
 use std::collections::HashMap;
 
@@ -72,7 +73,7 @@ fn verifier_passes_every_tier_up_to_ten_stones() {
     let (tables, _) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
     let mut checked = 0;
     for tier in game.tiers_up_to(10) {
-        checked += cyclic::verify_tier(&game, &tables, tier).unwrap();
+        checked += score::verify_tier(&game, &tables, tier).unwrap();
     }
     assert_eq!(checked, (0..=10).map(games::awari::tier_entries).sum::<u64>());
     // A rebuild reuses every tier.
@@ -86,7 +87,7 @@ fn the_verifier_catches_a_wrong_value() {
     let game = Awari::new(4).unwrap();
     cyclic::build(&game, dir.path(), &[4], &Quiet).unwrap();
     // Rewrite tier 4 with every value shifted by one.
-    let tables = cyclic::open(&game, dir.path(), &[4]).unwrap();
+    let tables = score::open(&game, dir.path(), &[4]).unwrap();
     let codes: Vec<u16> =
         (0..game.tier_size(4)).map(|r| retro::value::score_code(tables.probe(4, r).unwrap() + 1)).collect();
     drop(tables);
@@ -98,8 +99,8 @@ fn the_verifier_catches_a_wrong_value() {
         encoding: retro::table::ValueEncoding::Score,
     };
     retro::table::write_table(&path, &identity, &codes).unwrap();
-    let tables = cyclic::open(&game, dir.path(), &[4]).unwrap();
-    assert!(cyclic::verify_tier(&game, &tables, 4).is_err());
+    let tables = score::open(&game, dir.path(), &[4]).unwrap();
+    assert!(score::verify_tier(&game, &tables, 4).is_err());
 }
 
 /// The bar: every table up to 16 stones (about 25 s on 2 cores, release build):

@@ -15,7 +15,7 @@ pub use board::{Board, BoardError, MoveList, Sown, CELLS, PITS, START_STONES};
 
 use encoding::{IndexError, WordIndex};
 use retro::cyclic::CyclicScoreGame;
-use retro::score::ScoreMove;
+use retro::score::{ScoreGame, ScoreMove};
 use retro::value::Turn;
 
 /// Awari indexed up to `max_stones` stones on the board.
@@ -71,7 +71,9 @@ pub fn published_count(n: u32) -> u64 {
     }
 }
 
-impl CyclicScoreGame for Awari {
+// The score engine's view of Awari; its moves inside a tier form cycles, so its tables
+// are built by the cyclic engine (`CyclicScoreGame` below), never by `score::build`.
+impl ScoreGame for Awari {
     type Position = Board;
     type Tier = u8;
 
@@ -112,7 +114,9 @@ impl CyclicScoreGame for Awari {
             turn: Turn::Passes,
         }));
     }
+}
 
+impl CyclicScoreGame for Awari {
     fn unmoves(&self, board: &Board, out: &mut Vec<Board>) {
         board.unmoves(out);
     }

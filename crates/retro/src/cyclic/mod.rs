@@ -40,25 +40,25 @@
 //! Counters count **distinct** in-tier children, and un-moves give distinct parents, so a
 //! child reached by two moves of the same parent is counted once on both sides.
 //!
-//! Tables use the common file format ([`crate::table`]) with [`ValueEncoding::Score`]:
+//! ## Checking tables
+//! [`crate::score::verify_tier`] re-checks cyclic tables too, but here the local check is
+//! **not complete on its own**: on a cycle whose positions' only moves are the cycle's
+//! in-tier moves, any alternating values `v, −v, v, …` pass it, while the true value is 0
+//! (endless play). A pass proves the tables are *a* fixpoint of the move equations, not
+//! the right one; exactness rests on the attractor argument above and on the suite's
+//! comparison with an independent solver on small boards (`games/tests/awari_tables.rs`).
+//!
+//! Tables use the common file format ([`crate::table`]) with [`crate::table::ValueEncoding::Score`]:
 //! zigzag codes of the signed value ([`crate::value::score_code`]).
 
 pub mod solve;
-pub mod verify;
 
-use crate::order::CycleError;
-use crate::score::ScoreMove;
+use crate::score::{build_with, ScoreGame, ScoreTables};
 use crate::solve::Observer;
-use crate::store::{build_tiers, open_tiers, BuildError, BuildOptions, BuildReport, ProbeError};
-use crate::table::{Table, TableIdentity, ValueEncoding};
-use crate::value::code_score;
-use std::collections::BTreeMap;
-use std::fmt::{Debug, Display};
-use std::hash::Hash;
-use std::path::{Path, PathBuf};
+use crate::store::{BuildError, BuildReport};
+use std::path::Path;
 
 pub use solve::{solve_tier, CyclicSolveError};
-pub use verify::{verify_tier, CyclicVerifyError};
 
 /// A two-player score game split into tiers that play never leaves except downwards,
 /// whose moves inside a tier may form cycles (endless play scores 0).
@@ -69,98 +69,19 @@ pub use verify::{verify_tier, CyclicVerifyError};
 ///    the tier gains nothing and passes the turn.
 /// 3. `unmoves(c)` lists exactly the positions of `c`'s tier that have a move to `c`.
 /// 4. A position has moves exactly when `outcome` is `None`.
-pub trait CyclicScoreGame: Sync {
-    type Position: Clone + Debug + Send + Sync;
-    type Tier: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync;
-
-    /// Names the game, its rules and parameters; written into every table header.
-    fn table_key(&self) -> String;
-
-    /// Number of ranks in `tier`.
-    fn tier_size(&self, tier: Self::Tier) -> u64;
-
-    /// The tiers that a move from `tier` can reach, other than `tier` itself.
-    fn child_tiers(&self, tier: Self::Tier) -> Vec<Self::Tier>;
-
-    fn locate(&self, position: &Self::Position) -> (Self::Tier, u64);
-
-    fn position(&self, tier: Self::Tier, rank: u64) -> Self::Position;
-
-    /// The value for the player to move if he has no move (the game is over).
-    fn outcome(&self, position: &Self::Position) -> Option<i16>;
-
-    /// The legal moves of a position that is not over, appended to `out`.
-    fn moves(&self, position: &Self::Position, out: &mut Vec<ScoreMove<Self::Position>>);
-
+pub trait CyclicScoreGame: ScoreGame {
     /// The positions of the same tier with a legal move to `position`, appended to `out`
     /// (duplicates allowed; the engine removes them).
     fn unmoves(&self, position: &Self::Position, out: &mut Vec<Self::Position>);
 }
 
-pub fn cyclic_tier_order<G: CyclicScoreGame>(game: &G, roots: &[G::Tier]) -> Result<Vec<G::Tier>, CycleError> {
-    crate::order::tier_order_by(roots, |t| game.child_tiers(t))
-}
-
-fn identity<G: CyclicScoreGame>(game: &G, tier: G::Tier) -> TableIdentity {
-    TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: ValueEncoding::Score }
-}
-
-/// The finished tables of one game, by tier, memory-mapped.
-pub struct CyclicTables<G: CyclicScoreGame> {
-    dir: PathBuf,
-    tables: BTreeMap<G::Tier, Table>,
-}
-
-/// Builds (or reuses, after checking them) every tier needed for `roots` in `dir`.
+/// Builds (or reuses, after checking them) every tier needed for `roots` in `dir`. The
+/// tables are score tables like any other: open and probe them with [`crate::score`].
 pub fn build<G: CyclicScoreGame>(
     game: &G,
     dir: &Path,
     roots: &[G::Tier],
     observer: &dyn Observer,
-) -> Result<(CyclicTables<G>, BuildReport), BuildError> {
-    let (tables, report) = build_tiers(
-        dir,
-        cyclic_tier_order(game, roots)?,
-        |t| identity(game, t),
-        |t| game.tier_size(t),
-        |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?),
-        observer,
-        &BuildOptions::default(),
-    )?;
-    Ok((CyclicTables { dir: dir.to_owned(), tables }, report))
-}
-
-/// Opens the finished tables needed for `roots` without building anything.
-pub fn open<G: CyclicScoreGame>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<CyclicTables<G>, BuildError> {
-    let tables = open_tiers(dir, cyclic_tier_order(game, roots)?, |t| identity(game, t))?;
-    Ok(CyclicTables { dir: dir.to_owned(), tables })
-}
-
-impl<G: CyclicScoreGame> CyclicTables<G> {
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    pub fn table(&self, tier: G::Tier) -> Option<&Table> {
-        self.tables.get(&tier)
-    }
-
-    /// The stored value at a tier and rank, for the player to move.
-    #[inline]
-    pub fn probe(&self, tier: G::Tier, rank: u64) -> Result<i16, ProbeError> {
-        let table = self.tables.get(&tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
-        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
-        Ok(code_score(code))
-    }
-
-    /// The value of a position for the player to move.
-    pub fn value(&self, game: &G, position: &G::Position) -> Result<i16, ProbeError> {
-        let (tier, rank) = game.locate(position);
-        self.probe(tier, rank)
-    }
-
-    /// Positions covered and bytes on disk.
-    pub fn size(&self) -> (u64, u64) {
-        self.tables.values().fold((0, 0), |(p, b), t| (p + t.entries(), b + t.file_bytes()))
-    }
+) -> Result<(ScoreTables<G>, BuildReport), BuildError> {
+    build_with(game, dir, roots, observer, |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?))
 }

@@ -64,12 +64,15 @@ impl<P> ScoreMove<P> {
 }
 
 /// A two-player game whose value is a score, split into tiers that play never leaves
-/// except downwards, with the moves inside a tier forming a DAG.
+/// except downwards. [`build`] needs the moves inside a tier to form a DAG (it reports a
+/// cycle); a game whose moves cycle adds un-moves ([`crate::cyclic::CyclicScoreGame`])
+/// and is built by [`crate::cyclic::build`]. Both give the same kind of tables.
 ///
-/// Invariants (tested for Kalah in `games/tests/kalah_tables.rs`):
+/// Invariants (tested for Kalah in `games/tests/kalah_tables.rs`, Awari in
+/// `games/tests/awari_rules.rs`):
 /// 1. `locate(position(tier, rank)) == (tier, rank)` for every rank of every tier.
 /// 2. Every move leads to the same tier or to one of `child_tiers(tier)`.
-/// 3. The moves that stay inside a tier never come back to a position: they form a DAG.
+/// 3. For [`build`]: the moves that stay inside a tier never come back to a position.
 /// 4. A position that is not over has at least one move.
 pub trait ScoreGame: Sync {
     /// The position the tables are keyed by (for Kalah: the pits, seen from the mover).
@@ -129,12 +132,24 @@ pub fn build<G: ScoreGame>(
     roots: &[G::Tier],
     observer: &dyn Observer,
 ) -> Result<(ScoreTables<G>, BuildReport), BuildError> {
+    build_with(game, dir, roots, observer, |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?))
+}
+
+/// The build loop of score tables with a given tier solver (this engine's, or the
+/// cyclic one's).
+pub(crate) fn build_with<G: ScoreGame>(
+    game: &G,
+    dir: &Path,
+    roots: &[G::Tier],
+    observer: &dyn Observer,
+    solve: impl FnMut(G::Tier, &BTreeMap<G::Tier, Table>) -> Result<Vec<u16>, BuildError>,
+) -> Result<(ScoreTables<G>, BuildReport), BuildError> {
     let (tables, report) = build_tiers(
         dir,
         score_tier_order(game, roots)?,
         |t| identity(game, t),
         |t| game.tier_size(t),
-        |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?),
+        solve,
         observer,
         &BuildOptions::default(),
     )?;
