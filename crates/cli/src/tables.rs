@@ -200,7 +200,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             // labelling of a cycle; say so rather than claim a proof.
             eprintln!(
                 "note: Awari tiers hold cycles; this check is necessary, not sufficient (see \
-                 crates/retro/src/cyclic/verify.rs)"
+                 crates/retro/src/cyclic/mod.rs)"
             );
             checked
         }
