@@ -195,7 +195,7 @@ fn search_equals_the_full_tables_on_every_board_of_a_tier() {
         let dir = tempfile::tempdir().unwrap();
         let (tables, _) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
         for probe_seeds in [0, 5, 9] {
-            let search = Search::new(&game, &tables, probe_seeds, 10);
+            let search = Search::new(&game, &tables, probe_seeds, 10).unwrap();
             for tier in [10u16, 12] {
                 for rank in 0..game.tier_size(tier) {
                     let board = game.position(tier, rank);

@@ -18,27 +18,20 @@
 //!
 //! Nothing is allocated per node: boards and move lists live on the stack.
 //!
-//! The transposition table is a power-of-two array of 32-byte buckets of two entries: one
-//! kept for the board with the most seeds (the largest subtree), one always replaced. An
-//! entry holds, per board, the best lower and upper bounds found, the best move and the
-//! board's seeds, in two 64-bit words written with the "lockless" XOR scheme (the key
-//! word is the board's hash XOR the data word), so threads share it without locks: a
-//! torn entry fails its key check and is ignored. Boards are told apart by a 64-bit hash
-//! of their cells; the chance that two of the at most a few billion boards a search meets
-//! collide on all 64 bits, and meet in one bucket, is below one in a billion.
+//! The transposition table ([`TranspositionTable`]) is shared by all threads without
+//! locks. Boards are told apart by a 64-bit hash of their cells; the chance that two of
+//! the at most a few billion boards a search meets collide on all 64 bits, and meet in one
+//! bucket, is below one in a billion.
 
 use super::board::{Board, MoveList, Sown};
 use super::rules::Rules;
+use super::transposition::{Entry, TranspositionTable};
 use super::Kalah;
 use retro::score::ScoreTables;
 use retro::store::ProbeError;
 use retro::table::Table;
 use retro::Turn;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// Two transposition entries, one cache-line half.
-#[repr(align(32))]
-struct Bucket([AtomicU64; 4]);
 
 /// A search that probes `tables` (built for `game`) for boards of at most `probe_seeds`
 /// seeds and searches the rest.
@@ -50,36 +43,8 @@ pub struct Search<'a> {
     probe_seeds: u32,
     /// Enhanced transposition cutoffs at boards of at least this many seeds.
     etc_seeds: u32,
-    buckets: Vec<Bucket>,
+    transpositions: TranspositionTable,
     nodes: AtomicU64,
-}
-
-/// What the transposition table knows of a board.
-#[derive(Clone, Copy)]
-struct Entry {
-    lower: i16,
-    upper: i16,
-    /// Best pit + 1, or 0.
-    best: u8,
-    seeds: u8,
-}
-
-/// Data word of an entry: lower bound, upper bound (each offset by 2^15), best pit + 1,
-/// seeds in the pits.
-fn pack(e: Entry) -> u64 {
-    ((e.lower as i32 + 32768) as u64)
-        | (((e.upper as i32 + 32768) as u64) << 16)
-        | ((e.best as u64) << 32)
-        | ((e.seeds as u64) << 40)
-}
-
-fn unpack(data: u64) -> Entry {
-    Entry {
-        lower: ((data & 0xffff) as i32 - 32768) as i16,
-        upper: (((data >> 16) & 0xffff) as i32 - 32768) as i16,
-        best: (data >> 32) as u8,
-        seeds: (data >> 40) as u8,
-    }
 }
 
 #[inline]
@@ -107,13 +72,27 @@ struct Pending {
 }
 
 impl<'a> Search<'a> {
-    /// A search with a transposition table of `2^table_bits` entries (16 bytes each).
-    pub fn new(game: &'a Kalah, tables: &'a ScoreTables<Kalah>, probe_seeds: u32, table_bits: u32) -> Search<'a> {
-        let buckets = (0..1usize << (table_bits.max(1) - 1)).map(|_| Bucket(Default::default())).collect();
+    /// A search with a transposition table of `2^table_bits` entries (16 bytes each); fails
+    /// only if the system refuses that memory.
+    pub fn new(
+        game: &'a Kalah,
+        tables: &'a ScoreTables<Kalah>,
+        probe_seeds: u32,
+        table_bits: u32,
+    ) -> std::io::Result<Search<'a>> {
+        let transpositions = TranspositionTable::new(table_bits)?;
         let tables = (0..=probe_seeds).map(|t| tables.table(t as u16)).collect();
         // Measured on Kalah(6,3): cutoffs at every node search fewest boards and take least time.
         let etc_seeds = 0;
-        Search { game, rules: *game.rules(), tables, probe_seeds, etc_seeds, buckets, nodes: AtomicU64::new(0) }
+        Ok(Search {
+            game,
+            rules: *game.rules(),
+            tables,
+            probe_seeds,
+            etc_seeds,
+            transpositions,
+            nodes: AtomicU64::new(0),
+        })
     }
 
     /// Boards searched (not probed) so far.
@@ -188,57 +167,6 @@ impl<'a> Search<'a> {
         Ok(retro::value::code_score(code))
     }
 
-    #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[(key as usize) & (self.buckets.len() - 1)]
-    }
-
-    /// Asks for a bucket's cache line ahead of its use.
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
-    #[inline]
-    fn lookup(&self, key: u64) -> Option<Entry> {
-        let b = &self.bucket(key).0;
-        for i in [0, 2] {
-            let data = b[i + 1].load(Relaxed);
-            if b[i].load(Relaxed) ^ data == key {
-                return Some(unpack(data));
-            }
-        }
-        None
-    }
-
-    #[inline]
-    fn store(&self, key: u64, entry: Entry) {
-        let b = &self.bucket(key).0;
-        let data = pack(entry);
-        let (k0, d0) = (b[0].load(Relaxed), b[1].load(Relaxed));
-        let slot = if k0 ^ d0 == key {
-            0
-        } else if (b[2].load(Relaxed) ^ b[3].load(Relaxed)) == key {
-            2
-        } else if unpack(d0).seeds <= entry.seeds {
-            // The deeper entry moves to the always-replaced place.
-            b[2].store(k0, Relaxed);
-            b[3].store(d0, Relaxed);
-            0
-        } else {
-            2
-        };
-        b[slot].store(key ^ data, Relaxed);
-        b[slot + 1].store(data, Relaxed);
-    }
-
     /// Fail-soft alpha-beta on a board that is not over and not in the tables, with
     /// `seeds` seeds and hash `key`: the value if it lies strictly inside (alpha, beta),
     /// else a bound on the side it fell.
@@ -253,7 +181,7 @@ impl<'a> Search<'a> {
     ) -> Result<i16, ProbeError> {
         *nodes += 1;
         let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
-        if let Some(e) = self.lookup(key) {
+        if let Some(e) = self.transpositions.lookup(key) {
             known = Entry { seeds: seeds as u8, ..e };
             if known.lower >= beta {
                 return Ok(known.lower);
@@ -296,7 +224,7 @@ impl<'a> Search<'a> {
                         (sown.gain as i32) << 8 | pit as i32
                     };
                     let key = hash(&sown.board);
-                    self.prefetch(key);
+                    self.transpositions.prefetch(key);
                     pending[count] = Some(Pending { order, pit: pit as u8, sown, seeds: child_seeds, key });
                     count += 1;
                 }
@@ -306,7 +234,7 @@ impl<'a> Search<'a> {
             alpha = alpha.max(best);
             // Enhanced transposition cutoff: a child's stored bound may prove the cut.
             for p in pending[..count].iter().flatten() {
-                if let Some(e) = self.lookup(p.key) {
+                if let Some(e) = self.transpositions.lookup(p.key) {
                     let bound = match p.sown.turn {
                         Turn::Keeps => p.sown.gain + e.lower,
                         Turn::Passes => p.sown.gain - e.upper,
@@ -350,7 +278,7 @@ impl<'a> Search<'a> {
             (known.lower, known.upper) = (best, best);
         }
         known.best = best_move;
-        self.store(key, known);
+        self.transpositions.store(key, known);
         Ok(best)
     }
 }
