@@ -21,6 +21,7 @@ use crate::solve::Observer;
 use crate::table::Table;
 use crate::value::{code_score, score_code, Turn};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use thiserror::Error;
 
 /// `best_exit` of a position without exits.
@@ -184,53 +185,109 @@ pub fn solve_tier<'a, G: CyclicScoreGame>(
     )?;
 
     // 2. Thresholds, largest first; 0 in `value` is "not marked".
-    let top = best_exit.iter().filter(|&&b| b != NO_EXIT).map(|&b| (b as i32).abs()).max().unwrap_or(0);
-    let mut value = vec![0i8; len];
-    let mut stack: Vec<u64> = Vec::new();
-    let (mut buffer, mut parents) = (Vec::new(), Vec::new());
+    let top = best_exit.par_iter().filter(|&&b| b != NO_EXIT).map(|&b| (b as i32).abs()).max().unwrap_or(0);
+    let value: Vec<AtomicI8> = (0..len).into_par_iter().map(|_| AtomicI8::new(0)).collect();
+    let counter: Vec<AtomicU8> = counter.into_par_iter().map(AtomicU8::new).collect();
+    let pass = Pass { solver: &solver, best_exit: &best_exit, counter: &counter, value: &value };
     for t in (1..=top as i8).rev() {
-        for r in 0..len {
-            if value[r] != 0 {
-                continue;
-            }
-            let b = best_exit[r];
-            if b >= t {
-                value[r] = t;
-                stack.push(r as u64);
-            } else if b <= -t && counter[r] == 0 {
-                value[r] = -t;
-                stack.push(r as u64);
-            }
-        }
-        while let Some(r) = stack.pop() {
-            solver.parents(r, &mut buffer, &mut parents)?;
-            if value[r as usize] > 0 {
-                // The child's X-state is won: one fewer way out for each parent's Y-state.
-                for &q in &parents {
-                    let q = q as usize;
-                    if value[q] != 0 {
-                        continue;
-                    }
-                    counter[q] = counter[q].checked_sub(1).ok_or_else(|| CyclicSolveError::UnmoveNotAMove {
-                        tier: solver.err_tier(),
-                        position: format!("{:?}", game.position(tier, q as u64)),
-                    })?;
-                    if counter[q] == 0 && best_exit[q] <= -t {
-                        value[q] = -t;
-                        stack.push(q as u64);
-                    }
-                }
-            } else {
-                // The child's Y-state is lost: every parent's X-state moves there and wins.
-                for &p in &parents {
-                    if value[p as usize] == 0 {
-                        value[p as usize] = t;
-                        stack.push(p);
-                    }
-                }
-            }
+        let mut frontier = pass.seed(t);
+        while !frontier.is_empty() {
+            frontier = pass.propagate(t, &frontier)?;
         }
     }
     // 3. The rest is endless play: 0.
-    Ok(value.into_iter().map(|v| score_code(v as i16)).collect())
+    Ok(value.into_par_iter().map(|v| score_code(v.into_inner() as i16)).collect())
+}
+
+/// The state of one tier's threshold passes, shared by the threads: a position's value is
+/// set once (0 → ±t, by compare-and-swap, so exactly one thread pushes it), a counter only
+/// falls. Which thread gets there first changes nothing: at threshold `t` every position
+/// marked is worth ±t, and the fixpoint of the attractor does not depend on the order in
+/// which it is reached.
+struct Pass<'a, G: CyclicScoreGame> {
+    solver: &'a TierSolver<'a, G>,
+    best_exit: &'a [i8],
+    counter: &'a [AtomicU8],
+    value: &'a [AtomicI8],
+}
+
+impl<G: CyclicScoreGame> Pass<'_, G> {
+    /// Marks the undecided positions that threshold `t` decides without looking at their
+    /// in-tier children's new values: an exit worth ≥ t (won), or exits all worth ≤ −t and
+    /// every in-tier child already won for the opponent (lost). Returns them.
+    fn seed(&self, t: i8) -> Vec<u64> {
+        self.value
+            .par_chunks(CHUNK)
+            .enumerate()
+            .flat_map_iter(|(chunk, values)| {
+                let from = chunk * CHUNK;
+                values.iter().enumerate().filter_map(move |(i, v)| {
+                    let r = from + i;
+                    if v.load(Relaxed) != 0 {
+                        return None;
+                    }
+                    let b = self.best_exit[r];
+                    let mark = if b >= t {
+                        t
+                    } else if b <= -t && self.counter[r].load(Relaxed) == 0 {
+                        -t
+                    } else {
+                        return None;
+                    };
+                    v.store(mark, Relaxed);
+                    Some(r as u64)
+                })
+            })
+            .collect()
+    }
+
+    /// One layer of the retrograde propagation at threshold `t`: the parents that the
+    /// positions of `frontier` decide, marked and returned.
+    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, CyclicSolveError> {
+        let layers: Vec<Vec<u64>> = frontier
+            .par_chunks(CHUNK / 16)
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(buffer, parents), chunk| {
+                    let mut next = Vec::new();
+                    for &r in chunk {
+                        self.solver.parents(r, buffer, parents)?;
+                        if self.value[r as usize].load(Relaxed) > 0 {
+                            // The child's X-state is won: one fewer way out for each parent's Y-state.
+                            for &q in parents.iter() {
+                                let q = q as usize;
+                                if self.value[q].load(Relaxed) != 0 {
+                                    continue;
+                                }
+                                let left = self.counter[q].fetch_sub(1, Relaxed).checked_sub(1).ok_or_else(|| {
+                                    CyclicSolveError::UnmoveNotAMove {
+                                        tier: self.solver.err_tier(),
+                                        position: format!(
+                                            "{:?}",
+                                            self.solver.game.position(self.solver.tier, q as u64)
+                                        ),
+                                    }
+                                })?;
+                                if left == 0
+                                    && self.best_exit[q] <= -t
+                                    && self.value[q].compare_exchange(0, -t, Relaxed, Relaxed).is_ok()
+                                {
+                                    next.push(q as u64);
+                                }
+                            }
+                        } else {
+                            // The child's Y-state is lost: every parent's X-state moves there and wins.
+                            for &p in parents.iter() {
+                                if self.value[p as usize].compare_exchange(0, t, Relaxed, Relaxed).is_ok() {
+                                    next.push(p);
+                                }
+                            }
+                        }
+                    }
+                    Ok(next)
+                },
+            )
+            .collect::<Result<_, CyclicSolveError>>()?;
+        Ok(layers.concat())
+    }
 }
