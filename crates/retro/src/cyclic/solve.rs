@@ -14,6 +14,10 @@
 //! A position is marked once, with the first `t` that reaches it, so its value is final
 //! when marked and each un-move is generated once per tier. Per position the pass keeps
 //! one byte each for `best_exit`, the counter and the value.
+//!
+//! Both steps run in parallel: the scan over chunks of ranks, the propagation layer by
+//! layer (the positions one layer decides are the next layer), with values set by
+//! compare-and-swap and counters decremented atomically (see [`Pass`]).
 
 use super::CyclicScoreGame;
 use crate::score::ScoreMove;
