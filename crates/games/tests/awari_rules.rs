@@ -80,11 +80,19 @@ fn a_player_without_stones_loses_the_rest() {
 
 #[test]
 fn bad_notation_is_an_error() {
-    for text in ["", "1,2,3", "4,4,4,4,4,4,4,4,4,4,4,4,4", "a,0,0,0,0,0,0,0,0,0,0,0", "49,0,0,0,0,0,0,0,0,0,0,0"] {
+    for text in [
+        "",
+        "1",
+        "1,2,3",
+        "4,4,4,4,4,4,4,4,4,4,4,4,4",
+        "4,4,4,4,4,4,4,4,4,4,4,4,4,4",
+        "a,0,0,0,0,0,0,0,0,0,0,0",
+        "49,0,0,0,0,0,0,0,0,0,0,0",
+    ] {
         assert!(text.parse::<Board>().is_err(), "{text}");
     }
     assert!("10,10,10,10,10,0,0,0,0,0,0,0".parse::<Board>().is_err(), "50 stones");
-    assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::START);
+    assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::start(6, 4).unwrap());
 }
 
 /// A small deterministic generator (xorshift) so the samples are the same every run.
@@ -106,7 +114,7 @@ fn samples(game: &Awari, tier: u8, count: u64) -> Vec<Board> {
 
 #[test]
 fn ranks_moves_and_unmoves_agree() {
-    let game = Awari::new(24).unwrap();
+    let game = Awari::new(6, 24).unwrap();
     for tier in 0..=24u8 {
         for b in samples(&game, tier, 300) {
             let (t, rank) = game.locate(&b);
@@ -139,28 +147,94 @@ fn ranks_moves_and_unmoves_agree() {
 
 #[test]
 fn unmoves_find_every_parent_in_small_tiers() {
-    // Exhaustive: every capture-free move of every board of up to 6 stones is found back.
-    let game = Awari::new(6).unwrap();
-    for tier in 0..=6u8 {
-        let mut expected = std::collections::HashMap::<Board, Vec<Board>>::new();
-        for r in 0..game.tier_size(tier) {
-            let b = game.position(tier, r);
-            for &(_, s) in b.moves().iter() {
-                if s.captured == 0 {
-                    expected.entry(s.board).or_default().push(b);
+    // Exhaustive: every capture-free legal move of every board of a few stones, on every
+    // board size, is found back, and nothing else.
+    for (m, max) in [(1, 12), (2, 9), (3, 8), (4, 7), (5, 6), (6, 6)] {
+        let game = Awari::new(m, max).unwrap();
+        for tier in 0..=max as u8 {
+            let mut expected = std::collections::HashMap::<Board, Vec<Board>>::new();
+            for r in 0..game.tier_size(tier) {
+                let b = game.position(tier, r);
+                for &(_, s) in b.moves().iter() {
+                    if s.captured == 0 {
+                        expected.entry(s.board).or_default().push(b);
+                    }
                 }
             }
-        }
-        for r in 0..game.tier_size(tier) {
-            let b = game.position(tier, r);
-            let mut got = Vec::new();
-            game.unmoves(&b, &mut got);
-            got.sort();
-            got.dedup();
-            let mut want = expected.remove(&b).unwrap_or_default();
-            want.sort();
-            want.dedup();
-            assert_eq!(got, want, "{b}");
+            for r in 0..game.tier_size(tier) {
+                let b = game.position(tier, r);
+                let mut got = Vec::new();
+                game.unmoves(&b, &mut got);
+                let listed = got.len();
+                got.sort();
+                got.dedup();
+                assert_eq!(got.len(), listed, "m = {m}: {b} lists a parent twice");
+                let mut want = expected.remove(&b).unwrap_or_default();
+                want.sort();
+                want.dedup();
+                assert_eq!(got, want, "m = {m}: {b}");
+            }
         }
     }
+}
+
+#[test]
+fn sowing_on_one_pit_a_row_goes_back_and_forth() {
+    // Two pits: every stone lands in the opponent's pit (the origin is skipped).
+    assert_eq!((board("4,0").sow(0).board.to_string(), board("4,0").sow(0).captured), ("4,0".to_owned(), 0));
+    let three = board("3,0").sow(0);
+    assert_eq!((three.board.to_string(), three.captured), ("0,0".to_owned(), 3));
+    // 1 stone onto 1 makes 2: taken, and with it everything the opponent had.
+    assert_eq!(board("1,1").sow(0).captured, 2);
+    // Forced (the only move), so legal; then the opponent has no move and loses the rest.
+    assert_eq!(moves(&board("2,0")), vec![(0, "0,0".to_owned(), 2)]);
+    assert_eq!(board("0,3").outcome(), Some(-3));
+}
+
+#[test]
+fn laps_skip_the_origin_on_small_boards() {
+    // m = 2: 3 stones exactly fill the other pits; the 4th skips the origin.
+    assert_eq!(board("3,0, 0,0").sow(0).board.flipped().to_string(), "0,1,1,1");
+    assert_eq!(board("4,0, 0,0").sow(0).board.flipped().to_string(), "0,2,1,1");
+    // m = 3: 6 stones go round the 5 others and into pit 2 again; 11 make two laps.
+    assert_eq!(board("6,0,0, 0,0,0").sow(0).board.flipped().to_string(), "0,2,1,1,1,1");
+    assert_eq!(board("11,0,0, 0,0,0").sow(0).board.flipped().to_string(), "0,3,2,2,2,2");
+    // m = 2: 5 stones from pit 2 go 3, 4, 1, (skip 2,) 3, 4: the last makes 2 in pit 4,
+    // and pit 3 holds 2 too: 4 taken.
+    let s = board("0,5, 0,0").sow(1);
+    assert_eq!((s.board.flipped().to_string(), s.captured), ("1,0,0,0".to_owned(), 4));
+}
+
+#[test]
+fn captures_on_small_boards_stop_at_a_gap_and_at_the_side_end() {
+    // m = 3: the last stone makes 2 in pit 6; pit 5 holds 1: only 2 taken.
+    let s = board("0,0,3, 1,0,1").sow(2);
+    assert_eq!((s.board.flipped().to_string(), s.captured), ("0,0,0,2,1,0".to_owned(), 2));
+    // m = 3: pits 4, 5, 6 all make 2 and are taken; the mover's pit 3 (2) is not.
+    let s = board("5,1,1, 1,1,1").sow(0);
+    assert_eq!((s.board.flipped().to_string(), s.captured), ("0,2,2,0,0,0".to_owned(), 6));
+    // m = 3: 7 stones from pit 3 lap once: pit 5 ends with 3, pit 4 with 2: 5 taken; pit 6
+    // (1) is past the last stone and stays.
+    let s = board("0,0,7, 0,1,0").sow(2);
+    assert_eq!((s.board.flipped().to_string(), s.captured), ("1,1,0,0,0,1".to_owned(), 5));
+}
+
+#[test]
+fn awari_feeding_on_small_boards() {
+    // m = 2: pit 2 would take the opponent's only stones; pit 1 keeps him fed: only pit 1.
+    assert_eq!(moves(&board("1,1, 1,0")), vec![(0, "1,0,0,2".to_owned(), 0)]);
+    // The grand slam is the only move: legal, and it captures.
+    assert_eq!(moves(&board("0,1, 1,0")), vec![(1, "0,0,0,0".to_owned(), 2)]);
+}
+
+#[test]
+fn boards_of_every_size_parse_and_print() {
+    for text in ["1,2", "0,1,2,3", "1,1,1,1,1,1,1,1,1,1"] {
+        assert_eq!(board(text).to_string(), text);
+        assert_eq!(board(text).pits_per_row(), text.split(',').count() / 2);
+    }
+    assert_eq!(board("3 3 3 3 3 3"), Board::start(3, 3).unwrap());
+    assert!(Board::start(0, 1).is_err());
+    assert!(Board::start(7, 1).is_err());
+    assert!(Board::start(6, 5).is_err(), "60 stones");
 }

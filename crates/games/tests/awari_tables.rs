@@ -10,14 +10,18 @@ struct Quiet;
 impl Observer for Quiet {}
 
 /// Every board of up to `stones` stones, with its values by value iteration on the
-/// explicit move graph: no tiers, ranks, un-moves, counters or files.
+/// explicit move graph: no ranks, un-moves, counters or files.
 ///
-/// `V_k` is the value of the game cut off after `k` plies, an unfinished game scoring 0
-/// (the remaining stones split). For `t ≥ 1`, `V_k(p) ≥ t` exactly when the mover can
-/// force, within `k` plies, a finished game worth `≥ t`; these sets grow with `k` and stop
-/// growing, so `V_k` stops changing, at the value with endless play scored 0.
-fn value_iteration(stones: u32) -> HashMap<Board, i16> {
-    let game = Awari::new(stones).unwrap();
+/// The boards of `n` stones are iterated after all boards of fewer (a capture only lowers
+/// `n`), their exits fixed: `V_k` is the value of the game cut off after `k` plies, an
+/// unfinished game scoring 0 (the remaining stones split). For `t ≥ 1`, `V_k(p) ≥ t`
+/// exactly when the mover can force, within `k` plies, an exit worth `≥ t`; these sets
+/// grow with `k` and stop growing, so `V_k` stops changing, at the value with endless
+/// play scored 0. (Iterating every board at once is not enough: an exit late in the
+/// horizon then meets a lower board's value that is not final yet, and on small boards
+/// the values can cycle for ever.)
+fn value_iteration(m: usize, stones: u32) -> HashMap<Board, i16> {
+    let game = Awari::new(m, stones).unwrap();
     let mut boards = Vec::new();
     for tier in 0..=stones as u8 {
         boards.extend((0..game.tier_size(tier)).map(|r| game.position(tier, r)));
@@ -32,18 +36,23 @@ fn value_iteration(stones: u32) -> HashMap<Board, i16> {
         })
         .collect();
     let mut value = vec![0i16; boards.len()];
-    loop {
-        let next: Vec<i16> = graph
-            .iter()
-            .map(|node| match node {
-                Err(v) => *v,
-                Ok(moves) => moves.iter().map(|&(c, gain)| gain - value[c]).max().expect("a move"),
-            })
-            .collect();
-        if next == value {
-            break;
+    for n in 0..=stones {
+        let group: Vec<usize> = (0..boards.len()).filter(|&i| boards[i].stones() == n).collect();
+        loop {
+            let next: Vec<i16> = group
+                .iter()
+                .map(|&i| match &graph[i] {
+                    Err(v) => *v,
+                    Ok(moves) => moves.iter().map(|&(c, gain)| gain - value[c]).max().expect("a move"),
+                })
+                .collect();
+            if group.iter().zip(&next).all(|(&i, &v)| value[i] == v) {
+                break;
+            }
+            for (&i, v) in group.iter().zip(next) {
+                value[i] = v;
+            }
         }
-        value = next;
     }
     boards.into_iter().zip(value).collect()
 }
@@ -51,10 +60,10 @@ fn value_iteration(stones: u32) -> HashMap<Board, i16> {
 #[test]
 fn tables_equal_value_iteration_up_to_eight_stones() {
     let dir = tempfile::tempdir().unwrap();
-    let game = Awari::new(8).unwrap();
+    let game = Awari::new(6, 8).unwrap();
     let (tables, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(8), &Quiet).unwrap();
     assert_eq!(report.tiers_built, 9);
-    let expected = value_iteration(8);
+    let expected = value_iteration(6, 8);
     assert_eq!(expected.len() as u64, report.positions);
     for (board, v) in &expected {
         assert_eq!(tables.value(&game, board).unwrap(), *v, "{board}");
@@ -67,15 +76,35 @@ fn tables_equal_value_iteration_up_to_eight_stones() {
 }
 
 #[test]
+fn small_boards_equal_value_iteration() {
+    // Every board size below the real one, each to about as many stones as a start of
+    // 2 to 12 seeds a pit: 1x12 … 5x1 (the starts of those are solved in the results).
+    for (m, stones) in [(1, 24), (2, 16), (3, 12), (4, 9), (5, 7)] {
+        let dir = tempfile::tempdir().unwrap();
+        let game = Awari::new(m, stones).unwrap();
+        let (tables, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(stones), &Quiet).unwrap();
+        let expected = value_iteration(m, stones);
+        assert_eq!(expected.len() as u64, report.positions, "m = {m}");
+        for (board, v) in &expected {
+            assert_eq!(tables.value(&game, board).unwrap(), *v, "m = {m}: {board}");
+        }
+        assert!(expected.values().any(|&v| v > 0) && expected.values().any(|&v| v < 0), "m = {m}");
+        for tier in game.tiers_up_to(stones) {
+            score::verify_tier(&game, &tables, tier).unwrap();
+        }
+    }
+}
+
+#[test]
 fn verifier_passes_every_tier_up_to_ten_stones() {
     let dir = tempfile::tempdir().unwrap();
-    let game = Awari::new(10).unwrap();
+    let game = Awari::new(6, 10).unwrap();
     let (tables, _) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
     let mut checked = 0;
     for tier in game.tiers_up_to(10) {
         checked += score::verify_tier(&game, &tables, tier).unwrap();
     }
-    assert_eq!(checked, (0..=10).map(games::awari::tier_entries).sum::<u64>());
+    assert_eq!(checked, (0..=10).map(|n| games::awari::tier_entries(6, n)).sum::<u64>());
     // A rebuild reuses every tier.
     let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
     assert_eq!((report.tiers_built, report.tiers_reused), (0, 11));
@@ -84,7 +113,7 @@ fn verifier_passes_every_tier_up_to_ten_stones() {
 #[test]
 fn the_verifier_catches_a_wrong_value() {
     let dir = tempfile::tempdir().unwrap();
-    let game = Awari::new(4).unwrap();
+    let game = Awari::new(6, 4).unwrap();
     cyclic::build(&game, dir.path(), &[4], &Quiet).unwrap();
     // Rewrite tier 4 with every value shifted by one.
     let tables = score::open(&game, dir.path(), &[4]).unwrap();
@@ -109,8 +138,8 @@ fn the_verifier_catches_a_wrong_value() {
 #[ignore]
 fn tables_up_to_sixteen_stones_build_and_count() {
     let dir = tempfile::tempdir().unwrap();
-    let game = Awari::new(16).unwrap();
+    let game = Awari::new(6, 16).unwrap();
     let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(16), &Quiet).unwrap();
-    assert_eq!(report.positions, (0..=16).map(games::awari::tier_entries).sum::<u64>());
+    assert_eq!(report.positions, (0..=16).map(|n| games::awari::tier_entries(6, n)).sum::<u64>());
     assert_eq!(report.positions, 30_421_755);
 }

@@ -1,37 +1,56 @@
-//! Awari: Oware under the computer-science rules of Romein & Bal's solution. Rules as
-//! implemented: `docs/rules/awari.md` (from `shared/rules/oware.md`).
+//! Awari: Oware under the computer-science rules of Romein & Bal's solution, on the real
+//! board (6 pits a row) and on smaller ones (1 to 5). Rules as implemented:
+//! `docs/rules/awari.md` (from `shared/rules/oware.md`).
 //!
-//! The tables are keyed by the twelve pits seen from the player to move ([`Board`]) and
+//! The tables are keyed by the `2m` pits seen from the player to move ([`Board`]) and
 //! hold the final difference, mover minus opponent, of the stones still on the board
 //! under perfect play ([`retro::cyclic`]); a repeated position splits the remaining
 //! stones equally (0). A tier is the number of stones on the board, ranked by
-//! [`encoding::WordIndex`] as a word of 12 letters, each a pit's count weighing
+//! [`encoding::WordIndex`] as a word of `2m` letters, each a pit's count weighing
 //! `[stones, 0]`: every rank is a board (density 1), and a board's rank does not depend
 //! on the index's largest tier, so tables of fewer stones serve every larger build.
 
 pub mod board;
 
-pub use board::{Board, BoardError, MoveList, Sown, CELLS, PITS, START_STONES};
+pub use board::{Board, BoardError, MoveList, Sown, CELLS, MAX_PITS, START_STONES};
 
 use encoding::{IndexError, WordIndex};
 use retro::cyclic::CyclicScoreGame;
 use retro::score::{ScoreGame, ScoreMove};
 use retro::value::Turn;
+use thiserror::Error;
 
-/// Awari indexed up to `max_stones` stones on the board.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum AwariError {
+    #[error("{0} pits a row: Awari boards here have 1 to {MAX_PITS}")]
+    Pits(usize),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+/// Awari on a board of `m` pits a row, indexed up to `max_stones` stones on the board.
 #[derive(Debug, Clone)]
 pub struct Awari {
+    m: usize,
     max_stones: u32,
     index: WordIndex,
 }
 
 impl Awari {
-    /// The game with tables of up to `max_stones` (at most 48) stones.
-    pub fn new(max_stones: u32) -> Result<Awari, IndexError> {
+    /// The game on `m` pits a row with tables of up to `max_stones` (at most 48) stones.
+    pub fn new(m: usize, max_stones: u32) -> Result<Awari, AwariError> {
+        if !(1..=MAX_PITS).contains(&m) {
+            return Err(AwariError::Pits(m));
+        }
         let max_stones = max_stones.min(START_STONES);
         let pit: Vec<[u32; 2]> = (0..=max_stones).map(|k| [k, 0]).collect();
-        let index = WordIndex::new(vec![pit; CELLS], [max_stones, 0])?;
-        Ok(Awari { max_stones, index })
+        let index = WordIndex::new(vec![pit; 2 * m], [max_stones, 0])?;
+        Ok(Awari { m, max_stones, index })
+    }
+
+    /// Pits per row.
+    pub fn pits_per_row(&self) -> usize {
+        self.m
     }
 
     pub fn max_stones(&self) -> u32 {
@@ -53,21 +72,24 @@ fn choose(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
-/// Table entries of the tier with `n` stones: the ways to put `n` stones in 12 pits.
-pub fn tier_entries(n: u32) -> u64 {
-    choose(n as u64 + 11, 11)
+/// Table entries of the tier with `n` stones on a board of `m` pits a row: the ways to
+/// put `n` stones in `2m` pits.
+pub fn tier_entries(m: usize, n: u32) -> u64 {
+    choose(n as u64 + 2 * m as u64 - 1, 2 * m as u64 - 1)
 }
 
-/// Positions with `n` stones counted under the published rule (Romein & Bal): boards in
-/// which the player who just moved (the non-mover, pits 7..12 here) has at least one empty
-/// pit, plus the start for `n = 48`; none for `n = 47` (a capture takes at least 2
-/// stones). Those with every non-mover pit full number as boards of `n − 6` stones.
+/// Positions with `n` stones on the real board (6 pits a row) counted under the
+/// published rule (Romein & Bal): boards in which the player who just moved (the
+/// non-mover, pits 7..12 here) has at least one empty pit, plus the start for `n = 48`;
+/// none for `n = 47` (a capture takes at least 2 stones). Those with every non-mover pit
+/// full number as boards of `n − 6` stones.
 pub fn published_count(n: u32) -> u64 {
+    let entries = |n| tier_entries(MAX_PITS, n);
     match n {
         47 => 0,
-        48 => tier_entries(48) - tier_entries(42) + 1,
-        _ if n < 6 => tier_entries(n),
-        _ => tier_entries(n) - tier_entries(n - 6),
+        48 => entries(48) - entries(42) + 1,
+        _ if n < 6 => entries(n),
+        _ => entries(n) - entries(n - 6),
     }
 }
 
@@ -78,8 +100,9 @@ impl ScoreGame for Awari {
     type Tier = u8;
 
     fn table_key(&self) -> String {
-        // Not the largest tier: a tier's table is the same in every build.
-        "awari pits=6 rules=awari".to_owned()
+        // Not the largest tier: a tier's table is the same in every build. The real
+        // board's key is `awari pits=6 rules=awari`, as before smaller boards existed.
+        format!("awari pits={} rules=awari", self.m)
     }
 
     fn tier_size(&self, tier: u8) -> u64 {
@@ -99,8 +122,9 @@ impl ScoreGame for Awari {
 
     fn position(&self, tier: u8, rank: u64) -> Board {
         let mut cells = [0u8; CELLS];
-        self.index.unrank([tier as u32, 0], rank, &mut cells).expect("rank inside its tier");
-        Board::from_cells(&cells)
+        let cells = &mut cells[..2 * self.m];
+        self.index.unrank([tier as u32, 0], rank, cells).expect("rank inside its tier");
+        Board::from_cells(cells)
     }
 
     fn outcome(&self, board: &Board) -> Option<i16> {
@@ -143,13 +167,27 @@ mod tests {
     #[test]
     fn published_counts_match_enumeration_for_few_stones() {
         for n in 0..=7u32 {
-            let game = Awari::new(n).unwrap();
+            let game = Awari::new(MAX_PITS, n).unwrap();
             let count = (0..game.tier_size(n as u8))
-                .filter(|&r| game.position(n as u8, r).cells()[PITS..].contains(&0))
+                .filter(|&r| game.position(n as u8, r).cells()[MAX_PITS..].contains(&0))
                 .count() as u64;
             assert_eq!(count, published_count(n), "n = {n}");
-            assert_eq!(game.tier_size(n as u8), tier_entries(n));
+            assert_eq!(game.tier_size(n as u8), tier_entries(MAX_PITS, n));
         }
+    }
+
+    #[test]
+    fn small_boards_have_their_own_keys_and_sizes() {
+        assert_eq!(Awari::new(6, 4).unwrap().table_key(), "awari pits=6 rules=awari");
+        assert_eq!(Awari::new(3, 4).unwrap().table_key(), "awari pits=3 rules=awari");
+        for m in 1..=5 {
+            let game = Awari::new(m, 5).unwrap();
+            for n in 0..=5u32 {
+                assert_eq!(game.tier_size(n as u8), tier_entries(m, n), "m = {m}, n = {n}");
+            }
+        }
+        assert_eq!(Awari::new(0, 4).unwrap_err(), AwariError::Pits(0));
+        assert_eq!(Awari::new(7, 4).unwrap_err(), AwariError::Pits(7));
     }
 
     #[test]
