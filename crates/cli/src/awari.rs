@@ -1,11 +1,14 @@
-//! `solve awari`: Awari endgame tables (one per number of stones on the board) and the
-//! exact score of any position, with every move's score and the line.
+//! `solve awari`: Oware on boards of 1 to 6 pits a row. Under the computer-science rules
+//! (`--rules awari`): endgame tables by stones on the board, the exact score of any
+//! position and of a small board's start. The target rule sets (`--rules trysse|wari`)
+//! are in [`crate::oware`].
 
 use crate::memory;
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
-use clap::Args;
-use games::awari::{published_count, Awari, Board, START_STONES};
+use clap::{Args, ValueEnum};
+use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
+use games::oware::TargetRules;
 use retro::cyclic;
 use retro::score::{self, ScoreGame, ScoreTables};
 use retro::store::tier_file;
@@ -14,70 +17,131 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// The rule sets of the Oware family.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// Romein & Bal's computer-science rules: most stones at the end; exact scores.
+    Awari,
+    /// D. Elson's Trysse: first to capture the target (21 of 48) wins.
+    Trysse,
+    /// Michael Keller's Wari: first to the target (25 of 48) wins; a player who cannot
+    /// feed ends the game, each taking the stones on his side.
+    Wari,
+}
+
 #[derive(Args)]
 #[command(
-    about = "Awari (Oware, computer-science rules): endgame tables by stones on the board, any position's score",
-    long_about = "Builds Awari endgame tables, one per number of stones on the board, as Romein & Bal did, and \
-                  answers what a position is worth.\n\n\
-                  A table holds, for each arrangement of n stones in the 12 pits with a player to move, the \
-                  final difference (mover minus opponent) of those n stones under perfect play; stones already \
-                  captured do not change best play. A position that repeats splits the remaining stones \
-                  equally (0). The rules (docs/rules/awari.md): sowing skips the emptied pit on laps of 12 or \
-                  more; the last stone making 2 or 3 on the opponent's side captures, and so do the pits \
-                  before it on that side holding 2 or 3; a move that leaves the opponent no stone is allowed \
-                  only when every move does; a player with no move loses the stones left to the opponent.\n\n\
+    about = "Oware: Awari endgame tables and scores, Trysse and Wari outcomes, on boards of 1 to 6 pits a row",
+    long_about = "Solves Oware on a board of --pits M (1 to 6, default 6) pits a row under one of three rule \
+                  sets (docs/rules/awari.md). All share the sowing (counterclockwise, the emptied pit skipped \
+                  on laps of 2M or more) and the capture (the last stone making 2 or 3 on the opponent's side \
+                  takes them, and so do the pits before it on that side holding 2 or 3).\n\n\
+                  --rules awari (default), Romein & Bal's rules: a move that leaves the opponent no stone is \
+                  allowed only when every move does; a player with no move loses the stones left to the \
+                  opponent; a repeated position splits them. Values are the final difference (mover minus \
+                  opponent) of the stones still on the board, from tables by stones on the board.\n  \
                   --stones K builds (or reuses) every table up to K stones under --out and reports, for \
-                  each n, the table entries, the positions counted under the published rule (the player who \
-                  just moved has an empty pit) and the distribution of values.\n\n\
-                  --position takes 12 pit counts, the mover's six first, counterclockwise (so the \
-                  opponent's first pit follows the mover's sixth), separated by commas or spaces, and prints \
-                  its score, every legal move's score (stones it captures minus the opponent's score after \
-                  it), the best move and the line. Moves are named by the mover's pit, 1 to 6 in sowing \
-                  order. The tables up to the position's stones must be built (or give --stones).",
+                  each n, the table entries, the positions counted under the published rule (6 pits: the \
+                  player who just moved has an empty pit) and the distribution of values.\n  \
+                  --seeds S solves the start (S stones in every pit; tables up to 2·M·S stones): its value \
+                  for South, who moves first, each opening move's score and the line. The real board (6 \
+                  pits, 4 seeds) needs all 48 stones' tables, far beyond one machine.\n\n\
+                  --rules trysse or wari: first to capture --target stones wins (default 21 of 48 for \
+                  Trysse, scaled to ⌈21·N/48⌉ for N stones; N/2 + 1 for Wari). Values are win, draw or loss \
+                  with the plies to the end; endless play is a draw. Give --seeds S for the start, or \
+                  --position.\n\n\
+                  --position: Awari takes 2M pit counts, the mover's row first, counterclockwise (the \
+                  opponent's first pit follows the mover's last), separated by commas or spaces. Trysse and \
+                  Wari add a space and the captured counts, the mover's first: `3,3,3,3,3,3 0-0`. It prints \
+                  the value, every legal move's value, the best move and the line. Moves are named by the \
+                  mover's pit, 1 to M in sowing order.",
     after_help = "Examples:\n  \
                   solve awari --stones 12\n  \
-                  solve awari --stones 12 --json\n  \
+                  solve awari --pits 3 --seeds 3\n  \
                   solve awari --position \"0,0,1,2,0,3, 1,0,0,2,0,1\"\n  \
-                  solve awari --stones 16 --position \"4,0,0,2,1,0,0,3,0,0,5,1\" --json"
+                  solve awari --rules trysse --pits 3 --seeds 3\n  \
+                  solve awari --rules wari --pits 4 --seeds 2 --json\n  \
+                  solve awari --rules wari --position \"0,2,1,3,0,1 5-6\""
 )]
 pub struct AwariArgs {
-    /// Build (or reuse) every table up to this many stones on the board (at most 48).
+    /// Rule set.
+    #[arg(long, value_enum, default_value = "awari")]
+    pub(crate) rules: RulesArg,
+    /// Pits per row, 1 to 6 (default: the --position's, else 6).
     #[arg(long)]
-    stones: Option<u32>,
-    /// Analyse this position (12 pit counts, the mover's first, counterclockwise).
+    pub(crate) pits: Option<usize>,
+    /// Solve the start with this many stones in every pit.
     #[arg(long)]
-    position: Option<String>,
+    pub(crate) seeds: Option<u32>,
+    /// Stones to capture to win (trysse and wari only).
+    #[arg(long)]
+    pub(crate) target: Option<u32>,
+    /// Awari: build (or reuse) every table up to this many stones on the board (at most 48).
+    #[arg(long)]
+    pub(crate) stones: Option<u32>,
+    /// Analyse this position (see the notation above).
+    #[arg(long)]
+    pub(crate) position: Option<String>,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
-    out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Print one JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Longest line printed, in moves.
     #[arg(long, default_value_t = 200)]
-    max_line: usize,
+    pub(crate) max_line: usize,
 }
 
 /// Working memory of a tier build per position: best exit, counter and value (a byte
 /// each) and the 2-byte code written out.
 const WORK_BYTES_PER_POSITION: f64 = 5.0;
 
-/// Where the Awari tables live.
-pub fn table_dir(out: &Path) -> PathBuf {
-    out.join("awari").join("awari")
+/// Where the Awari tables of `m` pits a row live: the real board's where they always were.
+pub fn table_dir(out: &Path, m: usize) -> PathBuf {
+    let name = if m == MAX_PITS { "awari".to_owned() } else { format!("awari-m{m}") };
+    out.join("awari").join(name)
+}
+
+/// Pits per row: `--pits` (checked), the position's, or the real board's 6.
+pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<usize> {
+    match (given, in_position) {
+        (Some(m), _) if !(1..=MAX_PITS).contains(&m) => bail!("--pits {m}: boards have 1 to {MAX_PITS} pits a row"),
+        (Some(m), Some(p)) if m != p => bail!("the position has {p} pits a row, but --pits says {m}"),
+        (Some(m), _) | (None, Some(m)) => Ok(m),
+        (None, None) => Ok(MAX_PITS),
+    }
 }
 
 pub fn run(args: AwariArgs) -> Result<()> {
+    match args.rules {
+        RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args),
+        RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args),
+        RulesArg::Awari => {}
+    }
+    if let Some(t) = args.target {
+        bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
+    }
     let position: Option<Board> = match &args.position {
         Some(text) => Some(text.parse().with_context(|| format!("reading the position `{text}`"))?),
         None => None,
     };
+    let m = pits(args.pits, position.map(|p| p.pits_per_row()))?;
+    if let Some(seeds) = args.seeds {
+        if args.stones.is_some() || position.is_some() {
+            bail!("--seeds solves the start: give it without --stones and --position");
+        }
+        return start(m, seeds, &args);
+    }
     if args.stones.is_none() && position.is_none() {
-        bail!("give --stones K to build tables, or --position to analyse one (see `solve awari --help`)");
+        bail!(
+            "give --seeds S to solve the start, --stones K to build tables, or --position to analyse one (see \
+             `solve awari --help`)"
+        );
     }
     if let Some(k) = args.stones {
         if k > START_STONES {
-            bail!("--stones {k}: Awari has {START_STONES} stones");
+            bail!("--stones {k}: boards here hold at most {START_STONES} stones");
         }
     }
     if let (Some(k), Some(p)) = (args.stones, &position) {
@@ -85,13 +149,18 @@ pub fn run(args: AwariArgs) -> Result<()> {
             bail!("the position has {} stones: it needs tables up to --stones {}", p.stones(), p.stones());
         }
     }
-    let dir = table_dir(&args.out);
+    let dir = table_dir(&args.out, m);
     let mut out = json!({});
     if let Some(k) = args.stones {
-        let (game, tables, seconds, report) = build(k, &dir, args.json)?;
+        let game = Awari::new(m, k).context("indexing the boards")?;
+        if let Some(e) = too_big(&game, k) {
+            bail!("tables up to {k} stones {e}: lower --stones");
+        }
+        let (tables, seconds, report) = build(&game, k, &dir, args.json)?;
         let tiers = tier_report(&game, &tables, k)?;
         if args.json {
             out = json!({
+                "pits": m,
                 "stones": k,
                 "tables": dir.display().to_string(),
                 "tiers": tiers.iter().map(|t| json!({
@@ -101,7 +170,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
                     "values": t.values.iter().map(|(v, c)| (v.to_string(), json!(c))).collect::<serde_json::Map<_, _>>(),
                 })).collect::<Vec<_>>(),
                 "entries": tiers.iter().map(|t| t.entries).sum::<u64>(),
-                "published_rule": tiers.iter().map(|t| t.published).sum::<u64>(),
+                "published_rule": tiers.iter().map(|t| t.published).sum::<Option<u64>>(),
                 "tiers_built": report.tiers_built,
                 "tiers_reused": report.tiers_reused,
                 "bytes": report.bytes,
@@ -124,12 +193,13 @@ pub fn run(args: AwariArgs) -> Result<()> {
     }
     if let Some(p) = position {
         let n = p.stones();
-        let game = Awari::new(n).context("indexing the boards")?;
+        let game = Awari::new(m, n).context("indexing the boards")?;
         let tiers = game.tiers_up_to(n);
         if let Some(missing) = tiers.iter().find(|&&t| !tier_file(&dir, t).exists()) {
+            let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
             bail!(
                 "the position has {n} stones, but {} is missing (tier {missing}): build the tables with \
-                 `solve awari --stones {n}` (--out {})",
+                 `solve awari{pits} --stones {n}` (--out {})",
                 tier_file(&dir, missing).display(),
                 args.out.display()
             );
@@ -139,15 +209,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if args.json {
             out["position"] = json!(p.to_string());
             out["stones"] = json!(n);
-            out["value"] = json!(analysis.value);
-            out["moves"] = analysis
-                .moves
-                .iter()
-                .map(|m| json!({"pit": m.pit, "captures": m.captured, "score": m.score, "leads_to": m.child.to_string()}))
-                .collect();
-            out["best"] = json!(analysis.best());
-            out["line"] = json!(analysis.line.iter().map(|(pit, _)| pit).collect::<Vec<_>>());
-            out["line_ends"] = json!(analysis.end);
+            analysis_json(&analysis, &mut out);
         } else {
             print_analysis(&p, &analysis);
         }
@@ -158,35 +220,103 @@ pub fn run(args: AwariArgs) -> Result<()> {
     Ok(())
 }
 
-fn build(k: u32, dir: &Path, quiet: bool) -> Result<(Awari, ScoreTables<Awari>, f64, retro::store::BuildReport)> {
-    let game = Awari::new(k).context("indexing the boards")?;
-    let tiers = game.tiers_up_to(k);
-    let largest = game.tier_size(k as u8) as f64;
-    if let Some(free) = memory::available() {
-        let need = largest * WORK_BYTES_PER_POSITION;
-        if need > free as f64 {
-            bail!(
-                "tables up to {k} stones need about {} of memory (largest tier {largest:.3e} positions); this \
-                 machine has {} available: lower --stones",
-                memory::human(need),
-                memory::human(free as f64)
-            );
-        }
+/// The start of `m` pits a row with `seeds` in each: every table up to its stones, then
+/// its value for South (the first player), each opening move and the line.
+fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
+    let total = (2 * m as u32).saturating_mul(seeds);
+    if seeds == 0 || total > START_STONES {
+        bail!(
+            "--seeds {seeds}: {m} pits a row hold 1 to {} seeds a pit here ({START_STONES} stones)",
+            START_STONES / (2 * m as u32)
+        );
     }
+    let board = Board::start(m, seeds)?;
+    let game = Awari::new(m, total).context("indexing the boards")?;
+    if let Some(e) = too_big(&game, total) {
+        bail!(
+            "the start of {m}x{seeds} has {total} stones: it needs every Awari table up to --stones {total}, \
+             and those {e}"
+        );
+    }
+    let dir = table_dir(&args.out, m);
+    let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
+    let analysis = analyse(&game, &tables, &board, args.max_line)?;
+    let outcome = match analysis.value {
+        v if v > 0 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    if args.json {
+        let mut out = json!({
+            "game": "oware",
+            "rules": "awari",
+            "pits": m,
+            "seeds": seeds,
+            "stones": total,
+            "position": board.to_string(),
+            "outcome": outcome,
+            "positions": report.positions,
+            "tables": dir.display().to_string(),
+            "tiers_built": report.tiers_built,
+            "tiers_reused": report.tiers_reused,
+            "build_seconds": seconds,
+        });
+        analysis_json(&analysis, &mut out);
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("Awari {m}x{seeds}: {m} pits a row, {seeds} stones in each ({total} stones), South to move");
+    print_analysis(&board, &analysis);
+    println!("value for South: {:+} ({outcome}: the final stone difference, South minus North)", analysis.value);
+    println!(
+        "tables: {} ({} tiers: {} built, {} reused; {} positions) in {:.1} s",
+        dir.display(),
+        report.tiers_built + report.tiers_reused,
+        report.tiers_built,
+        report.tiers_reused,
+        report.positions,
+        seconds
+    );
+    Ok(())
+}
+
+/// Why tables up to `k` stones cannot be built here (as the end of a sentence), if so.
+fn too_big(game: &Awari, k: u32) -> Option<String> {
+    let largest = game.tier_size(k as u8) as f64;
+    let need = largest * WORK_BYTES_PER_POSITION;
+    let free = memory::available()? as f64;
+    (need > free).then(|| {
+        format!(
+            "need about {} of memory (the largest tier, {k} stones, has {largest:.3e} positions); this machine \
+             has {} available",
+            memory::human(need),
+            memory::human(free)
+        )
+    })
+}
+
+fn build(
+    game: &Awari,
+    k: u32,
+    dir: &Path,
+    quiet: bool,
+) -> Result<(ScoreTables<Awari>, f64, retro::store::BuildReport)> {
+    let tiers = game.tiers_up_to(k);
     let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, quiet);
     let started = Instant::now();
-    let (tables, report) = cyclic::build(&game, dir, &tiers, &progress)
-        .with_context(|| format!("building tables in {}", dir.display()))?;
+    let (tables, report) =
+        cyclic::build(game, dir, &tiers, &progress).with_context(|| format!("building tables in {}", dir.display()))?;
     progress.finish();
-    Ok((game, tables, started.elapsed().as_secs_f64(), report))
+    Ok((tables, started.elapsed().as_secs_f64(), report))
 }
 
 /// One tier's line of the report.
 struct TierLine {
     stones: u32,
     entries: u64,
-    published: u64,
+    /// Under the published rule, for the real board only.
+    published: Option<u64>,
     /// Positions by value for the player to move.
     values: BTreeMap<i16, u64>,
 }
@@ -200,27 +330,29 @@ fn tier_report(game: &Awari, tables: &ScoreTables<Awari>, k: u32) -> Result<Vec<
                 *values.entry(tables.probe(t, rank)?).or_insert(0u64) += 1;
             }
             let stones = t as u32;
-            Ok(TierLine { stones, entries: game.tier_size(t), published: published_count(stones), values })
+            let published = (game.pits_per_row() == MAX_PITS).then(|| published_count(stones));
+            Ok(TierLine { stones, entries: game.tier_size(t), published, values })
         })
         .collect()
 }
 
 fn print_tiers(tiers: &[TierLine]) {
     println!("{:>3} {:>15} {:>15}  values (score for the player to move: positions)", "n", "entries", "published rule");
+    let count = |c: Option<u64>| c.map_or("-".to_owned(), |c| c.to_string());
     for t in tiers {
         let values: Vec<String> = t.values.iter().map(|(v, c)| format!("{v:+}:{c}")).collect();
-        println!("{:>3} {:>15} {:>15}  {}", t.stones, t.entries, t.published, values.join(" "));
+        println!("{:>3} {:>15} {:>15}  {}", t.stones, t.entries, count(t.published), values.join(" "));
     }
     println!(
         "sum {:>15} {:>15}",
         tiers.iter().map(|t| t.entries).sum::<u64>(),
-        tiers.iter().map(|t| t.published).sum::<u64>()
+        count(tiers.iter().map(|t| t.published).sum::<Option<u64>>())
     );
 }
 
 /// One legal move and what it is worth to the mover.
 struct MoveScore {
-    /// 1..=6, the mover's pits in sowing order.
+    /// 1..=m, the mover's pits in sowing order.
     pit: usize,
     captured: u8,
     child: Board,
@@ -285,14 +417,29 @@ fn analyse(game: &Awari, tables: &ScoreTables<Awari>, p: &Board, max_line: usize
     Ok(Analysis { value, moves, line, end })
 }
 
-fn print_analysis(p: &Board, a: &Analysis) {
+/// The fields of an analysis in the JSON report.
+fn analysis_json(a: &Analysis, out: &mut serde_json::Value) {
+    out["value"] = json!(a.value);
+    out["moves"] = a
+        .moves
+        .iter()
+        .map(|m| json!({"pit": m.pit, "captures": m.captured, "score": m.score, "leads_to": m.child.to_string()}))
+        .collect();
+    out["best"] = json!(a.best());
+    out["line"] = json!(a.line.iter().map(|(pit, _)| pit).collect::<Vec<_>>());
+    out["line_ends"] = json!(a.end);
+}
+
+/// The board as across a table: the opponent's row right to left above the mover's.
+pub(crate) fn picture(p: &Board) -> String {
     let c = p.cells();
-    let row = |cells: &[u8]| cells.iter().map(|x| format!("{x:>3}")).collect::<String>();
-    // The opponent's row printed right to left above the mover's, as across a board.
-    let mut top: Vec<u8> = c[6..].to_vec();
-    top.reverse();
-    println!("opponent {}", row(&top));
-    println!("mover    {}", row(&c[..6]));
+    let m = p.pits_per_row();
+    let row = |cells: &mut dyn Iterator<Item = &u8>| cells.map(|x| format!("{x:>3}")).collect::<String>();
+    format!("opponent {}\nmover    {}", row(&mut c[m..].iter().rev()), row(&mut c[..m].iter()))
+}
+
+fn print_analysis(p: &Board, a: &Analysis) {
+    println!("{}", picture(p));
     println!("stones on the board: {}", p.stones());
     println!("score for the player to move: {:+} (final difference of the stones on the board)", a.value);
     for m in &a.moves {
@@ -306,14 +453,13 @@ fn print_analysis(p: &Board, a: &Analysis) {
     println!("line: {} ({})", if line.is_empty() { "-".to_owned() } else { line.join(" ") }, a.end);
 }
 
-/// The game a table key names, for `solve verify-table`: `awari pits=6 rules=awari`.
+/// The game a table key names, for `solve verify-table`: `awari pits=M rules=awari`.
 pub fn game_from_key(key: &str, max_stones: u32) -> Result<Awari> {
-    let expected = Awari::new(0)?.table_key();
-    if key != expected {
-        bail!("table key `{key}` is not one this version builds (`{expected}`)");
-    }
+    let m = (1..=MAX_PITS)
+        .find(|&m| key == format!("awari pits={m} rules=awari"))
+        .with_context(|| format!("table key `{key}` is not one this version builds (`awari pits=M rules=awari`)"))?;
     if max_stones > START_STONES {
-        bail!("a tier of {max_stones} stones: Awari has {START_STONES}");
+        bail!("a tier of {max_stones} stones: boards here hold at most {START_STONES}");
     }
-    Ok(Awari::new(max_stones)?)
+    Ok(Awari::new(m, max_stones)?)
 }

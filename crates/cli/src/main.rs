@@ -3,6 +3,7 @@
 mod awari;
 mod kalah;
 mod memory;
+mod oware;
 mod progress;
 mod tables;
 mod thi;
@@ -35,7 +36,7 @@ enum Command {
     Thi(thi::ThiArgs),
     /// Kalah(m, n): exact margins of the start and every opening move, or of any position.
     Kalah(kalah::KalahArgs),
-    /// Awari: endgame tables by stones on the board, and the exact score of any position.
+    /// Oware: Awari tables and scores, Trysse and Wari outcomes, on boards of 1 to 6 pits a row.
     Awari(awari::AwariArgs),
     /// Recompute published results (`solve verify kalah`) and compare with them.
     Verify(verify::VerifyArgs),

@@ -204,7 +204,24 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             );
             checked
         }
-        _ => bail!("tables of `{key}` cannot be verified by this version (THI`, Kalah and Awari only)"),
+        Some("oware") => {
+            let tiers: Vec<u8> = tiers
+                .iter()
+                .map(|t| t.parse().with_context(|| format!("`{t}` is not a Trysse or Wari tier")))
+                .collect::<Result<_>>()?;
+            let game = games::oware::from_key(&key)?;
+            if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
+                bail!("tier {t}: more stones than the {} in play", game.total());
+            }
+            let tables =
+                open(&game, &dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
+            let mut checked = 0;
+            for tier in tiers {
+                checked += verify_tier(&game, &tables, tier)?;
+            }
+            checked
+        }
+        _ => bail!("tables of `{key}` cannot be verified by this version (THI`, Kalah, Awari, Trysse and Wari only)"),
     };
     println!(
         "verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",

@@ -62,3 +62,108 @@ fn positions_beyond_the_tables_and_bad_input_are_errors() {
     let out = solve(dir.path(), &["awari", "--stones", "49"]);
     assert!(!out.status.success());
 }
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn small_boards_start_and_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = json(&solve(dir.path(), &["awari", "--pits", "2", "--seeds", "2", "--json"]));
+    assert_eq!(
+        (r["game"].as_str(), r["rules"].as_str(), r["pits"].as_u64(), r["seeds"].as_u64()),
+        (Some("oware"), Some("awari"), Some(2), Some(2))
+    );
+    assert_eq!(r["stones"], 8);
+    let best = r["moves"].as_array().unwrap().iter().map(|m| m["score"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(r["value"].as_i64(), Some(best), "the start's value is its best opening move's");
+    let outcome = match best {
+        v if v > 0 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    assert_eq!(r["outcome"], outcome);
+    assert!(dir.path().join("awari").join("awari-m2").join("tier-8.tbl").exists());
+    // The small board's tables answer positions of its size, and verify.
+    let p = json(&solve(dir.path(), &["awari", "--position", "1,1,1,0", "--json"]));
+    assert_eq!(p["best"], 1, "pit 2 would take all the opponent has");
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .arg("verify-table")
+        .arg(dir.path().join("awari").join("awari-m2"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // --stones on a small board: no published counts (they are the real board's).
+    let t = json(&solve(dir.path(), &["awari", "--pits", "3", "--stones", "4", "--json"]));
+    assert_eq!(t["tiers"][4]["entries"], 126);
+    assert!(t["tiers"][4]["published_rule"].is_null());
+}
+
+#[test]
+fn the_real_board_start_is_refused_with_the_tables_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["awari", "--seeds", "4"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--stones 48"), "{}", stderr(&out));
+}
+
+#[test]
+fn trysse_and_wari_solve_the_start_and_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = json(&solve(dir.path(), &["awari", "--rules", "trysse", "--pits", "3", "--seeds", "3", "--json"]));
+    for (field, value) in [("game", "oware"), ("rules", "trysse")] {
+        assert_eq!(r[field], value);
+    }
+    assert_eq!((r["pits"].as_u64(), r["seeds"].as_u64(), r["target"].as_u64()), (Some(3), Some(3), Some(8)));
+    assert!(["win", "draw", "loss"].contains(&r["outcome"].as_str().unwrap()));
+    assert_eq!(r["distance"].is_null(), r["outcome"] == "draw");
+    let moves = r["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    assert!(moves.iter().all(|m| m["outcome"].is_string() && m["pit"].is_u64()));
+    assert!(r["positions"].as_u64().unwrap() > 100_000);
+    assert!(dir.path().join("oware").join("trysse-m3-s3-t8").join("tier-18.tbl").exists());
+
+    // A position: notation with the captured counts; --pits and --seeds follow from it.
+    // Pit 2 takes the opponent's only stone and brings the mover to 5, Wari's target on 8.
+    let p = json(&solve(dir.path(), &["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"]));
+    assert_eq!((p["pits"].as_u64(), p["seeds"].as_u64(), p["target"].as_u64()), (Some(2), Some(2), Some(5)));
+    assert_eq!(
+        (p["over"].as_bool(), p["outcome"].as_str(), p["distance"].as_u64()),
+        (Some(false), Some("win"), Some(1))
+    );
+    assert_eq!(p["best"], 2);
+    let text = solve(dir.path(), &["awari", "--rules", "wari", "--position", "1,0,0,0 4-3"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("the game is over: win"), "{text}");
+
+    // The new tables pass the verifier.
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .arg("verify-table")
+        .arg(dir.path().join("oware").join("wari-m2-s2-t5"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_pits_and_rule_combinations_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 9] = [
+        (&["awari", "--pits", "0", "--seeds", "1"], "1 to 6 pits"),
+        (&["awari", "--pits", "7", "--stones", "4"], "1 to 6 pits"),
+        (&["awari", "--rules", "trysse", "--pits", "9", "--seeds", "1"], "1 to 6 pits"),
+        (&["awari", "--target", "5", "--pits", "2", "--seeds", "2"], "only --rules trysse and wari"),
+        (&["awari", "--rules", "wari", "--stones", "8"], "--seeds"),
+        (&["awari", "--rules", "trysse", "--pits", "3"], "--seeds"),
+        (&["awari", "--rules", "wari", "--pits", "2", "--seeds", "2", "--target", "9"], "between 1 and the 8"),
+        (&["awari", "--pits", "3", "--position", "1,1,1,1"], "--pits says 3"),
+        (&["awari", "--rules", "trysse", "--pits", "2", "--seeds", "2", "--position", "2,2,2,2 1-0"], "9 stones"),
+    ];
+    for (args, message) in cases {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{args:?}");
+    }
+}

@@ -5,4 +5,5 @@
 
 pub mod awari;
 pub mod kalah;
+pub mod oware;
 pub mod thi;

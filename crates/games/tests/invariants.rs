@@ -1,5 +1,6 @@
 //! The invariants every game must keep (listed in `crates/retro/src/game.rs`), as generic
-//! checks over any `retro::Game` and a list of sample positions, instantiated for THI`.
+//! checks over any `retro::Game` and a list of sample positions, instantiated for THI`
+//! and for Trysse and Wari (`games::oware`).
 //!
 //! The engine trusts these without checking them: a wrong `locate` stores a value under
 //! another position's rank, a successor outside the child tiers is probed in a table that
@@ -7,6 +8,7 @@
 //! wrong value silently. Symmetric positions must agree, or the tables (which store one
 //! orientation per rank) answer differently for positions the rules say are the same.
 
+use games::oware::{Oware, TargetRules};
 use games::thi::{Position, RuleSet, Rules, Thi, ThiTier};
 use rayon::prelude::*;
 use retro::{Game, Location, Successor, Turn};
@@ -293,6 +295,43 @@ fn primus_values_are_the_same_for_mirrored_and_turned_positions() {
         // A turned image shares its rank by construction (orientation 1), so "turn" mostly
         // checks the probing; "mirror" lands on another rank and checks the solving.
         check_symmetric_values(&game, &tables, &positions, &THI_SYMMETRIES);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Trysse and Wari
+// ---------------------------------------------------------------------------------------
+
+/// Checks (a)–(c) for Trysse and Wari on `m` pits a row with `seeds` a pit, on every
+/// position when a tier has at most `per_tier` (else a sample), under both rule sets and
+/// a few targets: the default, the smallest (first capture wins) and the largest.
+fn check_oware(m: usize, seeds: u32, per_tier: u64) {
+    for rules in TargetRules::ALL {
+        let total = 2 * m as u32 * seeds;
+        for target in [None, Some(1), Some(total)] {
+            let game = Oware::new(rules, m, seeds, target).unwrap();
+            let tiers = game.all_tiers();
+            let positions = check_locations(&game, &sample_locations(&game, &tiers, per_tier, m as u64));
+            check_tier_graph(&game, &tiers, &positions);
+            let (forward, backward) = check_moves_and_unmoves(&game, &positions);
+            let name = game.table_key();
+            assert!(forward > 0 && backward > 0, "{name}: {forward} / {backward} links");
+        }
+    }
+}
+
+#[test]
+fn oware_every_position_of_small_boards() {
+    // Exhaustive: every tier of every position of these boards.
+    for (m, seeds) in [(1, 4), (2, 2), (2, 3), (3, 2), (3, 3), (4, 1)] {
+        check_oware(m, seeds, u64::MAX);
+    }
+}
+
+#[test]
+fn oware_larger_boards_sampled() {
+    for (m, seeds) in [(3, 4), (4, 3), (5, 2), (6, 2)] {
+        check_oware(m, seeds, 400);
     }
 }
 

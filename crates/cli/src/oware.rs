@@ -1,0 +1,273 @@
+//! `solve awari --rules trysse|wari`: first to capture the target wins. Tables of win,
+//! draw or loss with the plies to the end, for every position of one board, stones in
+//! play and target; the start's or any position's value, every move's and the line.
+
+use crate::awari::{picture, pits, AwariArgs};
+use crate::memory;
+use crate::progress::BuildProgress;
+use anyhow::{bail, Context, Result};
+use games::oware::{Oware, Position, TargetRules};
+use retro::line::{best_move, move_values, principal_line, LineEnd};
+use retro::store::{build, BuildOptions, BuildReport, TableSet};
+use retro::{Game, Value};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Working memory of the outcome engine per position of the tier being solved (value,
+/// pending count, worst lower distance: 2 bytes each; frontier entries, 16 bytes, at
+/// most about one a position), and table bytes per position of every tier (mapped).
+const WORK_BYTES_PER_POSITION: f64 = 6.0 + 16.0;
+const TABLE_BYTES_PER_POSITION: f64 = 2.0;
+
+/// Where the tables of a board, stones in play and target live.
+pub fn table_dir(out: &Path, game: &Oware) -> PathBuf {
+    out.join("oware").join(format!(
+        "{}-m{}-s{}-t{}",
+        game.rules().name(),
+        game.pits_per_row(),
+        game.seeds(),
+        game.target()
+    ))
+}
+
+pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
+    if let Some(k) = args.stones {
+        bail!(
+            "--stones {k} builds Awari's tables by stones on the board; {} tables depend on the stones in play and \
+             the target: give --seeds (with --pits) or --position",
+            rules.name()
+        );
+    }
+    let position: Option<Position> = match &args.position {
+        Some(text) => Some(text.parse().with_context(|| format!("reading the position `{text}`"))?),
+        None => None,
+    };
+    let m = pits(args.pits, position.map(|p| p.board.pits_per_row()))?;
+    let seeds = match (args.seeds, position) {
+        (Some(s), _) => s,
+        (None, Some(p)) => {
+            let per_pit = 2 * m as u32;
+            if p.total() % per_pit != 0 || p.total() == 0 {
+                bail!(
+                    "the position holds {} stones (board and captures): not a start of {m} pits a row, which holds \
+                     a multiple of {per_pit}",
+                    p.total()
+                );
+            }
+            p.total() / per_pit
+        }
+        (None, None) => {
+            bail!("give --seeds S to solve the start (with --pits M), or --position (see `solve awari --help`)")
+        }
+    };
+    let game = Oware::new(rules, m, seeds, args.target)?;
+    let position = match position {
+        Some(p) => {
+            game.check(&p)?;
+            p
+        }
+        None => game.start(),
+    };
+    check_memory(&game)?;
+    let dir = table_dir(&args.out, &game);
+    let root = game.locate(&position).tier;
+    let to_build: u64 = retro::order::tier_order(&game, &[root])?
+        .into_iter()
+        .filter(|&t| !retro::store::tier_file(&dir, t).exists())
+        .map(|t| game.tier_size(t))
+        .sum();
+    let progress = BuildProgress::new(to_build, args.json);
+    let started = Instant::now();
+    let (tables, report) = build(&game, &dir, &[root], &progress, &BuildOptions::default())
+        .with_context(|| format!("building tables in {}", dir.display()))?;
+    progress.finish();
+    let seconds = started.elapsed().as_secs_f64();
+    let analysis = analyse(&game, &tables, &position, args.max_line)?;
+    if args.json {
+        print_json(&game, &position, &analysis, &tables, &report, seconds)
+    } else {
+        print_text(&game, &position, &analysis, &tables, &report, seconds);
+        Ok(())
+    }
+}
+
+fn check_memory(game: &Oware) -> Result<()> {
+    let tiers = game.all_tiers();
+    let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
+    let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
+    let need = largest * WORK_BYTES_PER_POSITION + total * TABLE_BYTES_PER_POSITION;
+    if let Some(free) = memory::available() {
+        if need > free as f64 {
+            bail!(
+                "{} on {}x{} needs about {} of memory ({total:.3e} positions, the largest tier {largest:.3e}); this \
+                 machine has {} available",
+                game.rules().name(),
+                game.pits_per_row(),
+                game.seeds(),
+                memory::human(need),
+                memory::human(free as f64)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One legal move: the mover's pit (1..=m), what it captures, where it leads and its
+/// value for the mover.
+struct MoveValue {
+    pit: usize,
+    captured: u8,
+    child: Position,
+    value: Value,
+}
+
+struct Analysis {
+    value: Value,
+    over: Option<Value>,
+    moves: Vec<MoveValue>,
+    best: Option<usize>,
+    /// The pits played along the line of best moves.
+    line: Vec<usize>,
+    /// The last position of the line.
+    last: Position,
+    end: LineEnd,
+}
+
+fn analyse(game: &Oware, tables: &TableSet<Oware>, position: &Position, max_line: usize) -> Result<Analysis> {
+    let value = tables.value(game, position)?;
+    let over = game.outcome(position);
+    let moves = if over.is_some() { Vec::new() } else { game.moves(position) };
+    let successors: Vec<_> = moves
+        .iter()
+        .map(|&(_, sown)| retro::Successor { position: game.after(position, sown), turn: retro::Turn::Passes })
+        .collect();
+    let values = move_values(game, tables, &successors)?;
+    let best = best_move(&values).map(|i| moves[i].0 + 1);
+    let moves = moves
+        .iter()
+        .zip(&successors)
+        .zip(values)
+        .map(|((&(pit, sown), s), value)| MoveValue { pit: pit + 1, captured: sown.captured, child: s.position, value })
+        .collect();
+    let line = principal_line(game, tables, position, max_line)?;
+    let pits: Vec<usize> = line.positions.windows(2).map(|w| pit_between(game, &w[0], &w[1])).collect::<Result<_>>()?;
+    let last = *line.positions.last().expect("a line starts with its position");
+    Ok(Analysis { value, over, moves, best, line: pits, last, end: line.end })
+}
+
+/// The pit (1..=m) whose move leads from `from` to `to`.
+fn pit_between(game: &Oware, from: &Position, to: &Position) -> Result<usize> {
+    game.moves(from)
+        .into_iter()
+        .find(|&(_, sown)| game.after(from, sown) == *to)
+        .map(|(pit, _)| pit + 1)
+        .with_context(|| format!("no move leads from {from} to {to}: the line is broken"))
+}
+
+fn end_text(a: &Analysis) -> String {
+    match a.end {
+        LineEnd::Over(v) => format!("game over at {}: a {} for the player to move", a.last, v.outcome()),
+        LineEnd::Cycle(i) => format!("repeats the position after ply {i}: endless play, a draw"),
+        LineEnd::Cut => "cut at --max-line".to_owned(),
+    }
+}
+
+fn describe(game: &Oware) -> String {
+    format!(
+        "{} {}x{}: {} pits a row, {} stones in each ({} stones), first to capture {} wins",
+        game.rules().name(),
+        game.pits_per_row(),
+        game.seeds(),
+        game.pits_per_row(),
+        game.seeds(),
+        game.total(),
+        game.target()
+    )
+}
+
+fn print_text(
+    game: &Oware,
+    position: &Position,
+    a: &Analysis,
+    tables: &TableSet<Oware>,
+    report: &BuildReport,
+    seconds: f64,
+) {
+    println!("{}", describe(game));
+    println!("{}", picture(&position.board));
+    println!("captured: mover {}, opponent {}", position.mine, position.theirs);
+    let who = if *position == game.start() { "South (to move)" } else { "the player to move" };
+    match a.over {
+        Some(v) => println!("the game is over: {} for the player to move", v.outcome()),
+        None => println!("value for {who}: {}", a.value),
+    }
+    for m in &a.moves {
+        println!("  pit {}: captures {}, {}", m.pit, m.captured, m.value);
+    }
+    if let Some(pit) = a.best {
+        println!("best move: pit {pit}");
+    }
+    let line: Vec<String> = a.line.iter().map(|p| p.to_string()).collect();
+    println!("line ({} plies): {}", line.len(), if line.is_empty() { "-".to_owned() } else { line.join(" ") });
+    println!("  then: {}", end_text(a));
+    let (positions, bytes) = tables.size();
+    println!(
+        "tables: {} ({} tiers: {} built, {} reused; {} positions, {}) in {:.1} s",
+        tables.dir().display(),
+        report.tiers_built + report.tiers_reused,
+        report.tiers_built,
+        report.tiers_reused,
+        positions,
+        memory::human(bytes as f64),
+        seconds
+    );
+}
+
+fn print_json(
+    game: &Oware,
+    position: &Position,
+    a: &Analysis,
+    tables: &TableSet<Oware>,
+    report: &BuildReport,
+    seconds: f64,
+) -> Result<()> {
+    let end = match a.end {
+        LineEnd::Over(v) => json!({"kind": "over", "at": a.last.to_string(), "outcome_for_mover": v.outcome()}),
+        LineEnd::Cycle(i) => json!({"kind": "cycle", "repeats_ply": i}),
+        LineEnd::Cut => json!({"kind": "cut"}),
+    };
+    let (positions, bytes) = tables.size();
+    let out = json!({
+        "game": "oware",
+        "rules": game.rules().name(),
+        "pits": game.pits_per_row(),
+        "seeds": game.seeds(),
+        "stones": game.total(),
+        "target": game.target(),
+        "position": position.to_string(),
+        "start": *position == game.start(),
+        "over": a.over.is_some(),
+        "outcome": a.value.outcome(),
+        "distance": a.value.plies(),
+        "moves": a.moves.iter().map(|m| json!({
+            "pit": m.pit,
+            "captures": m.captured,
+            "outcome": m.value.outcome(),
+            "distance": m.value.plies(),
+            "leads_to": m.child.to_string(),
+        })).collect::<Vec<_>>(),
+        "best": a.best,
+        "line": a.line,
+        "line_end": end,
+        "positions": positions,
+        "bytes": bytes,
+        "tables": tables.dir().display().to_string(),
+        "tiers_built": report.tiers_built,
+        "tiers_reused": report.tiers_reused,
+        "build_seconds": seconds,
+        "peak_memory_bytes": memory::peak_resident(),
+    });
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}

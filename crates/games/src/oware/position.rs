@@ -1,0 +1,61 @@
+//! A position of the target rule sets: the board seen from the player to move and the
+//! stones each player has captured, with its text notation.
+
+use crate::awari::{Board, BoardError};
+use std::fmt;
+use thiserror::Error;
+
+/// The board from the mover's side, the stones he has captured (`mine`) and those his
+/// opponent has (`theirs`). Within one game `theirs` follows from the others (every stone
+/// is on the board or captured); it is kept to print and check positions without the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    pub board: Board,
+    pub mine: u8,
+    pub theirs: u8,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NotationError {
+    #[error("a position is `<pit counts> <mover's captures>-<opponent's captures>`, e.g. `3,3,3,3,3,3 0-0`")]
+    Shape,
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("`{0}` is not a captured count (a whole number of stones)")]
+    BadCount(String),
+    #[error("{0} stones in all; a game here has at most 48")]
+    TooManyStones(u32),
+}
+
+impl Position {
+    /// Stones on the board and captured.
+    pub fn total(&self) -> u32 {
+        self.board.stones() + self.mine as u32 + self.theirs as u32
+    }
+}
+
+/// `2m` pit counts (commas or spaces, the mover's row first, counterclockwise), a space,
+/// then the captured counts, the mover's first: `3,3,3,3,3,3 0-0`.
+impl std::str::FromStr for Position {
+    type Err = NotationError;
+
+    fn from_str(text: &str) -> Result<Position, NotationError> {
+        let (pits, captured) = text.trim().rsplit_once(char::is_whitespace).ok_or(NotationError::Shape)?;
+        let (mine, theirs) = captured.split_once('-').ok_or(NotationError::Shape)?;
+        let count = |word: &str| -> Result<u8, NotationError> {
+            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(word.to_owned()))?;
+            u8::try_from(n).map_err(|_| NotationError::TooManyStones(n))
+        };
+        let position = Position { board: pits.parse()?, mine: count(mine)?, theirs: count(theirs)? };
+        if position.total() > crate::awari::START_STONES {
+            return Err(NotationError::TooManyStones(position.total()));
+        }
+        Ok(position)
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}-{}", self.board, self.mine, self.theirs)
+    }
+}

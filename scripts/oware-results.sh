@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Regenerates the table of docs/results-oware.md: the start of small Oware boards (M pits a
+# row, S stones in each) under awari, trysse and wari. Prints Markdown rows on standard
+# output; the largest (4x4 under trysse and wari) take about 3 minutes each on 2 cores,
+# the whole run about 10.
+#   scripts/oware-results.sh [OUT_DIR]
+# Tables go to OUT_DIR; without it, to a fresh temporary directory (removed afterwards),
+# so that every time is a full build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ge 1 ]; then
+  out="$1"
+else
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+fi
+cargo build --release --quiet
+solve="${CARGO_TARGET_DIR:-target}/release/solve"
+
+# M x S: every board of 1 to 4 pits with 1 to 4 seeds, then a few more that build quickly.
+boards="1x1 1x2 1x3 1x4 2x1 2x2 2x3 2x4 3x1 3x2 3x3 3x4 4x1 4x2 4x3 4x4 1x6 2x6 2x12 3x5 3x6 5x1 5x2 6x1"
+
+echo "| board | stones | rules | target | start, South to move | opening moves (pit: value) | table positions | build s | command |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for board in $boards; do
+  m="${board%x*}"
+  s="${board#*x}"
+  for rules in awari trysse wari; do
+    cmd="solve awari --rules $rules --pits $m --seeds $s"
+    $solve awari --rules "$rules" --pits "$m" --seeds "$s" --out "$out" --json |
+      python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+def short(outcome, distance):
+    return {"win": "W", "draw": "D", "loss": "L"}[outcome] + ("" if distance is None else str(distance))
+if r["rules"] == "awari":
+    target = "–"
+    start = "{:+d} ({})".format(r["value"], r["outcome"])
+    moves = ", ".join("{}: {:+d}".format(m["pit"], m["score"]) for m in r["moves"])
+else:
+    target = str(r["target"])
+    start = r["outcome"] if r["distance"] is None else "{} in {}".format(r["outcome"], r["distance"])
+    moves = ", ".join("{}: {}".format(m["pit"], short(m["outcome"], m["distance"])) for m in r["moves"])
+if r["outcome"] != "draw":
+    start = "**" + start + "**"
+cells = ["{}×{}".format(r["pits"], r["seeds"]), str(r["stones"]), r["rules"], target, start, moves,
+         "{:,}".format(r["positions"]), "{:.1f}".format(r["build_seconds"]), "`" + sys.argv[1] + "`"]
+print("| " + " | ".join(cells) + " |")
+' "$cmd"
+  done
+done
