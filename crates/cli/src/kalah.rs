@@ -308,6 +308,34 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
     Ok(k)
 }
 
+/// Runs `work` with a spinner counting the boards `search` has searched, if there is a
+/// search and the output is not JSON.
+pub fn with_search_progress<T: Send>(
+    search: Option<&Search>,
+    hidden: bool,
+    work: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
+    let Some(search) = search else { return work() };
+    let spinner = crate::progress::spinner("searching", hidden);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let started = Instant::now();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let nodes = search.nodes();
+                let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
+                spinner.set_message(format!("searching: {nodes} boards, {:.2} M/s", rate / 1e6));
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        });
+        let result = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
+    spinner.finish_and_clear();
+    result
+}
+
 fn outcome_word(margin: i32) -> &'static str {
     match margin.signum() {
         1 => "win",
@@ -340,8 +368,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let started = Instant::now();
     let solver = Solver::new(m, rules, endgame_seeds, &args.out, args.json, args.tt_bits)?;
     let search = solver.search(total)?;
-    let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position)?;
-    let line = principal_line(&solver, search.as_ref(), &position, margin, args.max_line)?;
+    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, || {
+        let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position)?;
+        let line = principal_line(&solver, search.as_ref(), &position, margin, args.max_line)?;
+        Ok((margin, turns, line))
+    })?;
     let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
     let seconds = started.elapsed().as_secs_f64();
     let (positions, bytes) = solver.tables().size();

@@ -1,6 +1,6 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
-use crate::kalah::{auto_endgame_seeds, Solver};
+use crate::kalah::{auto_endgame_seeds, with_search_progress, Solver};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
@@ -126,14 +126,16 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
-        let solver = Solver::new(row.m, rules, endgame_seeds, &args.out, true, args.tt_bits)?;
+        let solver = Solver::new(row.m, rules, endgame_seeds, &args.out, false, args.tt_bits)?;
         let search = solver.search(total)?;
-        let (computed, margin) = if row.margin.is_some() || args.margins {
-            let (margin, _) = solver.margin_and_turns(search.as_ref(), &start)?;
-            (letter(margin), Some(margin))
-        } else {
-            (solver.outcome(search.as_ref(), &start)?, None)
-        };
+        let (computed, margin) = with_search_progress(search.as_ref(), false, || {
+            Ok(if row.margin.is_some() || args.margins {
+                let (margin, _) = solver.margin_and_turns(search.as_ref(), &start)?;
+                (letter(margin), Some(margin))
+            } else {
+                (solver.outcome(search.as_ref(), &start)?, None)
+            })
+        })?;
         let ok = computed == row.outcome && (row.margin.is_none() || row.margin == margin);
         checked += 1;
         if !ok {

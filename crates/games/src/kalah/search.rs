@@ -95,7 +95,7 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// Boards searched (not probed) so far.
+    /// Boards searched (not probed) so far (counted in batches while a search runs).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
     }
@@ -180,6 +180,11 @@ impl<'a> Search<'a> {
         nodes: &mut u64,
     ) -> Result<i16, ProbeError> {
         *nodes += 1;
+        // Published now and then, so that a long search can show its progress.
+        if *nodes == 1 << 16 {
+            self.nodes.fetch_add(*nodes, Relaxed);
+            *nodes = 0;
+        }
         let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
         if let Some(e) = self.transpositions.lookup(key) {
             known = Entry { seeds: seeds as u8, ..e };
