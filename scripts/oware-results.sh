@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the table of docs/results-oware.md: the start of small Oware boards (M pits a
+# Regenerates the table of the "Oware on small boards" section of docs/results.md: the start of small Oware boards (M pits a
 # row, S stones in each) under awari, trysse and wari. Prints Markdown rows on standard
 # output; the largest (4x4 under trysse and wari) take about 3 minutes each on 2 cores,
 # the whole run about 10.
