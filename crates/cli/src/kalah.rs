@@ -103,7 +103,7 @@ pub struct KalahArgs {
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
     /// (default: as many as fit in half the free memory and a build of about 20 s: 18 for
-    /// six pits).
+    /// six pits; for instances of more than 50 seeds about 5 minutes: 24 for six pits).
     #[arg(long)]
     endgame_seeds: Option<u32>,
     /// Transposition table of 2^B entries of 16 bytes (27: 2 GiB, reserved, taken as the search touches it;
@@ -129,6 +129,13 @@ const TABLE_BYTES_PER_POSITION: f64 = 0.8;
 /// board up to 18 seeds, 86.5 million). Measured on Kalah(6,4): 18 seeds take 73 s in all,
 /// 20 seeds (226 million boards) 104 s, the larger build not paying for itself.
 const AUTO_POSITIONS: u64 = 90_000_000;
+/// The budget for instances of more than [`LARGE_INSTANCE`] seeds, where the search, not
+/// the build, dominates: every board up to 24 seeds for six pits (1.25 billion, about 5
+/// minutes on 2 cores), 31 for five. Measured: with 18-seed tables the win of Kalah(6,5)
+/// was not proved in 15 minutes; with 24-seed tables it took 4 minutes of search.
+const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
+/// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
+const LARGE_INSTANCE: u32 = 50;
 
 fn rules(args: &KalahArgs) -> Result<Rules> {
     let mut rules = args.rules.rules();
@@ -303,8 +310,9 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about a minute
-/// on 2 cores), and the build's working memory (the largest tier's value slots, the
+/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 20 s on 2
+/// cores; [`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
+/// the build's working memory (the largest tier's value slots, the
 /// finished tables mapped, the transposition table) within half the free memory.
 pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
     let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
@@ -314,7 +322,8 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
         let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
             + positions as f64 * TABLE_BYTES_PER_POSITION
             + (16u64 << tt_bits) as f64;
-        positions <= AUTO_POSITIONS && need <= free
+        let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
+        positions <= budget && need <= free
     };
     let mut k = 0;
     while k < total && fits(k + 1) {

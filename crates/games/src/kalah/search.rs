@@ -118,8 +118,12 @@ impl<'a> Search<'a> {
         // MTD(f): a sequence of null-window searches converging on the value, each
         // reusing the bounds the last ones left in the transposition table.
         let (mut lower, mut upper) = (-(seeds as i16), seeds as i16);
-        let mut guess = guess.clamp(lower, upper);
         let key = hash(board);
+        // Bounds left by earlier searches (a parent's, a sibling's) narrow the start.
+        if let Some(e) = self.transpositions.lookup(key) {
+            (lower, upper) = (lower.max(e.lower), upper.min(e.upper));
+        }
+        let mut guess = guess.clamp(lower, upper);
         let result = loop {
             if lower >= upper {
                 break Ok(guess);
