@@ -1,6 +1,7 @@
 //! `solve`: build perfect-play tables for mancala-family games and ask them questions.
 
 mod awari;
+mod build;
 mod kalah;
 mod memory;
 mod oware;

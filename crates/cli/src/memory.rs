@@ -8,6 +8,27 @@ pub fn available() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// An outcome build that does not fit: the bytes it needs, its positions, its largest
+/// tier's, and the bytes available.
+pub struct TooBig {
+    pub need: f64,
+    pub total: f64,
+    pub largest: f64,
+    pub free: f64,
+}
+
+/// Checks that building every tier of `game` fits in the available memory: the largest
+/// tier's working bytes (`work` a position) and every finished table (`table` a position).
+pub fn check_outcome_build<G: retro::Game>(game: &G, tiers: &[G::Tier], work: f64, table: f64) -> Result<(), TooBig> {
+    let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
+    let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
+    let need = largest * work + total * table;
+    match available() {
+        Some(free) if need > free as f64 => Err(TooBig { need, total, largest, free: free as f64 }),
+        _ => Ok(()),
+    }
+}
+
 /// A byte count for people: `1.5 GiB`.
 pub fn human(bytes: f64) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];

@@ -4,15 +4,13 @@
 
 use crate::awari::{picture, pits, AwariArgs};
 use crate::memory;
-use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
 use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::store::{build, BuildOptions, BuildReport, TableSet};
+use retro::store::{BuildReport, TableSet};
 use retro::{Game, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// Working memory of the outcome engine per position of the tier being solved (value,
 /// pending count, worst lower distance: 2 bytes each; frontier entries, 16 bytes, at
@@ -72,17 +70,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     check_memory(&game)?;
     let dir = table_dir(&args.out, &game);
     let root = game.locate(&position).tier;
-    let to_build: u64 = retro::order::tier_order(&game, &[root])?
-        .into_iter()
-        .filter(|&t| !retro::store::tier_file(&dir, t).exists())
-        .map(|t| game.tier_size(t))
-        .sum();
-    let progress = BuildProgress::new(to_build, args.json);
-    let started = Instant::now();
-    let (tables, report) = build(&game, &dir, &[root], &progress, &BuildOptions::default())
-        .with_context(|| format!("building tables in {}", dir.display()))?;
-    progress.finish();
-    let seconds = started.elapsed().as_secs_f64();
+    let (tables, report, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
     let analysis = analyse(&game, &tables, &position, args.max_line)?;
     if args.json {
         print_json(&game, &position, &analysis, &tables, &report, seconds)
@@ -94,21 +82,18 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
 
 fn check_memory(game: &Oware) -> Result<()> {
     let tiers = game.all_tiers();
-    let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
-    let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let need = largest * WORK_BYTES_PER_POSITION + total * TABLE_BYTES_PER_POSITION;
-    if let Some(free) = memory::available() {
-        if need > free as f64 {
-            bail!(
-                "{} on {}x{} needs about {} of memory ({total:.3e} positions, the largest tier {largest:.3e}); this \
-                 machine has {} available",
-                game.rules().name(),
-                game.pits_per_row(),
-                game.seeds(),
-                memory::human(need),
-                memory::human(free as f64)
-            );
-        }
+    if let Err(big) = memory::check_outcome_build(game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION) {
+        bail!(
+            "{} on {}x{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); this machine has {} \
+             available",
+            game.rules().name(),
+            game.pits_per_row(),
+            game.seeds(),
+            memory::human(big.need),
+            big.total,
+            big.largest,
+            memory::human(big.free)
+        );
     }
     Ok(())
 }

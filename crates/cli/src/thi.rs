@@ -1,17 +1,15 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::memory;
-use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
 use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::store::{build, BuildOptions, TableSet};
+use retro::store::TableSet;
 use retro::{Game, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -121,21 +119,18 @@ fn check_memory(setup: Setup) -> Result<Thi> {
     match Thi::for_setup(setup, rules_free) {
         Ok(game) => {
             let tiers = game.all_tiers();
-            let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
-            let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-            let need = largest * WORK_BYTES_PER_POSITION + total * TABLE_BYTES_PER_POSITION;
-            if let Some(free) = memory::available() {
-                if need > free as f64 {
-                    bail!(
-                        "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
-                         this machine has {} available",
-                        setup.name(),
-                        memory::human(need),
-                        total,
-                        largest,
-                        memory::human(free as f64)
-                    );
-                }
+            if let Err(big) =
+                memory::check_outcome_build(&game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION)
+            {
+                bail!(
+                    "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
+                     this machine has {} available",
+                    setup.name(),
+                    memory::human(big.need),
+                    big.total,
+                    big.largest,
+                    memory::human(big.free)
+                );
             }
             Ok(game)
         }
@@ -169,17 +164,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
 
     let dir = table_dir(&args.out, setup.size(), rules);
     let root = game.locate(&setup.start()).tier;
-    let to_build: u64 = retro::order::tier_order(&game, &[root])?
-        .into_iter()
-        .filter(|&t| !retro::store::tier_file(&dir, t).exists())
-        .map(|t| game.tier_size(t))
-        .sum();
-    let progress = BuildProgress::new(to_build, args.json);
-    let started = Instant::now();
-    let (tables, report) = build(&game, &dir, &[root], &progress, &BuildOptions::default())
-        .with_context(|| format!("building tables in {}", dir.display()))?;
-    progress.finish();
-    let build_seconds = started.elapsed().as_secs_f64();
+    let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
 
     if args.verify {
         for tier in retro::order::tier_order(&game, &[root])? {
