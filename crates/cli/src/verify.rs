@@ -35,8 +35,8 @@ struct VerifyKalahArgs {
     max_pits: usize,
     /// Only instances with at most this many seeds in all (2·m·n). The default, 40, checks
     /// 30 of the 35 published values in about 10 s; `--max-seeds 50` adds Kalah(4,6), (5,5)
-    /// and (6,4) (seconds more); `--max-seeds 60 --endgame-seeds auto` all 35 (about 20
-    /// minutes on 2 cores, tables included: see docs/results.md).
+    /// and (6,4) (seconds more); `--max-seeds 60 --endgame-seeds auto` all 35 (18 minutes
+    /// on 2 cores from an empty directory, tables included: see docs/results.md).
     #[arg(long, default_value_t = 40)]
     max_seeds: u32,
     /// Endgame tables up to this many seeds for instances too large for a full table
