@@ -23,8 +23,6 @@ pub enum BuildError {
     Solve(#[from] SolveError),
     #[error(transparent)]
     ScoreSolve(#[from] crate::score::ScoreSolveError),
-    #[error(transparent)]
-    CyclicSolve(#[from] crate::cyclic::CyclicSolveError),
     #[error("{0}\n  (remove the file to have it rebuilt)")]
     Table(#[from] TableError),
     #[error("the tables are missing tier {tier} ({path})")]

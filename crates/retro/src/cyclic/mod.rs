@@ -58,7 +58,7 @@ use crate::solve::Observer;
 use crate::store::{BuildError, BuildReport};
 use std::path::Path;
 
-pub use solve::{solve_tier, CyclicSolveError};
+pub use solve::solve_tier;
 
 /// A two-player score game split into tiers that play never leaves except downwards,
 /// whose moves inside a tier may form cycles (endless play scores 0).

@@ -20,40 +20,17 @@
 //! compare-and-swap and counters decremented atomically (see [`Pass`]).
 
 use super::CyclicScoreGame;
-use crate::score::ScoreMove;
+use crate::score::{ScoreMove, ScoreSolveError};
 use crate::solve::Observer;
 use crate::table::Table;
 use crate::value::{code_score, score_code, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
-use thiserror::Error;
 
 /// `best_exit` of a position without exits.
 const NO_EXIT: i8 = i8::MIN;
 /// Ranks handed to one rayon task at a time in the scan.
 const CHUNK: usize = 1 << 14;
-
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum CyclicSolveError {
-    #[error("tier {tier}: a move leads to tier {child}, which is neither this tier nor a finished child tier")]
-    UnexpectedTier { tier: String, child: String },
-    #[error("tier {tier}: a move leads to rank {rank} of tier {child}, past its end")]
-    RankOutOfRange { tier: String, child: String, rank: u64 },
-    #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove { tier: String, position: String },
-    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
-    InTierGain { tier: String, position: String },
-    #[error("tier {tier}: an un-move of {position} leaves the tier")]
-    UnmoveOutsideTier { tier: String, position: String },
-    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
-    UnmoveNotAMove { tier: String, position: String },
-    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
-    TooManyChildren { tier: String, position: String },
-    #[error("tier {tier}: a score of {score} does not fit this engine (−127..=127)")]
-    ScoreRange { tier: String, score: i32 },
-    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge { tier: String, size: u64 },
-}
 
 struct TierSolver<'a, G: CyclicScoreGame> {
     game: &'a G,
@@ -67,10 +44,10 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         self.tier.to_string()
     }
 
-    fn fits(&self, score: i32) -> Result<i8, CyclicSolveError> {
+    fn fits(&self, score: i32) -> Result<i8, ScoreSolveError> {
         match i8::try_from(score) {
             Ok(s) if s != NO_EXIT => Ok(s),
-            _ => Err(CyclicSolveError::ScoreRange { tier: self.err_tier(), score }),
+            _ => Err(ScoreSolveError::ScoreRange { tier: self.err_tier(), score }),
         }
     }
 
@@ -80,7 +57,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         rank: u64,
         moves: &mut Vec<ScoreMove<G::Position>>,
         inside: &mut Vec<u64>,
-    ) -> Result<(i8, u8), CyclicSolveError> {
+    ) -> Result<(i8, u8), ScoreSolveError> {
         let position = self.game.position(self.tier, rank);
         if let Some(v) = self.game.outcome(&position) {
             return Ok((self.fits(v as i32)?, 0));
@@ -89,20 +66,20 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         inside.clear();
         self.game.moves(&position, moves);
         if moves.is_empty() {
-            return Err(CyclicSolveError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
+            return Err(ScoreSolveError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
         }
         let mut best = i32::MIN;
         for mv in moves.iter() {
             let (tier, child) = self.game.locate(&mv.position);
             if tier == self.tier {
                 if mv.gain != 0 || mv.turn != Turn::Passes {
-                    return Err(CyclicSolveError::InTierGain {
+                    return Err(ScoreSolveError::InTierGain {
                         tier: self.err_tier(),
                         position: format!("{position:?}"),
                     });
                 }
                 if child >= self.size {
-                    return Err(CyclicSolveError::RankOutOfRange {
+                    return Err(ScoreSolveError::RankOutOfRange {
                         tier: self.err_tier(),
                         child: tier.to_string(),
                         rank: child,
@@ -113,9 +90,9 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
             }
             let table =
                 self.children.iter().find(|(t, _)| *t == tier).map(|&(_, table)| table).ok_or_else(|| {
-                    CyclicSolveError::UnexpectedTier { tier: self.err_tier(), child: tier.to_string() }
+                    ScoreSolveError::UnexpectedTier { tier: self.err_tier(), child: tier.to_string() }
                 })?;
-            let code = table.code(child).ok_or_else(|| CyclicSolveError::RankOutOfRange {
+            let code = table.code(child).ok_or_else(|| ScoreSolveError::RankOutOfRange {
                 tier: self.err_tier(),
                 child: tier.to_string(),
                 rank: child,
@@ -124,7 +101,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         }
         inside.sort_unstable();
         inside.dedup();
-        let count = u8::try_from(inside.len()).map_err(|_| CyclicSolveError::TooManyChildren {
+        let count = u8::try_from(inside.len()).map_err(|_| ScoreSolveError::TooManyChildren {
             tier: self.err_tier(),
             position: format!("{position:?}"),
         })?;
@@ -133,12 +110,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
     }
 
     /// The distinct in-tier parents of the position at `rank`, into `parents`.
-    fn parents(
-        &self,
-        rank: u64,
-        buffer: &mut Vec<G::Position>,
-        parents: &mut Vec<u64>,
-    ) -> Result<(), CyclicSolveError> {
+    fn parents(&self, rank: u64, buffer: &mut Vec<G::Position>, parents: &mut Vec<u64>) -> Result<(), ScoreSolveError> {
         let position = self.game.position(self.tier, rank);
         buffer.clear();
         parents.clear();
@@ -146,7 +118,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         for parent in buffer.iter() {
             let (tier, r) = self.game.locate(parent);
             if tier != self.tier || r >= self.size {
-                return Err(CyclicSolveError::UnmoveOutsideTier {
+                return Err(ScoreSolveError::UnmoveOutsideTier {
                     tier: self.err_tier(),
                     position: format!("{position:?}"),
                 });
@@ -166,9 +138,9 @@ pub fn solve_tier<'a, G: CyclicScoreGame>(
     tier: G::Tier,
     lower: &'a (dyn Fn(G::Tier) -> Option<&'a Table> + Sync),
     observer: &dyn Observer,
-) -> Result<Vec<u16>, CyclicSolveError> {
+) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| CyclicSolveError::TooLarge { tier: tier.to_string(), size })?;
+    let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
     let children = game.child_tiers(tier).into_iter().filter_map(|t| lower(t).map(|table| (t, table))).collect();
     let solver = TierSolver { game, tier, size, children };
 
@@ -247,7 +219,7 @@ impl<G: CyclicScoreGame> Pass<'_, G> {
 
     /// One layer of the retrograde propagation at threshold `t`: the parents that the
     /// positions of `frontier` decide, marked and returned.
-    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, CyclicSolveError> {
+    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, ScoreSolveError> {
         let layers: Vec<Vec<u64>> = frontier
             .par_chunks(CHUNK / 16)
             .map_init(
@@ -264,7 +236,7 @@ impl<G: CyclicScoreGame> Pass<'_, G> {
                                     continue;
                                 }
                                 let left = self.counter[q].fetch_sub(1, Relaxed).checked_sub(1).ok_or_else(|| {
-                                    CyclicSolveError::UnmoveNotAMove {
+                                    ScoreSolveError::UnmoveNotAMove {
                                         tier: self.solver.err_tier(),
                                         position: format!(
                                             "{:?}",
@@ -291,7 +263,7 @@ impl<G: CyclicScoreGame> Pass<'_, G> {
                     Ok(next)
                 },
             )
-            .collect::<Result<_, CyclicSolveError>>()?;
+            .collect::<Result<_, ScoreSolveError>>()?;
         Ok(layers.concat())
     }
 }

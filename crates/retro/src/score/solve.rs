@@ -37,8 +37,17 @@ pub enum ScoreSolveError {
     NoMove { tier: String, position: String },
     #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
     Cycle { tier: String },
-    #[error("tier {tier}: a score of {score} does not fit the table codes")]
+    #[error("tier {tier}: a score of {score} does not fit the engine's value codes")]
     ScoreRange { tier: String, score: i32 },
+    // What only the cyclic engine (`crate::cyclic`) checks: its in-tier moves and un-moves.
+    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
+    InTierGain { tier: String, position: String },
+    #[error("tier {tier}: an un-move of {position} leaves the tier")]
+    UnmoveOutsideTier { tier: String, position: String },
+    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
+    UnmoveNotAMove { tier: String, position: String },
+    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
+    TooManyChildren { tier: String, position: String },
     #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
     TooLarge { tier: String, size: u64 },
 }
