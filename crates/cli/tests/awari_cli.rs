@@ -1,17 +1,10 @@
 //! The `solve awari` command as a user runs it.
 
-use serde_json::Value as Json;
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn solve(out: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve")).args(args).arg("--out").arg(out).output().expect("run solve")
-}
+use common::{json, solve, stderr};
 
-fn json(output: &Output) -> Json {
-    assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("one JSON object")
-}
+use std::process::Command;
 
 #[test]
 fn builds_reports_and_answers_positions() {
@@ -61,10 +54,6 @@ fn positions_beyond_the_tables_and_bad_input_are_errors() {
     }
     let out = solve(dir.path(), &["awari", "--stones", "49"]);
     assert!(!out.status.success());
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 #[test]

@@ -1,23 +1,12 @@
 //! The `solve kalah` and `solve verify kalah` commands as a user runs them.
 
+mod common;
+
+use common::{json, solve, stderr};
+
 use games::kalah::{Position, Rules};
-use serde_json::Value as Json;
 use std::collections::HashSet;
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn solve(out: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve")).args(args).arg("--out").arg(out).output().expect("run solve")
-}
-
-fn json(output: &Output) -> Json {
-    assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("one JSON object")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use std::process::Command;
 
 /// The published grid for m ≤ 3 and the m = 4 margins up to n = 3, recomputed.
 #[test]

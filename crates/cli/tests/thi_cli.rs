@@ -1,22 +1,18 @@
 //! The `solve thi` command as a user runs it.
 
+mod common;
+
+use common::{json, stderr};
+
 use games::thi::{RuleSet, Rules, Setup, Thi};
 use retro::{forward, Value};
-use serde_json::Value as Json;
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// `solve thi ARGS --out OUT`.
 fn solve(out: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_solve")).arg("thi").args(args).arg("--out").arg(out).output().expect("run solve")
-}
-
-fn json(output: &Output) -> Json {
-    assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("one JSON object")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    let args: Vec<&str> = std::iter::once("thi").chain(args.iter().copied()).collect();
+    common::solve(out, &args)
 }
 
 #[test]
