@@ -20,6 +20,7 @@
 //! compare-and-swap and counters decremented atomically (see [`Pass`]).
 
 use super::CyclicScoreGame;
+use crate::score::lower::LowerTables;
 use crate::score::{ScoreMove, ScoreSolveError};
 use crate::solve::Observer;
 use crate::table::Table;
@@ -36,7 +37,7 @@ struct TierSolver<'a, G: CyclicScoreGame> {
     game: &'a G,
     tier: G::Tier,
     size: u64,
-    children: Vec<(G::Tier, &'a Table)>,
+    children: LowerTables<'a, G>,
 }
 
 impl<G: CyclicScoreGame> TierSolver<'_, G> {
@@ -88,15 +89,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
                 inside.push(child);
                 continue;
             }
-            let table =
-                self.children.iter().find(|(t, _)| *t == tier).map(|&(_, table)| table).ok_or_else(|| {
-                    ScoreSolveError::UnexpectedTier { tier: self.err_tier(), child: tier.to_string() }
-                })?;
-            let code = table.code(child).ok_or_else(|| ScoreSolveError::RankOutOfRange {
-                tier: self.err_tier(),
-                child: tier.to_string(),
-                rank: child,
-            })?;
+            let code = self.children.code(tier, child)?;
             best = best.max(mv.worth(code_score(code)) as i32);
         }
         inside.sort_unstable();
@@ -141,7 +134,7 @@ pub fn solve_tier<'a, G: CyclicScoreGame>(
 ) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
-    let children = game.child_tiers(tier).into_iter().filter_map(|t| lower(t).map(|table| (t, table))).collect();
+    let children = LowerTables::new(game, tier, lower);
     let solver = TierSolver { game, tier, size, children };
 
     // 1. Scan.

@@ -26,6 +26,7 @@
 //! Tables use the common file format ([`crate::table`]) with [`ValueEncoding::Score`]:
 //! zigzag codes of the signed value ([`crate::value::score_code`]).
 
+pub(crate) mod lower;
 pub mod solve;
 pub mod verify;
 

@@ -14,6 +14,7 @@
 //! A chain inside the tier longer than the tier has positions must revisit one: the
 //! moves are not a DAG, and the tier is refused with [`ScoreSolveError::Cycle`].
 
+use super::lower::LowerTables;
 use super::{ScoreGame, ScoreMove};
 use crate::solve::Observer;
 use crate::table::Table;
@@ -71,7 +72,7 @@ struct TierSolver<'a, G: ScoreGame> {
     tier: G::Tier,
     values: Vec<AtomicU16>,
     /// The finished lower tiers a move can reach.
-    children: Vec<(G::Tier, &'a Table)>,
+    children: LowerTables<'a, G>,
 }
 
 impl<G: ScoreGame> TierSolver<'_, G> {
@@ -133,11 +134,7 @@ impl<G: ScoreGame> TierSolver<'_, G> {
             let code = if tier == self.tier {
                 self.values.get(child_rank as usize).ok_or_else(out_of_range)?.load(Relaxed)
             } else {
-                let table = self.lower_table(tier).ok_or_else(|| ScoreSolveError::UnexpectedTier {
-                    tier: self.error_tier(),
-                    child: tier.to_string(),
-                })?;
-                table.code(child_rank).ok_or_else(out_of_range)?
+                self.children.code(tier, child_rank)?
             };
             if let Some(slot) = codes.get_mut(i) {
                 *slot = code;
@@ -162,13 +159,6 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         moves.truncate(kept);
         ranks.truncate(kept);
         Ok(Ok(Frame { rank, moves, ranks, next: 0, best }))
-    }
-
-    /// The finished table of a lower tier (looked up in a short list: a map lookup per
-    /// move shows in profiles).
-    #[inline]
-    fn lower_table(&self, tier: G::Tier) -> Option<&Table> {
-        self.children.iter().find(|(t, _)| *t == tier).map(|&(_, table)| table)
     }
 
     /// Evaluates `root` and every unevaluated same-tier position it depends on.
@@ -229,7 +219,7 @@ pub fn solve_tier<'a, G: ScoreGame>(
 ) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
-    let children = game.child_tiers(tier).into_iter().filter_map(|t| lower(t).map(|table| (t, table))).collect();
+    let children = LowerTables::new(game, tier, lower);
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
