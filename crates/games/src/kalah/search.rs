@@ -8,13 +8,17 @@
 //! and swapped when the turn passes).
 //!
 //! At every node, before any child is searched:
+//! - every child's place is computed (its table rank, or its hash), then every load is
+//!   issued in one tight loop, so that the cache misses overlap (a software prefetch of
+//!   the children's buckets was measured: it made Kalah(6,4) 1.6 times slower);
 //! - children whose value is known at once (the game is over there, or they have few
-//!   enough seeds to be in the tables) are valued first: one probe each;
+//!   enough seeds to be in the tables) are valued first;
 //! - the other children's transposition-table bounds are looked at ("enhanced
 //!   transposition cutoff"): a bound that already proves the cut ends the node;
 //! - the rest are searched in order: the stored best move, then moves that earn another
 //!   turn (the pit nearest the store first: playing it leaves the others' extra turns in
-//!   place), then by what they bank at once.
+//!   place), then by what they bank at once. (Ordering by the children's stored bounds as
+//!   well was measured: the same number of nodes on Kalah(6,4).)
 //!
 //! Nothing is allocated per node: boards and move lists live on the stack.
 //!
@@ -41,8 +45,6 @@ pub struct Search<'a> {
     /// The tables by tier (seeds in the pits), `None` where missing.
     tables: Vec<Option<&'a Table>>,
     probe_seeds: u32,
-    /// Enhanced transposition cutoffs at boards of at least this many seeds.
-    etc_seeds: u32,
     transpositions: TranspositionTable,
     nodes: AtomicU64,
 }
@@ -59,6 +61,24 @@ fn hash(board: &Board) -> u64 {
         z ^ (z >> 31)
     };
     mix(mix(v as u64) ^ (v >> 64) as u64)
+}
+
+/// Where a child's value comes from.
+#[derive(Clone, Copy)]
+enum Source<'t> {
+    /// The game is over there.
+    Known(i16),
+    /// A table, the child's rank in it and its seeds.
+    Table(&'t Table, u64, u32),
+    /// The search; the child's hash.
+    Search(u64),
+}
+
+/// A child's value, or what the transposition table knows of it.
+#[derive(Clone, Copy)]
+enum Loaded {
+    Value(i16),
+    Bounds(u64, Option<Entry>),
 }
 
 /// A move still to be searched at a node.
@@ -82,17 +102,7 @@ impl<'a> Search<'a> {
     ) -> std::io::Result<Search<'a>> {
         let transpositions = TranspositionTable::new(table_bits)?;
         let tables = (0..=probe_seeds).map(|t| tables.table(t as u16)).collect();
-        // Measured on Kalah(6,3): cutoffs at every node search fewest boards and take least time.
-        let etc_seeds = 0;
-        Ok(Search {
-            game,
-            rules: *game.rules(),
-            tables,
-            probe_seeds,
-            etc_seeds,
-            transpositions,
-            nodes: AtomicU64::new(0),
-        })
+        Ok(Search { game, rules: *game.rules(), tables, probe_seeds, transpositions, nodes: AtomicU64::new(0) })
     }
 
     /// Boards searched (not probed) so far (counted in batches while a search runs).
@@ -160,6 +170,13 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn probe(&self, board: &Board, seeds: u32) -> Result<i16, ProbeError> {
+        let (table, rank) = self.place(board, seeds)?;
+        self.probe_at(table, rank, seeds)
+    }
+
+    /// The table holding a board of `seeds` seeds, and the board's rank in it.
+    #[inline]
+    fn place(&self, board: &Board, seeds: u32) -> Result<(&'a Table, u64), ProbeError> {
         let (tier, rank) = retro::score::ScoreGame::locate(self.game, board);
         let table = self
             .tables
@@ -167,7 +184,12 @@ impl<'a> Search<'a> {
             .copied()
             .flatten()
             .ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
-        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+        Ok((table, rank))
+    }
+
+    #[inline]
+    fn probe_at(&self, table: &Table, rank: u64, seeds: u32) -> Result<i16, ProbeError> {
+        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?;
         Ok(retro::value::code_score(code))
     }
 
@@ -204,56 +226,69 @@ impl<'a> Search<'a> {
         let (alpha0, beta0) = (alpha, beta);
         let mut list = MoveList::default();
         board.moves_into(&self.rules, &mut list);
+        // First where each child's value is (pure computation), then every load in one
+        // tight loop: the loads are independent, so their cache misses overlap.
+        let mut sources = [Source::Known(0); super::MAX_PITS];
+        for (i, (_, sown)) in list.iter().enumerate() {
+            let child_seeds = seeds - sown.gain as u32;
+            sources[i] = match sown.board.outcome(&self.rules) {
+                Some(v) => Source::Known(v),
+                None if child_seeds <= self.probe_seeds => {
+                    let (table, rank) = self.place(&sown.board, child_seeds)?;
+                    Source::Table(table, rank, child_seeds)
+                }
+                None => Source::Search(hash(&sown.board)),
+            };
+        }
+        let mut loaded = [Loaded::Value(0); super::MAX_PITS];
+        for (i, source) in sources[..list.len()].iter().enumerate() {
+            loaded[i] = match *source {
+                Source::Known(v) => Loaded::Value(v),
+                Source::Table(table, rank, child_seeds) => Loaded::Value(self.probe_at(table, rank, child_seeds)?),
+                Source::Search(key) => Loaded::Bounds(key, self.transpositions.lookup(key)),
+            };
+        }
         let mut best = i16::MIN;
         let mut best_move = 0u8;
-        let mut pending = [None::<Pending>; super::MAX_PITS];
-        let mut count = 0;
-        // Children valued at once: finished games and boards in the tables.
-        for (pit, sown) in list.iter() {
-            let child_seeds = seeds - sown.gain as u32;
-            let exact = match sown.board.outcome(&self.rules) {
-                Some(v) => Some(v),
-                None if child_seeds <= self.probe_seeds => Some(self.probe(&sown.board, child_seeds)?),
-                None => None,
-            };
-            match exact {
-                Some(child) => {
-                    let v = worth(&sown, child);
-                    if v > best {
-                        best = v;
-                        best_move = pit as u8 + 1;
-                    }
-                }
-                None => {
-                    let order = if pit as u8 + 1 == known.best {
-                        i32::MAX
-                    } else if sown.turn == Turn::Keeps {
-                        1 << 20 | (pit as i32) << 8
-                    } else {
-                        (sown.gain as i32) << 8 | pit as i32
-                    };
-                    let key = hash(&sown.board);
-                    self.transpositions.prefetch(key);
-                    pending[count] = Some(Pending { order, pit: pit as u8, sown, seeds: child_seeds, key });
-                    count += 1;
+        for ((pit, sown), loaded) in list.iter().zip(&loaded) {
+            if let Loaded::Value(child) = *loaded {
+                let v = worth(&sown, child);
+                if v > best {
+                    best = v;
+                    best_move = pit as u8 + 1;
                 }
             }
         }
-        if best < beta && seeds >= self.etc_seeds {
+        let mut pending = [None::<Pending>; super::MAX_PITS];
+        let mut count = 0;
+        if best < beta {
             alpha = alpha.max(best);
-            // Enhanced transposition cutoff: a child's stored bound may prove the cut.
-            for p in pending[..count].iter().flatten() {
-                if let Some(e) = self.transpositions.lookup(p.key) {
-                    let bound = match p.sown.turn {
-                        Turn::Keeps => p.sown.gain + e.lower,
-                        Turn::Passes => p.sown.gain - e.upper,
+            for ((pit, sown), loaded) in list.iter().zip(&loaded) {
+                let Loaded::Bounds(key, stored) = *loaded else { continue };
+                let pit = pit as u8;
+                let order = if pit + 1 == known.best {
+                    i32::MAX
+                } else if sown.turn == Turn::Keeps {
+                    1 << 20 | (pit as i32) << 8
+                } else {
+                    (sown.gain as i32) << 8 | pit as i32
+                };
+                if let Some(e) = stored {
+                    // Enhanced transposition cutoff: the child's stored bound alone proves
+                    // the cut.
+                    let lower = match sown.turn {
+                        Turn::Keeps => sown.gain + e.lower,
+                        Turn::Passes => sown.gain - e.upper,
                     };
-                    if bound >= beta {
-                        best = bound;
-                        best_move = p.pit + 1;
+                    if lower >= beta {
+                        best = lower;
+                        best_move = pit + 1;
+                        count = 0;
                         break;
                     }
                 }
+                pending[count] = Some(Pending { order, pit, sown, seeds: seeds - sown.gain as u32, key });
+                count += 1;
             }
         }
         if best < beta {

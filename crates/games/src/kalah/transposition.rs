@@ -71,19 +71,6 @@ impl TranspositionTable {
         unsafe { &*(self.map.as_ptr() as *const Bucket).add(i) }
     }
 
-    /// Asks for a bucket's cache line ahead of its use.
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<Entry> {
         let b = &self.bucket(key).0;
