@@ -182,7 +182,7 @@ impl Solver {
         let game = Kalah::new(m, endgame_seeds, rules).context("indexing the boards")?;
         let largest = game.tier_size(endgame_seeds as u16) as f64;
         if let Some(free) = memory::available() {
-            let need = largest * WORK_BYTES_PER_POSITION + (16u64 << tt_bits) as f64;
+            let need = largest * WORK_BYTES_PER_POSITION;
             if need > free as f64 {
                 bail!(
                     "tables up to {endgame_seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
@@ -220,9 +220,19 @@ impl Solver {
         if seeds <= self.endgame_seeds {
             return Ok(None);
         }
-        let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits).with_context(|| {
-            format!("reserving the transposition table ({})", memory::human((16u64 << self.tt_bits) as f64))
-        })?;
+        let bytes = (16u64 << self.tt_bits) as f64;
+        // The map is lazy, but a long search touches all of it.
+        if let Some(free) = memory::available().filter(|&free| bytes > free as f64) {
+            bail!(
+                "the transposition table (--tt-bits {}: {}) does not fit in the {} of memory available: \
+                 lower --tt-bits",
+                self.tt_bits,
+                memory::human(bytes),
+                memory::human(free as f64)
+            );
+        }
+        let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
+            .with_context(|| format!("reserving the transposition table ({})", memory::human(bytes)))?;
         Ok(Some(search))
     }
 
@@ -239,14 +249,30 @@ impl Solver {
         Ok(p.store_difference() + rest as i32)
     }
 
-    /// The start's margin and every turn's, the turns solved in parallel (the margin is
-    /// the best turn's, so it costs no search of its own).
-    pub fn margin_and_turns(&self, search: Option<&Search>, p: &Position) -> Result<(i32, Vec<Turn>)> {
-        let turns = self.turns(search, p)?;
-        let margin = match turns.iter().map(|t| t.2).max() {
-            Some(best) => best,
-            None => self.margin(search, p)?,
-        };
+    /// The margin at `p` and every turn's. The margin is searched on its own (one MTD(f)
+    /// search, which needs no exact value of the worse turns and so finishes long before
+    /// them) beside the turns, all in parallel; it must equal the best turn's, and a
+    /// difference is an error, not an answer. `say` hears of each result as it comes.
+    pub fn margin_and_turns(
+        &self,
+        search: Option<&Search>,
+        p: &Position,
+        say: &(dyn Fn(String) + Sync),
+    ) -> Result<(i32, Vec<Turn>)> {
+        let (margin, turns) = rayon::join(
+            || {
+                let margin = self.margin(search, p)?;
+                say(format!("value: {margin:+}"));
+                Ok::<_, anyhow::Error>(margin)
+            },
+            || self.turns(search, p, &|(name, _, v): &Turn| say(format!("move {name}: {v:+}"))),
+        );
+        let (margin, turns) = (margin?, turns?);
+        if let Some(best) = turns.iter().map(|t| t.2).max() {
+            if best != margin {
+                bail!("internal error: the position's margin {margin:+} differs from its best turn's {best:+}");
+            }
+        }
         Ok((margin, turns))
     }
 
@@ -297,13 +323,15 @@ impl Solver {
     }
 
     /// Every complete turn from `p` with the margin it leaves the mover, in pit order.
-    pub fn turns(&self, search: Option<&Search>, p: &Position) -> Result<Vec<Turn>> {
+    pub fn turns(&self, search: Option<&Search>, p: &Position, solved: &(dyn Fn(&Turn) + Sync)) -> Result<Vec<Turn>> {
         p.turns(self.game.rules())
             .into_par_iter()
             .map(|(pits, next)| {
                 let v = self.margin(search, &next)?;
                 let mine = if next.to_move() == p.to_move() { v } else { -v };
-                Ok((turn_name(&pits), next, mine))
+                let turn = (turn_name(&pits), next, mine);
+                solved(&turn);
+                Ok(turn)
             })
             .collect()
     }
@@ -333,18 +361,19 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
-/// search and the output is not JSON.
+/// search and the output is not JSON; `work` may print lines above the spinner through
+/// the function it is given.
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
     hidden: bool,
-    work: impl FnOnce() -> Result<T> + Send,
+    work: impl FnOnce(&(dyn Fn(String) + Sync)) -> Result<T> + Send,
 ) -> Result<T> {
-    let Some(search) = search else { return work() };
+    let Some(search) = search else { return work(&|_| {}) };
     let spinner = crate::progress::spinner("searching", hidden);
+    let started = Instant::now();
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
-            let started = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 let nodes = search.nodes();
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
@@ -352,7 +381,8 @@ pub fn with_search_progress<T: Send>(
                 std::thread::sleep(std::time::Duration::from_millis(200));
             }
         });
-        let result = work();
+        let say = |line: String| spinner.println(format!("{line} ({:.1} s)", started.elapsed().as_secs_f64()));
+        let result = work(&say);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         result
     });
@@ -392,8 +422,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let started = Instant::now();
     let solver = Solver::new(m, rules, endgame_seeds, &args.out, args.json, args.tt_bits)?;
     let search = solver.search(total)?;
-    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, || {
-        let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position)?;
+    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, |say| {
+        let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position, say)?;
         let line = principal_line(&solver, search.as_ref(), &position, margin, args.max_line)?;
         Ok((margin, turns, line))
     })?;
