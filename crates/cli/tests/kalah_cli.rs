@@ -47,6 +47,11 @@ fn json_report_of_the_start() {
     assert!(moves.iter().any(|m| m["move"].as_str().unwrap().starts_with("3-")), "{moves:?}");
     assert!(!moves.iter().any(|m| m["move"] == "3"));
     assert!(!report["line"].as_array().unwrap().is_empty());
+    // The value alone: the same margin and line, the moves not computed (null, not []).
+    let alone = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "2", "--json", "--value-only"]));
+    assert_eq!(alone["margin"], 6);
+    assert!(alone["moves"].is_null(), "{alone}");
+    assert_eq!(alone["line"], report["line"]);
 }
 
 #[test]
