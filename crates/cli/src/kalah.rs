@@ -361,8 +361,8 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
-/// search and the output is not JSON; `work` may print lines above the spinner through
-/// the function it is given.
+/// search and the output is not JSON; `work` may print lines on standard error (above the
+/// spinner) through the function it is given.
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
     hidden: bool,
@@ -381,7 +381,16 @@ pub fn with_search_progress<T: Send>(
                 std::thread::sleep(std::time::Duration::from_millis(200));
             }
         });
-        let say = |line: String| spinner.println(format!("{line} ({:.1} s)", started.elapsed().as_secs_f64()));
+        // On standard error even when the spinner is not drawn (not a terminal, or JSON
+        // on standard output): a search of hours should say what it has found.
+        let say = |line: String| {
+            let line = format!("{line} ({:.1} s)", started.elapsed().as_secs_f64());
+            if spinner.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                spinner.println(line);
+            }
+        };
         let result = work(&say);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         result
