@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Regenerates a Kalah margin grid of docs/results.md: the first player's margin of
+# Kalah(m, n) for m, n = 1..6 under one preset, each by `solve kalah --value-only` on the
+# automatic endgame tables. Instances above MAX_SEEDS seeds in all are left as `—`.
+# Prints a Markdown table, then each instance's time, on standard output.
+#   scripts/kalah-grid.sh PRESET [MAX_SEEDS] [OUT_DIR]   (defaults: 48 seeds, data/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:?usage: scripts/kalah-grid.sh empty-capture|standard|bassett [MAX_SEEDS] [OUT_DIR]}"
+max="${2:-48}"
+out="${3:-data}"
+cargo build --release --quiet
+solve=target/release/solve
+times=()
+echo "| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 |"
+echo "|---|---|---|---|---|---|---|"
+for m in 1 2 3 4 5 6; do
+  row="| $m |"
+  for n in 1 2 3 4 5 6; do
+    if (( 2 * m * n > max )); then
+      row+=" — |"
+      continue
+    fi
+    read -r margin seconds < <($solve kalah --pits "$m" --seeds "$n" --rules "$preset" --value-only \
+      --out "$out" --json 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("{:+d}".format(r["margin"]).replace("-", "−").replace("+0", "0"), "{:.1f}".format(r["seconds"]))')
+    row+=" $margin |"
+    times+=("Kalah($m,$n) ${seconds} s")
+  done
+  echo "$row"
+done
+echo
+joined=$(printf '%s, ' "${times[@]}")
+echo "Times (tables built as needed, reused within each m): ${joined%, }."
