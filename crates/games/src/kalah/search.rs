@@ -29,7 +29,7 @@
 
 use super::board::{Board, MoveList, Sown};
 use super::rules::Rules;
-use super::transposition::{Entry, TranspositionTable};
+use super::transposition::{Entry, Fetched, TranspositionTable};
 use super::Kalah;
 use retro::score::ScoreTables;
 use retro::store::ProbeError;
@@ -240,12 +240,23 @@ impl<'a> Search<'a> {
                 None => Source::Search(hash(&sown.board)),
             };
         }
+        let mut fetched = [Fetched::default(); super::MAX_PITS];
+        let mut codes = [None; super::MAX_PITS];
+        for (i, source) in sources[..list.len()].iter().enumerate() {
+            match *source {
+                Source::Known(_) => {}
+                Source::Table(table, rank, _) => codes[i] = table.code(rank),
+                Source::Search(key) => fetched[i] = self.transpositions.fetch(key),
+            }
+        }
         let mut loaded = [Loaded::Value(0); super::MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
             loaded[i] = match *source {
                 Source::Known(v) => Loaded::Value(v),
-                Source::Table(table, rank, child_seeds) => Loaded::Value(self.probe_at(table, rank, child_seeds)?),
-                Source::Search(key) => Loaded::Bounds(key, self.transpositions.lookup(key)),
+                Source::Table(_, rank, seeds) => Loaded::Value(retro::value::code_score(
+                    codes[i].ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?,
+                )),
+                Source::Search(key) => Loaded::Bounds(key, fetched[i].entry(key)),
             };
         }
         let mut best = i16::MIN;

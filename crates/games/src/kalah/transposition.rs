@@ -46,6 +46,25 @@ fn unpack(data: u64) -> Entry {
     }
 }
 
+/// A bucket's words as [`TranspositionTable::fetch`] read them.
+#[derive(Clone, Copy, Default)]
+pub struct Fetched([u64; 4]);
+
+impl Fetched {
+    /// The entry of `key`, if the bucket holds it.
+    #[inline]
+    pub fn entry(&self, key: u64) -> Option<Entry> {
+        let [k0, d0, k1, d1] = self.0;
+        if k0 ^ d0 == key {
+            Some(unpack(d0))
+        } else if k1 ^ d1 == key {
+            Some(unpack(d1))
+        } else {
+            None
+        }
+    }
+}
+
 pub struct TranspositionTable {
     map: MmapMut,
     buckets: usize,
@@ -73,14 +92,17 @@ impl TranspositionTable {
 
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<Entry> {
+        self.fetch(key).entry(key)
+    }
+
+    /// The raw words of `key`'s bucket, read without a branch: a search reads several
+    /// children's buckets in a row, and a branch on a word still being loaded (is this
+    /// the key?) is mispredicted often enough to make the loads wait for each other.
+    /// [`Fetched::entry`] then decodes them.
+    #[inline]
+    pub fn fetch(&self, key: u64) -> Fetched {
         let b = &self.bucket(key).0;
-        for i in [0, 2] {
-            let data = b[i + 1].load(Relaxed);
-            if b[i].load(Relaxed) ^ data == key {
-                return Some(unpack(data));
-            }
-        }
-        None
+        Fetched([b[0].load(Relaxed), b[1].load(Relaxed), b[2].load(Relaxed), b[3].load(Relaxed)])
     }
 
     #[inline]
