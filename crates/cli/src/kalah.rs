@@ -238,18 +238,24 @@ impl Solver {
             );
         }
         let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
-            .with_context(|| format!("reserving the transposition table ({})", memory::human(bytes)))?;
+            .with_context(|| format!("reserving the transposition table ({})", memory::human(bytes)))?
+            .with_threads(rayon::current_num_threads());
         Ok(Some(search))
     }
 
     /// The final store difference for the player to move at `p`, under perfect play.
     pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32> {
+        self.margin_on(search, p, search.map_or(1, Search::threads))
+    }
+
+    /// [`Solver::margin`], the search (if any) on `threads` threads.
+    fn margin_on(&self, search: Option<&Search>, p: &Position, threads: usize) -> Result<i32> {
         if let Some(d) = p.final_difference(self.game.rules()) {
             return Ok(d);
         }
         let board = p.board();
         let rest = match search {
-            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
+            Some(s) if board.seeds() > self.endgame_seeds => s.value_on(&board, 0, threads)?,
             _ => self.tables.value(&self.game, &board)?,
         };
         Ok(p.store_difference() + rest as i32)
@@ -327,7 +333,7 @@ impl Solver {
         p.turns(self.game.rules())
             .into_par_iter()
             .map(|(pits, next)| {
-                let v = self.margin(search, &next)?;
+                let v = self.margin_on(search, &next, 1)?;
                 let mine = if next.to_move() == p.to_move() { v } else { -v };
                 let turn = (turn_name(&pits), next, mine);
                 solved(&turn);

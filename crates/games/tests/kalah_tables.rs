@@ -184,6 +184,30 @@ fn next_position_steps_through_the_rank_order() {
     }
 }
 
+/// The same on several threads sharing each search (deferring busy children, stopping when
+/// another thread has the answer): three threads on two cores, so that they interleave.
+#[test]
+fn search_on_several_threads_equals_the_full_tables() {
+    use games::kalah::search::Search;
+    for rules in presets() {
+        let game = Kalah::new(3, 12, rules).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, _) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        for probe_seeds in [0, 6] {
+            let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(3);
+            for rank in 0..game.tier_size(12) {
+                let board = game.position(12, rank);
+                let exact = tables.probe(12, rank).unwrap();
+                assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
+                if rank % 5 == 0 {
+                    assert!(search.at_least(&board, exact).unwrap(), "{rules}: {board:?}");
+                    assert!(!search.at_least(&board, exact + 1).unwrap(), "{rules}: {board:?}");
+                }
+            }
+        }
+    }
+}
+
 /// The weak search (MTD(f) above endgame tables, transposition cutoffs, null-window tests)
 /// against the full tables: every board of a tier, under every preset, with the tables cut
 /// at several depths and a transposition table small enough to be overwritten often.
