@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use games::kalah::notation::{self, picture};
 use games::kalah::search::Search;
 use games::kalah::{turn_name, Kalah, Position, Rules};
-use rayon::prelude::*;
 use retro::score::{self, ScoreGame, ScoreTables};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -245,17 +244,12 @@ impl Solver {
 
     /// The final store difference for the player to move at `p`, under perfect play.
     pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32> {
-        self.margin_on(search, p, search.map_or(1, Search::threads))
-    }
-
-    /// [`Solver::margin`], the search (if any) on `threads` threads.
-    fn margin_on(&self, search: Option<&Search>, p: &Position, threads: usize) -> Result<i32> {
         if let Some(d) = p.final_difference(self.game.rules()) {
             return Ok(d);
         }
         let board = p.board();
         let rest = match search {
-            Some(s) if board.seeds() > self.endgame_seeds => s.value_on(&board, 0, threads)?,
+            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
             _ => self.tables.value(&self.game, &board)?,
         };
         Ok(p.store_difference() + rest as i32)
@@ -328,18 +322,42 @@ impl Solver {
         })
     }
 
-    /// Every complete turn from `p` with the margin it leaves the mover, in pit order.
+    /// Every complete turn from `p` with the margin it leaves the mover, in pit order; the
+    /// searched ones side by side ([`Search::values`]), `solved` hearing of each turn as it
+    /// is solved.
     pub fn turns(&self, search: Option<&Search>, p: &Position, solved: &(dyn Fn(&Turn) + Sync)) -> Result<Vec<Turn>> {
-        p.turns(self.game.rules())
-            .into_par_iter()
-            .map(|(pits, next)| {
-                let v = self.margin_on(search, &next, 1)?;
-                let mine = if next.to_move() == p.to_move() { v } else { -v };
-                let turn = (turn_name(&pits), next, mine);
-                solved(&turn);
-                Ok(turn)
-            })
-            .collect()
+        let turns = p.turns(self.game.rules());
+        let turn = |i: usize, v: i32| -> Turn {
+            let (pits, next) = &turns[i];
+            let mine = if next.to_move() == p.to_move() { v } else { -v };
+            (turn_name(pits), *next, mine)
+        };
+        let mut margins = vec![None; turns.len()];
+        let mut searched = Vec::new();
+        for (i, (_, next)) in turns.iter().enumerate() {
+            match search {
+                Some(_)
+                    if next.final_difference(self.game.rules()).is_none()
+                        && next.board().seeds() > self.endgame_seeds =>
+                {
+                    searched.push(i)
+                }
+                _ => {
+                    let v = self.margin(None, next)?;
+                    solved(&turn(i, v));
+                    margins[i] = Some(v);
+                }
+            }
+        }
+        if let Some(search) = search {
+            let boards: Vec<_> = searched.iter().map(|&i| turns[i].1.board()).collect();
+            let margin = |j: usize, rest: i16| turns[searched[j]].1.store_difference() + rest as i32;
+            let rests = search.values(&boards, &|j, rest| solved(&turn(searched[j], margin(j, rest))))?;
+            for (j, rest) in rests.into_iter().enumerate() {
+                margins[searched[j]] = Some(margin(j, rest));
+            }
+        }
+        Ok(margins.into_iter().enumerate().map(|(i, v)| turn(i, v.expect("every turn valued"))).collect())
     }
 }
 
