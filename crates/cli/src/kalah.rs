@@ -130,10 +130,12 @@ pub struct KalahArgs {
 const WORK_BYTES_PER_POSITION: f64 = 2.0;
 /// Table bytes per board (about 6 bits a value, memory-mapped).
 const TABLE_BYTES_PER_POSITION: f64 = 0.8;
-/// Boards an automatic endgame build may cover: about 20 s on 2 cores (Kalah(6, ·): every
-/// board up to 18 seeds, 86.5 million). Measured on Kalah(6,4): 18 seeds take 73 s in all,
-/// 20 seeds (226 million boards) 104 s, the larger build not paying for itself.
-const AUTO_POSITIONS: u64 = 90_000_000;
+/// Boards an automatic endgame build may cover: about 8 s on 2 cores (Kalah(6, ·): every
+/// board up to 17 seeds, 51.9 million). Measured on Kalah(6,4) from an empty directory,
+/// tables included: 16 seeds 17.8 s for the value and about 47 s with every opening move,
+/// 17 seeds 17.6 s and 45 s, 18 seeds 24.6 s and 53 s; Kalah(5,5)'s value: 21 seeds
+/// 20.6 s, 22 seeds 21.5 s.
+const AUTO_POSITIONS: u64 = 55_000_000;
 /// The budget for instances of more than [`LARGE_INSTANCE`] seeds, where the search, not
 /// the build, dominates: every board up to 24 seeds for six pits (1.25 billion, about 5
 /// minutes on 2 cores), 31 for five. Measured: with 18-seed tables the win of Kalah(6,5)
@@ -362,7 +364,7 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 20 s on 2
+/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 8 s on 2
 /// cores; [`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
 /// the build's working memory (the largest tier's value slots, the
 /// finished tables mapped, the transposition table) within half the free memory.
