@@ -22,6 +22,13 @@
 //!
 //! Nothing is allocated per node: boards and move lists live on the stack.
 //!
+//! Threads: one search (a value, a null-window test) runs on every thread of the
+//! [`Search`], each thread searching the whole tree, sharing the transposition table and
+//! deferring a child another thread is searching ("simplified ABDADA"); the first to finish
+//! answers and the others stop. Several boards at once (the opening moves) are handed out
+//! so that threads take different boards while there are enough ([`Search::values`]).
+//! A split of the tree itself (young brothers wait) was measured twice as slow.
+//!
 //! The transposition table ([`TranspositionTable`]) is shared by all threads without
 //! locks. Boards are told apart by a 64-bit hash of their cells; the chance that two of
 //! the at most a few billion boards a search meets collide on all 64 bits, and meet in one
