@@ -205,16 +205,19 @@ fn search_on_several_threads_equals_the_full_tables() {
                 }
             }
             // Many boards at once, each announced once with its own value.
-            let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(3);
-            let boards: Vec<_> = (0..game.tier_size(11)).step_by(7).map(|rank| game.position(11, rank)).collect();
-            let heard = std::sync::Mutex::new(vec![None; boards.len()]);
-            let values = search
-                .values(&boards, &|i, v| assert_eq!(heard.lock().unwrap()[i].replace(v), None, "{i} heard twice"))
-                .unwrap();
-            for (i, board) in boards.iter().enumerate() {
-                let (tier, rank) = game.locate(board);
-                assert_eq!(values[i], tables.probe(tier, rank).unwrap(), "{rules}, tables to {probe_seeds}: {board:?}");
-                assert_eq!(heard.lock().unwrap()[i], Some(values[i]));
+            for threads in [1, 3] {
+                let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(threads);
+                let boards: Vec<_> = (0..game.tier_size(11)).step_by(7).map(|rank| game.position(11, rank)).collect();
+                let heard = std::sync::Mutex::new(vec![None; boards.len()]);
+                let values = search
+                    .values(&boards, &|i, v| assert_eq!(heard.lock().unwrap()[i].replace(v), None, "{i} heard twice"))
+                    .unwrap();
+                for (i, board) in boards.iter().enumerate() {
+                    let (tier, rank) = game.locate(board);
+                    let exact = tables.probe(tier, rank).unwrap();
+                    assert_eq!(values[i], exact, "{rules}, tables to {probe_seeds}, {threads} threads: {board:?}");
+                    assert_eq!(heard.lock().unwrap()[i], Some(values[i]));
+                }
             }
         }
     }

@@ -268,7 +268,7 @@ impl<'a> Search<'a> {
                 slots[i].threads += 1;
                 i
             };
-            let mut worker = Worker { nodes: 0, shared: true, stop: &stops[i] };
+            let mut worker = Worker { nodes: 0, shared: self.threads > 1, stop: &stops[i] };
             let result = self.solve(&boards[i], 0, &mut worker);
             self.nodes.fetch_add(worker.nodes, Relaxed);
             let mut slots = locked(&slots);
