@@ -209,8 +209,9 @@ impl<'a> Search<'a> {
             std::thread::scope(|scope| {
                 let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
                 let mut results = vec![run()];
-                // A helper that panicked has no answer; the others do.
-                results.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+                for helper in helpers {
+                    results.push(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                }
                 results
             })
         } else {
