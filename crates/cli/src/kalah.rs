@@ -300,9 +300,10 @@ impl Solver {
     /// Win, draw or loss for the mover at `p` (`W`, `D`, `L`), by at most two null-window
     /// searches (is the margin at least 1? at least 0?) instead of the exact margin.
     ///
-    /// One thread: splitting the first search over the turns was tried and was far slower
-    /// (Kalah(6,4): 5.8 s instead of 0.2 s): a thread given a losing turn searches it to
-    /// the end, while the single search proves the win through the best turn alone.
+    /// Each test is one search from `p` (on every thread of `search`): splitting it over the
+    /// turns was tried and was far slower (Kalah(6,4): 5.8 s instead of 0.2 s): a thread
+    /// given a losing turn searches it to the end, while the single search proves the win
+    /// through the best turn alone.
     pub fn outcome(&self, search: Option<&Search>, p: &Position) -> Result<char> {
         Ok(if self.margin_at_least(search, p, 1)? {
             'W'
