@@ -77,9 +77,7 @@ fn tables_equal_plain_minimax_under_every_preset() {
         for (m, n) in [(1, 1), (1, 5), (2, 2), (2, 4), (3, 2), (3, 3), (4, 2)] {
             let start = Position::start(m, n).unwrap();
             let total = 2 * m as u32 * n;
-            let game = Kalah::new(m, total, rules).unwrap();
-            let dir = tempfile::tempdir().unwrap();
-            let (tables, _) = score::build(&game, dir.path(), &[total as u16], &Silent).unwrap();
+            let (game, _dir, tables) = built(m, total, rules);
             // Every position reachable from the start, stores and side included.
             let mut memo = HashMap::new();
             minimax(&rules, &start, &mut memo);
@@ -102,13 +100,20 @@ fn tables_equal_plain_minimax_under_every_preset() {
     }
 }
 
+/// Kalah with `m` pits under `rules`, and its tables up to `seeds` built in a temporary
+/// directory (kept alive by the caller: the tables are mapped from it).
+fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, score::ScoreTables<Kalah>) {
+    let game = Kalah::new(m, seeds, rules).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, _) = score::build(&game, dir.path(), &[seeds as u16], &Silent).unwrap();
+    (game, dir, tables)
+}
+
 #[test]
 fn tables_equal_minimax_on_every_board_of_a_tier() {
     // Not only reachable positions: every board with 7 seeds on 3 pits a row.
     for rules in presets() {
-        let game = Kalah::new(3, 7, rules).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let (tables, _) = score::build(&game, dir.path(), &[7], &Silent).unwrap();
+        let (game, _dir, tables) = built(3, 7, rules);
         let mut memo = HashMap::new();
         for rank in 0..game.tier_size(7) {
             let b = game.position(7, rank);
@@ -154,9 +159,7 @@ fn small_tables_match_their_golden_checksums() {
         "# Kalah m=3 tables: tier body checksums (XXH3-64). Regenerate: UPDATE_GOLDEN=1 cargo test -p mancala-games --test kalah_tables\npreset\ttier\tentries\tbody_xxh3\n",
     );
     for (name, rules) in Rules::PRESETS {
-        let game = Kalah::new(3, 18, rules).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let (tables, _) = score::build(&game, dir.path(), &[18], &Silent).unwrap();
+        let (_, _dir, tables) = built(3, 18, rules);
         for &tier in tables.tiers() {
             let table = tables.table(tier).unwrap();
             writeln!(text, "{name}\t{tier}\t{}\t{:016x}", table.entries(), table.header().body_checksum).unwrap();
@@ -190,9 +193,7 @@ fn next_position_steps_through_the_rank_order() {
 fn search_on_several_threads_equals_the_full_tables() {
     use games::kalah::search::Search;
     for rules in presets() {
-        let game = Kalah::new(3, 12, rules).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let (tables, _) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        let (game, _dir, tables) = built(3, 12, rules);
         for probe_seeds in [0, 6] {
             let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(3);
             for rank in 0..game.tier_size(12) {
@@ -230,9 +231,7 @@ fn search_on_several_threads_equals_the_full_tables() {
 fn search_equals_the_full_tables_on_every_board_of_a_tier() {
     use games::kalah::search::Search;
     for rules in presets() {
-        let game = Kalah::new(3, 12, rules).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let (tables, _) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        let (game, _dir, tables) = built(3, 12, rules);
         for probe_seeds in [0, 5, 9] {
             let search = Search::new(&game, &tables, probe_seeds, 10).unwrap();
             for tier in [10u16, 12] {
