@@ -101,7 +101,7 @@ pub struct KalahArgs {
     #[arg(long)]
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
-    /// (default: as many as fit in half the free memory and a build of about 20 s: 18 for
+    /// (default: as many as fit in half the free memory and a build of about 8 s: 17 for
     /// six pits; for instances of more than 50 seeds about 5 minutes: 24 for six pits).
     #[arg(long)]
     endgame_seeds: Option<u32>,
@@ -117,8 +117,8 @@ pub struct KalahArgs {
     json: bool,
     /// The value and the principal line only, not every move's exact margin: on large
     /// instances the worse moves' margins cost far more than the value (Kalah(6,5): the
-    /// value in 11 minutes on one core; the ten opening moves were not finished in 40
-    /// minutes on two).
+    /// value in about 12 minutes on two cores, tables included; the opening moves' margins
+    /// were not finished in 40 minutes).
     #[arg(long)]
     value_only: bool,
     /// Longest principal line printed, in turns.
@@ -464,6 +464,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
             say(format!("value: {margin:+}"));
             (margin, None)
         } else {
+            if total > LARGE_INSTANCE {
+                say("every move's exact margin: on an instance this large the worse moves can take hours \
+                     (--value-only: the value and the line alone)"
+                    .to_string());
+            }
             let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position, say)?;
             (margin, Some(turns))
         };
