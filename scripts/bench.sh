@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Measures a THI` TRIAS build under `original` from an empty table directory: wall time,
 # positions per second, bytes per position on disk, peak memory, and the speed-up of
-# 2 threads over 1; then the warm cost of a position query through the CLI.
+# 2 threads over 1; then the warm cost of a position query through the CLI; then
+# Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
+# board), the search (nodes per second) and peak memory.
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,3 +47,21 @@ for _ in $(seq $runs); do "$solve" thi --board trias --out "$work/data" --positi
 end=$(date +%s%N)
 echo "warm CLI query (process start, open+check 55 tables, analyse, print): $(( (end - start) / runs / 1000 )) µs"
 echo "per-probe and per-query costs without the process: cargo bench -p mancala-games"
+
+echo
+echo "Kalah(6,4), empty-capture, the value from an empty directory (automatic endgame tables)"
+rm -rf "$work/data"
+json=$("$solve" kalah --pits 6 --seeds 4 --value-only --out "$work/data" --json)
+python3 - "$json" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+t, s = r["table"], r["seconds"]
+b, n, k = t["build_seconds"], r["search_nodes"], t["positions"]
+print(f"value:                {r['margin']:+} ({r['outcome']})")
+print(f"endgame tables:       {k:,} boards up to {r['endgame_seeds']} seeds in {b:.2f} s ({k / b / 1e6:.2f} M boards/s)")
+print(f"on disk:              {t['bytes']:,} bytes ({t['bytes'] / k:.3f} bytes/board)")
+print(f"search:               {n:,} nodes in {s - b:.2f} s ({n / (s - b) / 1e6:.2f} M nodes/s on all threads, principal line included)")
+print(f"total:                {s:.2f} s")
+print(f"peak memory:          {r['peak_memory_bytes'] / 2**20:.0f} MiB (2 GiB of it the transposition table, --tt-bits 27)")
+PY
+echo "sowing, ranking and a one-thread search without the process: cargo bench -p mancala-games --bench kalah"
