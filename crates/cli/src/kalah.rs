@@ -105,8 +105,9 @@ pub struct KalahArgs {
     /// six pits; for instances of more than 50 seeds about 5 minutes: 24 for six pits).
     #[arg(long)]
     endgame_seeds: Option<u32>,
-    /// Transposition table of 2^B entries of 16 bytes (27: 2 GiB, reserved, taken as the search touches it;
-    /// on Kalah(6,4) 2^27 entries search 20 % fewer boards than 2^25).
+    /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
+    /// and used as the search grows, four entries per board searched (on Kalah(6,4) 2^27
+    /// entries search 20 % fewer boards than 2^25).
     #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: u32,
     /// Directory holding the tables (created if missing).
@@ -400,12 +401,13 @@ pub fn with_search_progress<T: Send>(
     let started = Instant::now();
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let ticker = scope.spawn(|| {
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 let nodes = search.nodes();
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
                 spinner.set_message(format!("searching: {nodes} boards, {:.2} M/s", rate / 1e6));
-                std::thread::sleep(std::time::Duration::from_millis(200));
+                // Woken at once when the work is done: a short search should not wait.
+                std::thread::park_timeout(std::time::Duration::from_millis(200));
             }
         });
         // On standard error even when the spinner is not drawn (not a terminal, or JSON
@@ -420,6 +422,7 @@ pub fn with_search_progress<T: Send>(
         };
         let result = work(&say);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
+        ticker.thread().unpark();
         result
     });
     spinner.finish_and_clear();

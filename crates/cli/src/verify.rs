@@ -44,7 +44,7 @@ struct VerifyKalahArgs {
     /// `solve kalah` does).
     #[arg(long, default_value = "16")]
     endgame_seeds: String,
-    /// Transposition table of 2^B entries of 16 bytes.
+    /// Transposition table of at most 2^B entries of 16 bytes, used as each search grows.
     #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: u32,
     /// Directory holding the tables.

@@ -252,3 +252,22 @@ fn search_equals_the_full_tables_on_every_board_of_a_tier() {
         }
     }
 }
+
+/// A transposition table that grows during the searches (its first part holds 2^17
+/// entries; these searches visit a few hundred thousand boards), on one and on three
+/// threads: every value stays exact.
+#[test]
+fn search_stays_exact_while_its_table_grows() {
+    use games::kalah::search::Search;
+    let (game, _dir, tables) = built(3, 12, Rules::EMPTY_CAPTURE);
+    for threads in [1, 3] {
+        let search = Search::new(&game, &tables, 0, 24).unwrap().with_threads(threads);
+        let first = search.table_entries();
+        for rank in 0..game.tier_size(12) {
+            let board = game.position(12, rank);
+            assert_eq!(search.value(&board).unwrap(), tables.probe(12, rank).unwrap(), "{threads} threads: {board:?}");
+        }
+        assert!(search.table_entries() > first, "{} boards searched, the table never grew", search.nodes());
+        assert!(search.table_entries() as u64 >= 4 * search.nodes().min(1 << 22));
+    }
+}

@@ -162,8 +162,9 @@ struct Pending {
 }
 
 impl<'a> Search<'a> {
-    /// A search with a transposition table of `2^table_bits` entries (16 bytes each); fails
-    /// only if the system refuses that memory.
+    /// A search with a transposition table of at most `2^table_bits` entries (16 bytes
+    /// each; reserved now, used as the search grows); fails only if the system refuses that
+    /// memory.
     pub fn new(
         game: &'a Kalah,
         tables: &'a ScoreTables<Kalah>,
@@ -202,7 +203,7 @@ impl<'a> Search<'a> {
             let mut worker = Worker { nodes: 0, shared, stop: &stop };
             let result = work(&mut worker);
             stop.store(true, Relaxed);
-            self.nodes.fetch_add(worker.nodes, Relaxed);
+            self.publish(worker.nodes);
             result
         };
         let results: Vec<Result<i16, Halt>> = if shared {
@@ -231,6 +232,17 @@ impl<'a> Search<'a> {
     /// Boards searched (not probed) so far (counted in batches while a search runs).
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
+    }
+
+    /// Entries of the transposition table in use now (it grows with the search).
+    pub fn table_entries(&self) -> usize {
+        self.transpositions.entries()
+    }
+
+    /// Adds a thread's count of boards searched, and grows the transposition table to fit.
+    fn publish(&self, nodes: u64) {
+        let searched = self.nodes.fetch_add(nodes, Relaxed) + nodes;
+        self.transpositions.fit(searched);
     }
 
     /// The exact value of a board: the store difference still to be gained by the mover.
@@ -271,7 +283,7 @@ impl<'a> Search<'a> {
             };
             let mut worker = Worker { nodes: 0, shared: self.threads > 1, stop: &stops[i] };
             let result = self.solve(&boards[i], 0, &mut worker);
-            self.nodes.fetch_add(worker.nodes, Relaxed);
+            self.publish(worker.nodes);
             let mut slots = locked(&slots);
             slots[i].threads -= 1;
             match result {
@@ -388,7 +400,7 @@ impl<'a> Search<'a> {
         worker.nodes += 1;
         // Published now and then, so that a long search can show its progress.
         if worker.nodes == 1 << 16 {
-            self.nodes.fetch_add(worker.nodes, Relaxed);
+            self.publish(worker.nodes);
             worker.nodes = 0;
         }
         if worker.shared && worker.stop.load(Relaxed) {

@@ -10,9 +10,17 @@
 //! The array is an anonymous memory map with transparent huge pages requested: every probe
 //! lands on a random bucket, and with 4 KiB pages nearly every probe also missed the TLB
 //! (the page walk, not the cache miss, was most of a node's time on Kalah(6,4)).
+//!
+//! The whole array is reserved at once, but a search uses only its first buckets, as many as
+//! four entries per board searched so far ([`TranspositionTable::fit`]): the system zeroes
+//! each page on first touch, and zeroing all 2 GiB of the default size made every small
+//! search (`solve verify kalah`'s thirty instances, a position near the end) take seconds of
+//! system time. Growing the mask is safe while other threads probe: an entry stored under the
+//! old mask is found under the new one if the new bit of its key is 0, and otherwise simply
+//! missed, which costs a re-search, never a wrong value (every entry is checked by its key).
 
 use memmap2::{Advice, MmapMut};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Two entries: key and data words of each.
 #[repr(C, align(32))]
@@ -68,7 +76,12 @@ impl Fetched {
 pub struct TranspositionTable {
     map: MmapMut,
     buckets: usize,
+    /// Buckets in use − 1 (a power of two less one, at most `buckets − 1`).
+    mask: AtomicUsize,
 }
+
+/// Buckets a table starts with (2 MiB, one huge page), if it has that many.
+const FIRST_BUCKETS: usize = 1 << 16;
 
 impl TranspositionTable {
     /// A table of `2^bits` entries (16 bytes each), all empty.
@@ -78,15 +91,31 @@ impl TranspositionTable {
         // Only a hint: without huge pages the table works, more slowly.
         #[cfg(target_os = "linux")]
         let _ = map.advise(Advice::HugePage);
-        Ok(TranspositionTable { map, buckets })
+        let mask = AtomicUsize::new(buckets.min(FIRST_BUCKETS) - 1);
+        Ok(TranspositionTable { map, buckets, mask })
+    }
+
+    /// Entries in use now.
+    pub fn entries(&self) -> usize {
+        2 * (self.mask.load(Relaxed) + 1)
+    }
+
+    /// Grows the part in use to at least four entries per board of `searched` (up to the
+    /// whole table): every search calls this as its count of boards grows.
+    #[inline]
+    pub fn fit(&self, searched: u64) {
+        let wanted = (searched.saturating_mul(2) as usize).min(self.buckets);
+        if wanted > self.mask.load(Relaxed) + 1 {
+            self.mask.fetch_max(wanted.next_power_of_two().min(self.buckets) - 1, Relaxed);
+        }
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = (key as usize) & (self.buckets - 1);
-        // SAFETY: the map holds `buckets` buckets (its length is `buckets * 32`), is
-        // page-aligned (so 32-byte aligned), and starts zeroed, which is a valid
-        // `AtomicU64`; every access to it goes through these atomics.
+        let i = (key as usize) & self.mask.load(Relaxed);
+        // SAFETY: the mask is below `buckets`; the map holds `buckets` buckets (its length
+        // is `buckets * 32`), is page-aligned (so 32-byte aligned), and starts zeroed, which
+        // is a valid `AtomicU64`; every access to it goes through these atomics.
         unsafe { &*(self.map.as_ptr() as *const Bucket).add(i) }
     }
 
@@ -143,5 +172,24 @@ mod tests {
         assert_eq!(table.lookup(7), Some(deep));
         assert_eq!(table.lookup(7 + 8), Some(shallow));
         assert_eq!(table.lookup(7 + 16), None);
+    }
+
+    #[test]
+    fn the_part_in_use_grows_with_the_search_and_keeps_what_it_can() {
+        let table = TranspositionTable::new(22).unwrap();
+        assert_eq!(table.entries(), 2 * FIRST_BUCKETS);
+        let e = Entry { lower: 1, upper: 3, best: 2, seeds: 9 };
+        // Two keys in bucket 5 now; after growing, one stays there and one moves away.
+        let (stays, moves) = (5u64, 5 + FIRST_BUCKETS as u64);
+        table.store(stays, e);
+        table.store(moves, e);
+        table.fit(FIRST_BUCKETS as u64 / 2);
+        assert_eq!(table.entries(), 2 * FIRST_BUCKETS, "no growth while four entries a board remain");
+        table.fit(FIRST_BUCKETS as u64 / 2 + 1);
+        assert_eq!(table.entries(), 4 * FIRST_BUCKETS);
+        assert_eq!(table.lookup(stays), Some(e));
+        assert_eq!(table.lookup(moves), None, "missed, not wrong");
+        table.fit(u64::MAX);
+        assert_eq!(table.entries(), 1 << 22, "never past the reserved size");
     }
 }
