@@ -398,7 +398,8 @@ impl<'a> Search<'a> {
         worker: &mut Worker,
     ) -> Result<i16, Halt> {
         worker.nodes += 1;
-        // Published now and then, so that a long search can show its progress.
+        // Published now and then, so that a long search can show its progress and its
+        // transposition table grows.
         if worker.nodes == 1 << 16 {
             self.publish(worker.nodes);
             worker.nodes = 0;

@@ -84,7 +84,7 @@ pub struct TranspositionTable {
 const FIRST_BUCKETS: usize = 1 << 16;
 
 impl TranspositionTable {
-    /// A table of `2^bits` entries (16 bytes each), all empty.
+    /// A table of `2^bits` entries (16 bytes each) reserved, all empty, its first 2 MiB in use.
     pub fn new(bits: u32) -> std::io::Result<TranspositionTable> {
         let buckets = 1usize << (bits.max(1) - 1);
         let map = MmapMut::map_anon(buckets * std::mem::size_of::<Bucket>())?;
