@@ -1,9 +1,10 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
-use crate::kalah::{auto_endgame_seeds, with_search_progress, Solver};
+use crate::kalah::{build, table_dir, with_search_progress};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
+use search::kalah::{auto_endgame_seeds, Plan};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -127,7 +128,8 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
-        let solver = Solver::new(row.m, rules, endgame_seeds, &args.out, false, args.tt_bits)?;
+        let plan = Plan::new(row.m, rules, endgame_seeds, total, &table_dir(&args.out, row.m, &rules), args.tt_bits)?;
+        let solver = build(plan, false)?;
         let search = solver.search(total)?;
         let (computed, margin) = with_search_progress(search.as_ref(), false, |_| {
             Ok(if row.margin.is_some() || args.margins {
