@@ -12,7 +12,7 @@ use std::time::Instant;
 #[command(
     about = "Recompute published results and compare with them",
     long_about = "Recomputes every published value in a table of published results (by default \
-                  data/published/<game>.tsv, each row naming its source), prints computed and published \
+                  data/published/<game>.tsv as built into this program, each row naming its source), prints computed and published \
                   values side by side, and exits non-zero if any disagree."
 )]
 pub struct VerifyArgs {
@@ -28,9 +28,10 @@ enum VerifyGame {
 
 #[derive(Args)]
 struct VerifyKalahArgs {
-    /// The published results: tab-separated `m n rules outcome margin source`.
-    #[arg(long, default_value = "data/published/kalah.tsv")]
-    published: PathBuf,
+    /// The published results: tab-separated `m n rules outcome margin source` (default:
+    /// the copy of data/published/kalah.tsv built into this program).
+    #[arg(long)]
+    published: Option<PathBuf>,
     /// Only instances with at most this many pits a row.
     #[arg(long, default_value_t = 6)]
     max_pits: usize,
@@ -74,14 +75,28 @@ struct Published {
     source: String,
 }
 
-fn read(path: &Path) -> Result<Vec<Published>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+/// data/published/kalah.tsv, built in: `solve verify kalah` works from any directory.
+const PUBLISHED_KALAH: &str = include_str!("../../../data/published/kalah.tsv");
+
+/// The rows of the published results in `path`, or of the built-in copy.
+fn read(path: Option<&Path>) -> Result<Vec<Published>> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            parse(&text, &path.display().to_string())
+        }
+        None => parse(PUBLISHED_KALAH, "data/published/kalah.tsv (built in)"),
+    }
+}
+
+/// The rows of `text`, read from `name`.
+fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.starts_with("m\t") || line.trim().is_empty() {
             continue;
         }
-        let bad = || format!("{}:{}: expected `m n rules outcome margin source`", path.display(), i + 1);
+        let bad = || format!("{name}:{}: expected `m n rules outcome margin source`", i + 1);
         let f: Vec<&str> = line.split('\t').collect();
         let [m, n, rules, outcome, margin, source] = f[..] else { bail!(bad()) };
         let outcome = match outcome {
@@ -109,7 +124,7 @@ fn letter(margin: i32) -> char {
 }
 
 fn kalah(args: VerifyKalahArgs) -> Result<()> {
-    let rows = read(&args.published)?;
+    let rows = read(args.published.as_deref())?;
     let mut disagreements = 0;
     let mut checked = 0;
     println!(

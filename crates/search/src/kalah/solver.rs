@@ -65,7 +65,7 @@ pub enum SolverError {
 pub type Turn = (String, Position, i32);
 
 /// What a solver for positions of `seeds` seeds needs, known before anything is built:
-/// its tables, the boards still to build, and the transposition table. Creating a plan
+/// its tables, the boards still to build, and the transposition table. Building it first
 /// checks that the largest tier's build and the transposition table fit in memory.
 pub struct Plan {
     game: Kalah,
@@ -88,20 +88,24 @@ impl Plan {
         tt_bits: u32,
     ) -> Result<Plan, SolverError> {
         let game = Kalah::new(m, endgame_seeds, rules)?;
-        let plan = Plan { game, dir: dir.to_owned(), endgame_seeds, seeds, tt_bits };
-        if let Some(free) = memory::available().map(|f| f as f64) {
-            let largest = plan.game.tier_size(endgame_seeds as u16) as f64;
-            let need = largest * WORK_BYTES_PER_POSITION;
-            if need > free {
-                return Err(SolverError::TablesTooBig { seeds: endgame_seeds, need, largest, free });
-            }
-            // The map is lazy, but a long search touches all of it.
-            let need = plan.transposition_bytes() as f64;
-            if need > free {
-                return Err(SolverError::TranspositionTooBig { bits: tt_bits, need, free });
-            }
+        Ok(Plan { game, dir: dir.to_owned(), endgame_seeds, seeds, tt_bits })
+    }
+
+    /// Checks that the largest tier's build and the transposition table each fit in the
+    /// memory available now.
+    pub fn check_memory(&self) -> Result<(), SolverError> {
+        let Some(free) = memory::available().map(|f| f as f64) else { return Ok(()) };
+        let largest = self.game.tier_size(self.endgame_seeds as u16) as f64;
+        let need = largest * WORK_BYTES_PER_POSITION;
+        if need > free {
+            return Err(SolverError::TablesTooBig { seeds: self.endgame_seeds, need, largest, free });
         }
-        Ok(plan)
+        // The map is lazy, but a long search touches all of it.
+        let need = self.transposition_bytes() as f64;
+        if need > free {
+            return Err(SolverError::TranspositionTooBig { bits: self.tt_bits, need, free });
+        }
+        Ok(())
     }
 
     /// Seeds in the pits up to which the tables answer.
@@ -144,8 +148,10 @@ impl Plan {
         }
     }
 
-    /// Builds (or reuses) the tables, `observer` hearing of the build.
+    /// Builds (or reuses) the tables, `observer` hearing of the build, once the memory is
+    /// checked ([`Plan::check_memory`]).
     pub fn build(self, observer: &dyn Observer) -> Result<Solver, SolverError> {
+        self.check_memory()?;
         let started = Instant::now();
         let (tables, report) = score::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer)
             .map_err(|source| SolverError::Build { dir: self.dir.clone(), source })?;
@@ -201,7 +207,7 @@ impl Solver {
         if seeds <= self.endgame_seeds {
             return Ok(None);
         }
-        // Its fit in memory was checked by the plan.
+        // Its fit in memory was checked before the build.
         let bytes = (TRANSPOSITION_BYTES_PER_ENTRY << self.tt_bits) as f64;
         let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
             .map_err(|source| SolverError::Reserve { bytes, source })?
