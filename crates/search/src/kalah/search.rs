@@ -40,6 +40,7 @@ use retro::score::ScoreTables;
 use retro::store::ProbeError;
 use retro::table::Table;
 use retro::Turn;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -391,13 +392,59 @@ impl<'a> Search<'a> {
         board: &Board,
         seeds: u32,
         key: u64,
-        mut alpha: i16,
-        mut beta: i16,
+        alpha: i16,
+        beta: i16,
         worker: &mut Worker,
     ) -> Result<i16, Halt> {
+        self.count_node(worker)?;
+        let (known, mut alpha, beta) = match self.stored_window(key, seeds, alpha, beta) {
+            ControlFlow::Break(bound) => return Ok(bound),
+            ControlFlow::Continue(node) => node,
+        };
+        let (alpha0, beta0) = (alpha, beta);
+        let mut list = MoveList::default();
+        board.moves_into(&self.rules, &mut list);
+        let mut loaded = [Loaded::Value(0); MAX_PITS];
+        self.load_children(&list, seeds, &mut loaded)?;
+        let (mut best, mut best_move) = best_known(&list, &loaded);
+        if best < beta {
+            alpha = alpha.max(best);
+            let mut pending = [None::<Pending>; MAX_PITS];
+            match pending_moves(&list, &loaded, known.best, seeds, beta, &mut pending) {
+                // Enhanced transposition cutoff: a child's stored bound alone proves the cut.
+                ControlFlow::Break(cut) => (best, best_move) = cut,
+                ControlFlow::Continue(count) => {
+                    let pending = &mut pending[..count];
+                    order(pending);
+                    (best, best_move) = self.search_children(pending, alpha, beta, (best, best_move), worker)?;
+                }
+            }
+        }
+        self.record(key, known, (alpha0, beta0), best, best_move);
+        Ok(best)
+    }
+
+    /// Stores what a search of the window (`alpha`, `beta`) proved (`best`, by `best_move`),
+    /// intersected with what the table already knew (`known`).
+    #[inline(always)]
+    fn record(&self, key: u64, mut known: Entry, (alpha, beta): (i16, i16), best: i16, best_move: u8) {
+        if best <= alpha {
+            known.upper = known.upper.min(best);
+        } else if best >= beta {
+            known.lower = known.lower.max(best);
+        } else {
+            (known.lower, known.upper) = (best, best);
+        }
+        known.best = best_move;
+        self.transpositions.store(key, known);
+    }
+
+    /// Counts a node, publishing the count now and then (so that a long search can show
+    /// its progress and its transposition table grows); stops if another thread of the
+    /// search has the answer.
+    #[inline(always)]
+    fn count_node(&self, worker: &mut Worker) -> Result<(), Halt> {
         worker.nodes += 1;
-        // Published now and then, so that a long search can show its progress and its
-        // transposition table grows.
         if worker.nodes == 1 << 16 {
             self.publish(worker.nodes);
             worker.nodes = 0;
@@ -405,23 +452,36 @@ impl<'a> Search<'a> {
         if worker.shared && worker.stop.load(Relaxed) {
             return Err(Halt::Stopped);
         }
+        Ok(())
+    }
+
+    /// What the transposition table knows of a node (the whole range of `seeds` if
+    /// nothing): breaks with a stored bound that settles the window (alpha, beta) alone,
+    /// else continues with the entry and the window narrowed to its bounds.
+    #[inline(always)]
+    fn stored_window(&self, key: u64, seeds: u32, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
         let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
+        let (mut alpha, mut beta) = (alpha, beta);
         if let Some(e) = self.transpositions.lookup(key) {
             known = Entry { seeds: seeds as u8, ..e };
             if known.lower >= beta {
-                return Ok(known.lower);
+                return ControlFlow::Break(known.lower);
             }
             if known.upper <= alpha {
-                return Ok(known.upper);
+                return ControlFlow::Break(known.upper);
             }
             alpha = alpha.max(known.lower);
             beta = beta.min(known.upper);
         }
-        let (alpha0, beta0) = (alpha, beta);
-        let mut list = MoveList::default();
-        board.moves_into(&self.rules, &mut list);
-        // First where each child's value is (pure computation), then every load in one
-        // tight loop: the loads are independent, so their cache misses overlap.
+        ControlFlow::Continue((known, alpha, beta))
+    }
+
+    /// What is known of each child of a node of `seeds` seeds before any is searched
+    /// (written to `loaded`): its value (the game is over there, or it is in the tables), or its transposition-table
+    /// bounds. First where each child's value is (pure computation), then every load in
+    /// one tight loop: the loads are independent, so their cache misses overlap.
+    #[inline(always)]
+    fn load_children(&self, list: &MoveList, seeds: u32, loaded: &mut [Loaded; MAX_PITS]) -> Result<(), Halt> {
         let mut sources = [Source::Known(0); MAX_PITS];
         for (i, (_, sown)) in list.iter().enumerate() {
             let child_seeds = seeds - sown.gain as u32;
@@ -443,7 +503,6 @@ impl<'a> Search<'a> {
                 Source::Search(key) => fetched[i] = self.transpositions.fetch(key),
             }
         }
-        let mut loaded = [Loaded::Value(0); MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
             loaded[i] = match *source {
                 Source::Known(v) => Loaded::Value(v),
@@ -453,94 +512,50 @@ impl<'a> Search<'a> {
                 Source::Search(key) => Loaded::Bounds(key, fetched[i].entry(key)),
             };
         }
-        let mut best = i16::MIN;
-        let mut best_move = 0u8;
-        for ((pit, sown), loaded) in list.iter().zip(&loaded) {
-            if let Loaded::Value(child) = *loaded {
-                let v = worth(&sown, child);
+        Ok(())
+    }
+
+    /// Searches the pending moves in order from (`alpha`, `beta`), starting from the best
+    /// value and move found so far, until one reaches `beta`: the best value and move.
+    /// Sharing the search, a move (not the first) whose child another thread is searching
+    /// waits for a second round.
+    #[inline(always)]
+    fn search_children(
+        &self,
+        pending: &[Option<Pending>],
+        mut alpha: i16,
+        beta: i16,
+        (mut best, mut best_move): (i16, u8),
+        worker: &mut Worker,
+    ) -> Result<(i16, u8), Halt> {
+        let mut deferred = [None::<Pending>; MAX_PITS];
+        let mut later = 0;
+        for round in 0..2 {
+            let waited;
+            let moves = if round == 0 {
+                pending
+            } else {
+                waited = deferred;
+                &waited[..later]
+            };
+            for (i, p) in moves.iter().flatten().enumerate() {
+                if round == 0 && worker.shared && i > 0 && self.busy.holds(p.key) {
+                    deferred[later] = Some(*p);
+                    later += 1;
+                    continue;
+                }
+                let v = self.child_value(p, alpha, beta, worker)?;
                 if v > best {
                     best = v;
-                    best_move = pit as u8 + 1;
+                    best_move = p.pit + 1;
                 }
+                if best >= beta {
+                    return Ok((best, best_move));
+                }
+                alpha = alpha.max(best);
             }
         }
-        let mut pending = [None::<Pending>; MAX_PITS];
-        let mut count = 0;
-        if best < beta {
-            alpha = alpha.max(best);
-            for ((pit, sown), loaded) in list.iter().zip(&loaded) {
-                let Loaded::Bounds(key, stored) = *loaded else { continue };
-                let pit = pit as u8;
-                let order = if pit + 1 == known.best {
-                    i32::MAX
-                } else if sown.turn == Turn::Keeps {
-                    1 << 20 | (pit as i32) << 8
-                } else {
-                    (sown.gain as i32) << 8 | pit as i32
-                };
-                if let Some(e) = stored {
-                    // Enhanced transposition cutoff: the child's stored bound alone proves
-                    // the cut.
-                    let lower = match sown.turn {
-                        Turn::Keeps => sown.gain + e.lower,
-                        Turn::Passes => sown.gain - e.upper,
-                    };
-                    if lower >= beta {
-                        best = lower;
-                        best_move = pit + 1;
-                        count = 0;
-                        break;
-                    }
-                }
-                pending[count] = Some(Pending { order, pit, sown, seeds: seeds - sown.gain as u32, key });
-                count += 1;
-            }
-        }
-        if best < beta {
-            // Insertion sort, best first: at most MAX_PITS moves.
-            let moves = &mut pending[..count];
-            for i in 1..moves.len() {
-                let mut j = i;
-                while j > 0 && moves[j - 1].map_or(0, |p| p.order) < moves[j].map_or(0, |p| p.order) {
-                    moves.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
-            // Sharing the search, a move (not the first) whose child another thread is
-            // searching waits for a second round.
-            let mut deferred = [None::<Pending>; MAX_PITS];
-            let mut later = 0;
-            'rounds: for round in 0..2 {
-                let moves = if round == 0 { pending } else { deferred };
-                for (i, p) in moves.iter().flatten().enumerate() {
-                    if round == 0 && worker.shared && i > 0 && self.busy.holds(p.key) {
-                        deferred[later] = Some(*p);
-                        later += 1;
-                        continue;
-                    }
-                    let v = self.child_value(p, alpha, beta, worker)?;
-                    if v > best {
-                        best = v;
-                        best_move = p.pit + 1;
-                    }
-                    if best >= beta {
-                        break 'rounds;
-                    }
-                    alpha = alpha.max(best);
-                }
-            }
-        }
-        // What this search proved, intersected with what the table already knew.
-        if best <= alpha0 {
-            known.upper = known.upper.min(best);
-        } else if best >= beta0 {
-            known.lower = known.lower.max(best);
-        } else {
-            (known.lower, known.upper) = (best, best);
-        }
-        known.best = best_move;
-        self.transpositions.store(key, known);
-        Ok(best)
+        Ok((best, best_move))
     }
 }
 
@@ -577,5 +592,76 @@ fn worth(sown: &Sown, child: i16) -> i16 {
     match sown.turn {
         Turn::Keeps => sown.gain + child,
         Turn::Passes => sown.gain - child,
+    }
+}
+
+/// The best of the children whose values are known already (`i16::MIN` if none), and its
+/// move (pit + 1; 0 if none).
+#[inline(always)]
+fn best_known(list: &MoveList, loaded: &[Loaded; MAX_PITS]) -> (i16, u8) {
+    let mut best = i16::MIN;
+    let mut best_move = 0u8;
+    for ((pit, sown), loaded) in list.iter().zip(loaded) {
+        if let Loaded::Value(child) = *loaded {
+            let v = worth(&sown, child);
+            if v > best {
+                best = v;
+                best_move = pit as u8 + 1;
+            }
+        }
+    }
+    (best, best_move)
+}
+
+/// The moves still to search at a node of `seeds` seeds whose stored best move is
+/// `stored_best`, written to `pending` (their count is returned), each with its place in
+/// the order: the stored best move, then moves that
+/// earn another turn (the pit nearest the store first), then by what they bank at once.
+/// Breaks with the value and move of the first child whose stored bound alone reaches
+/// `beta`.
+#[inline(always)]
+fn pending_moves(
+    list: &MoveList,
+    loaded: &[Loaded; MAX_PITS],
+    stored_best: u8,
+    seeds: u32,
+    beta: i16,
+    pending: &mut [Option<Pending>; MAX_PITS],
+) -> ControlFlow<(i16, u8), usize> {
+    let mut count = 0;
+    for ((pit, sown), loaded) in list.iter().zip(loaded) {
+        let Loaded::Bounds(key, stored) = *loaded else { continue };
+        let pit = pit as u8;
+        let order = if pit + 1 == stored_best {
+            i32::MAX
+        } else if sown.turn == Turn::Keeps {
+            1 << 20 | (pit as i32) << 8
+        } else {
+            (sown.gain as i32) << 8 | pit as i32
+        };
+        if let Some(e) = stored {
+            let lower = match sown.turn {
+                Turn::Keeps => sown.gain + e.lower,
+                Turn::Passes => sown.gain - e.upper,
+            };
+            if lower >= beta {
+                return ControlFlow::Break((lower, pit + 1));
+            }
+        }
+        pending[count] = Some(Pending { order, pit, sown, seeds: seeds - sown.gain as u32, key });
+        count += 1;
+    }
+    ControlFlow::Continue(count)
+}
+
+/// Sorts pending moves best first (insertion sort: at most MAX_PITS moves).
+#[inline(always)]
+fn order(moves: &mut [Option<Pending>]) {
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && moves[j - 1].map_or(0, |p| p.order) < moves[j].map_or(0, |p| p.order) {
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
