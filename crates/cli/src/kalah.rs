@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use games::kalah::notation::{self, picture};
 use games::kalah::{Position, Rules};
 use search::kalah::solver::LARGE_INSTANCE;
-use search::kalah::{auto_endgame_seeds, Plan, Search, Solver};
+use search::kalah::{auto_endgame_seeds, Plan, Search, Solver, SolverError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -181,9 +181,19 @@ fn announce(plan: &Plan, seeds: u32) {
 /// Builds (or reuses) the tables of `plan` with a progress bar unless `quiet`.
 pub fn build(plan: Plan, quiet: bool) -> Result<Solver> {
     let progress = BuildProgress::new(plan.positions_to_build(), quiet);
-    let solver = plan.build(&progress)?;
+    let solver = plan.build(&progress).map_err(naming_the_option)?;
     progress.finish();
     Ok(solver)
+}
+
+/// A memory refusal with the option that lowers the need.
+fn naming_the_option(e: SolverError) -> anyhow::Error {
+    let option = match e {
+        SolverError::TablesTooBig { .. } => "--endgame-seeds",
+        SolverError::TranspositionTooBig { .. } => "--tt-bits",
+        _ => return e.into(),
+    };
+    anyhow::anyhow!("{e} (lower {option})")
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a

@@ -200,7 +200,7 @@ fn a_huge_position_is_sized_first_and_refused_when_it_cannot_fit() {
     assert!(err.contains("210 seeds in the pits; endgame tables up to"), "{err}");
     assert!(err.contains("transposition table of up to 1.0 TiB"), "{err}");
     assert!(err.contains("may not finish"), "{err}");
-    assert!(err.contains("does not fit"), "{err}");
+    assert!(err.contains("does not fit") && err.contains("(lower --tt-bits)"), "{err}");
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing built before the refusal");
 
     let out = solve(dir.path(), &["kalah", "--position", "0,3,1,250/2,0,0,4 10-9 N"]);
