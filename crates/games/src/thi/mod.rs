@@ -150,10 +150,6 @@ impl Thi {
         self.size
     }
 
-    pub fn index(&self) -> &BoardIndex {
-        &self.index
-    }
-
     /// Whether the tables of this game can answer for `position`.
     pub fn check(&self, position: &Position) -> Result<(), PositionError> {
         if position.size() != self.size {
