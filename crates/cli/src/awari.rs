@@ -80,7 +80,7 @@ pub struct AwariArgs {
     #[arg(long)]
     pub(crate) stones: Option<u32>,
     /// Analyse this position (see the notation above).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub(crate) position: Option<String>,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]

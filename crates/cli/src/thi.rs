@@ -79,7 +79,7 @@ pub struct ThiArgs {
     #[arg(long, default_value = "data")]
     out: PathBuf,
     /// Analyse this position instead of the start (see the notation above).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
