@@ -123,7 +123,9 @@ pub fn run(args: AwariArgs) -> Result<()> {
         bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
     }
     let position: Option<Board> = match &args.position {
-        Some(text) => Some(text.parse().with_context(|| format!("reading the position `{text}`"))?),
+        Some(text) => {
+            Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)
+        }
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.pits_per_row()))?;

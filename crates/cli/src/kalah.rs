@@ -441,7 +441,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let rules = rules(&args)?;
     let (position, m) = match &args.position {
         Some(text) => {
-            let p = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            let p =
+                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
             if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
                 bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
             }

@@ -155,7 +155,8 @@ pub fn run(args: ThiArgs) -> Result<()> {
 
     let query = match &args.position {
         Some(text) => {
-            let position = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            let position =
+                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
             game.check(&position)?;
             Some(position)
         }

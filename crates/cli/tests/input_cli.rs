@@ -39,3 +39,16 @@ fn kalah_help_names_the_default_board() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("else 6"), "{help}");
 }
+#[test]
+fn a_huge_bad_input_is_not_echoed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "x".repeat(100_000);
+    for args in [["thi", "--position"], ["kalah", "--position"], ["awari", "--position"], ["thi", "--board"]] {
+        let game = args.join(" ");
+        let out = solve(dir.path(), &[args[0], args[1], &huge]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.len() < 1_000, "{game}: {} bytes of error", err.len());
+        assert!(err.contains("100000 characters"), "{game}: {err}");
+    }
+}
