@@ -6,9 +6,9 @@ use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::kalah::notation::{self, picture};
-use games::kalah::search::Search;
-use games::kalah::{turn_name, Kalah, Position, Rules};
-use retro::score::{self, ScoreGame, ScoreTables};
+use games::kalah::{Position, Rules};
+use search::kalah::solver::LARGE_INSTANCE;
+use search::kalah::{auto_endgame_seeds, Plan, Search, Solver};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -127,24 +127,6 @@ pub struct KalahArgs {
     max_line: usize,
 }
 
-/// Working memory of a tier build: one 2-byte value slot per board of the tier.
-const WORK_BYTES_PER_POSITION: f64 = 2.0;
-/// Table bytes per board (about 6 bits a value, memory-mapped).
-const TABLE_BYTES_PER_POSITION: f64 = 0.8;
-/// Boards an automatic endgame build may cover: about 8 s on 2 cores (Kalah(6, ·): every
-/// board up to 17 seeds, 51.9 million). Measured on Kalah(6,4) from an empty directory,
-/// tables included: 16 seeds 17.8 s for the value and about 47 s with every opening move,
-/// 17 seeds 17.6 s and 45 s, 18 seeds 24.6 s and 53 s; Kalah(5,5)'s value: 21 seeds
-/// 20.6 s, 22 seeds 21.5 s.
-const AUTO_POSITIONS: u64 = 55_000_000;
-/// The budget for instances of more than [`LARGE_INSTANCE`] seeds, where the search, not
-/// the build, dominates: every board up to 24 seeds for six pits (1.25 billion, about 5
-/// minutes on 2 cores), 31 for five. Measured: with 18-seed tables the win of Kalah(6,5)
-/// was not proved in 15 minutes; with 24-seed tables it took 4 minutes of search.
-const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
-/// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
-const LARGE_INSTANCE: u32 = 50;
-
 fn rules(args: &KalahArgs) -> Result<Rules> {
     let mut rules = args.rules.rules();
     if let Some(c) = &args.capture {
@@ -170,222 +152,38 @@ pub fn table_dir(out: &Path, m: usize, rules: &Rules) -> PathBuf {
     out.join("kalah").join(format!("m{m}-{}", rules.name()))
 }
 
-/// A complete turn: its name (`3-6`), the position after it, and the margin it leaves the
-/// mover.
-pub type Turn = (String, Position, i32);
-
-/// Tables up to some number of seeds, and a search above them.
-pub struct Solver {
-    game: Kalah,
-    tables: ScoreTables<Kalah>,
-    endgame_seeds: u32,
-    tt_bits: u32,
-    pub build_seconds: f64,
-    pub report: retro::store::BuildReport,
-}
-
-impl Solver {
-    /// Builds (or reuses) the tables for `m` pits up to `endgame_seeds` seeds.
-    pub fn new(m: usize, rules: Rules, endgame_seeds: u32, out: &Path, quiet: bool, tt_bits: u32) -> Result<Solver> {
-        let game = Kalah::new(m, endgame_seeds, rules).context("indexing the boards")?;
-        let largest = game.tier_size(endgame_seeds as u16) as f64;
-        if let Some(free) = memory::available() {
-            let need = largest * WORK_BYTES_PER_POSITION;
-            if need > free as f64 {
-                bail!(
-                    "tables up to {endgame_seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
-                     this machine has {} available: lower --endgame-seeds",
-                    memory::human(need),
-                    memory::human(free as f64)
-                );
-            }
-        }
-        let dir = table_dir(out, m, &rules);
-        let to_build: u64 = game
-            .tiers_up_to(endgame_seeds)
-            .into_iter()
-            .filter(|&t| !retro::store::tier_file(&dir, t).exists())
-            .map(|t| game.tier_size(t))
-            .sum();
-        let progress = BuildProgress::new(to_build, quiet);
-        let started = Instant::now();
-        let (tables, report) = score::build(&game, &dir, &[endgame_seeds as u16], &progress)
-            .with_context(|| format!("building tables in {}", dir.display()))?;
-        progress.finish();
-        Ok(Solver { game, tables, endgame_seeds, tt_bits, build_seconds: started.elapsed().as_secs_f64(), report })
-    }
-
-    pub fn game(&self) -> &Kalah {
-        &self.game
-    }
-
-    pub fn tables(&self) -> &ScoreTables<Kalah> {
-        &self.tables
-    }
-
-    /// The search for positions above the tables, if any is needed for `seeds`.
-    pub fn search(&self, seeds: u32) -> Result<Option<Search<'_>>> {
-        if seeds <= self.endgame_seeds {
-            return Ok(None);
-        }
-        let bytes = (16u64 << self.tt_bits) as f64;
-        // The map is lazy, but a long search touches all of it.
-        if let Some(free) = memory::available().filter(|&free| bytes > free as f64) {
-            bail!(
-                "the transposition table (--tt-bits {}: {}) does not fit in the {} of memory available: \
-                 lower --tt-bits",
-                self.tt_bits,
-                memory::human(bytes),
-                memory::human(free as f64)
+/// Says on standard error what a solve of `seeds` seeds will need before it starts: the
+/// endgame tables (their boards, size and the boards still to build) and, above them, the
+/// transposition table, warning that a search of that many seeds may not finish.
+fn announce(plan: &Plan, seeds: u32) {
+    eprintln!(
+        "{seeds} seeds in the pits; endgame tables up to {} seeds: {} positions, about {} ({} positions to build)",
+        plan.endgame_seeds(),
+        plan.table_positions(),
+        memory::human(plan.table_bytes()),
+        plan.positions_to_build()
+    );
+    if plan.searches() {
+        eprintln!(
+            "search above the tables: transposition table of up to {} (reserved whole, used as the search grows)",
+            memory::human(plan.transposition_bytes() as f64)
+        );
+        if seeds > LARGE_INSTANCE {
+            eprintln!(
+                "a search of {seeds} seeds above {}-seed tables may not finish (more --endgame-seeds shortens it, \
+                 if they fit)",
+                plan.endgame_seeds()
             );
         }
-        let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
-            .with_context(|| format!("reserving the transposition table ({})", memory::human(bytes)))?
-            .with_threads(rayon::current_num_threads());
-        Ok(Some(search))
-    }
-
-    /// The final store difference for the player to move at `p`, under perfect play.
-    pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32> {
-        if let Some(d) = p.final_difference(self.game.rules()) {
-            return Ok(d);
-        }
-        let board = p.board();
-        let rest = match search {
-            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
-            _ => self.tables.value(&self.game, &board)?,
-        };
-        Ok(p.store_difference() + rest as i32)
-    }
-
-    /// The margin at `p` and every turn's, the turns solved in parallel; `say` hears of
-    /// each turn as it is solved. The margin is then searched on its own (nearly free: the
-    /// turns' exact values are in the transposition table) and must equal the best turn's;
-    /// a difference is an error, not an answer. (Searching it first, beside the turns,
-    /// made Kalah(6,4) 4 s slower; `--value-only` is the fast way to the value alone.)
-    pub fn margin_and_turns(
-        &self,
-        search: Option<&Search>,
-        p: &Position,
-        say: &(dyn Fn(String) + Sync),
-    ) -> Result<(i32, Vec<Turn>)> {
-        let turns = self.turns(search, p, &|(name, _, v): &Turn| say(format!("move {name}: {v:+}")))?;
-        let margin = self.margin(search, p)?;
-        if let Some(best) = turns.iter().map(|t| t.2).max() {
-            if best != margin {
-                bail!("internal error: the position's margin {margin:+} differs from its best turn's {best:+}");
-            }
-        }
-        Ok((margin, turns))
-    }
-
-    /// Whether the mover at `p` ends at least `target` ahead under perfect play.
-    pub fn margin_at_least(&self, search: Option<&Search>, p: &Position, target: i32) -> Result<bool> {
-        let board = p.board();
-        match search {
-            Some(s) if p.final_difference(self.game.rules()).is_none() && board.seeds() > self.endgame_seeds => {
-                let rest = target - p.store_difference();
-                let seeds = board.seeds() as i32;
-                if rest > seeds {
-                    return Ok(false);
-                }
-                if rest <= -seeds {
-                    return Ok(true);
-                }
-                Ok(s.at_least(&board, rest as i16)?)
-            }
-            _ => Ok(self.margin(search, p)? >= target),
-        }
-    }
-
-    /// Win, draw or loss for the mover at `p` (`W`, `D`, `L`), by at most two null-window
-    /// searches (is the margin at least 1? at least 0?) instead of the exact margin.
-    ///
-    /// Each test is one search from `p` (on every thread of `search`): splitting it over the
-    /// turns was tried and was far slower (Kalah(6,4): 5.8 s instead of 0.2 s): a thread
-    /// given a losing turn searches it to the end, while the single search proves the win
-    /// through the best turn alone.
-    pub fn outcome(&self, search: Option<&Search>, p: &Position) -> Result<char> {
-        Ok(if self.margin_at_least(search, p, 1)? {
-            'W'
-        } else if self.margin_at_least(search, p, 0)? {
-            'D'
-        } else {
-            'L'
-        })
-    }
-
-    /// Whether the turn from `p` to `next` leaves the mover at `p` at least `target` ahead:
-    /// the next mover's margin is at least `target` (the same player), or at most
-    /// `−target` (the other).
-    pub fn turn_at_least(&self, search: Option<&Search>, p: &Position, next: &Position, target: i32) -> Result<bool> {
-        Ok(if next.to_move() == p.to_move() {
-            self.margin_at_least(search, next, target)?
-        } else {
-            !self.margin_at_least(search, next, 1 - target)?
-        })
-    }
-
-    /// Every complete turn from `p` with the margin it leaves the mover, in pit order; the
-    /// searched ones side by side ([`Search::values`]), `solved` hearing of each turn as it
-    /// is solved.
-    pub fn turns(&self, search: Option<&Search>, p: &Position, solved: &(dyn Fn(&Turn) + Sync)) -> Result<Vec<Turn>> {
-        let turns = p.turns(self.game.rules());
-        let turn = |i: usize, v: i32| -> Turn {
-            let (pits, next) = &turns[i];
-            let mine = if next.to_move() == p.to_move() { v } else { -v };
-            (turn_name(pits), *next, mine)
-        };
-        let mut margins = vec![None; turns.len()];
-        let mut searched = Vec::new();
-        for (i, (_, next)) in turns.iter().enumerate() {
-            match search {
-                Some(_)
-                    if next.final_difference(self.game.rules()).is_none()
-                        && next.board().seeds() > self.endgame_seeds =>
-                {
-                    searched.push(i)
-                }
-                _ => {
-                    let v = self.margin(None, next)?;
-                    solved(&turn(i, v));
-                    margins[i] = Some(v);
-                }
-            }
-        }
-        if let Some(search) = search {
-            let boards: Vec<_> = searched.iter().map(|&i| turns[i].1.board()).collect();
-            let margin = |j: usize, rest: i16| turns[searched[j]].1.store_difference() + rest as i32;
-            let rests = search.values(&boards, &|j, rest| solved(&turn(searched[j], margin(j, rest))))?;
-            for (j, rest) in rests.into_iter().enumerate() {
-                margins[searched[j]] = Some(margin(j, rest));
-            }
-        }
-        Ok(margins.into_iter().enumerate().map(|(i, v)| turn(i, v.expect("every turn valued"))).collect())
     }
 }
 
-/// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 8 s on 2
-/// cores; [`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
-/// the build's working memory (the largest tier's value slots, the
-/// finished tables mapped, the transposition table) within half the free memory.
-pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32> {
-    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
-    let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
-    let fits = |k: u32| {
-        let positions = game.positions_up_to(k);
-        let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
-            + positions as f64 * TABLE_BYTES_PER_POSITION
-            + (16u64 << tt_bits) as f64;
-        let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
-        positions <= budget && need <= free
-    };
-    let mut k = 0;
-    while k < total && fits(k + 1) {
-        k += 1;
-    }
-    Ok(k)
+/// Builds (or reuses) the tables of `plan` with a progress bar unless `quiet`.
+pub fn build(plan: Plan, quiet: bool) -> Result<Solver> {
+    let progress = BuildProgress::new(plan.positions_to_build(), quiet);
+    let solver = plan.build(&progress)?;
+    progress.finish();
+    Ok(solver)
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
@@ -460,7 +258,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
         (false, None) => auto_endgame_seeds(m, total, args.tt_bits)?,
     };
     let started = Instant::now();
-    let solver = Solver::new(m, rules, endgame_seeds, &args.out, args.json, args.tt_bits)?;
+    let plan = Plan::new(m, rules, endgame_seeds, total, &table_dir(&args.out, m, &rules), args.tt_bits)?;
+    if !args.json {
+        announce(&plan, total);
+    }
+    let solver = build(plan, args.json)?;
     let search = solver.search(total)?;
     let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, |say| {
         let (margin, turns) = if args.value_only {
@@ -473,10 +275,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
                      (--value-only: the value and the line alone)"
                     .to_string());
             }
-            let (margin, turns) = solver.margin_and_turns(search.as_ref(), &position, say)?;
+            let (margin, turns) = solver
+                .margin_and_turns(search.as_ref(), &position, &|(name, _, v)| say(format!("move {name}: {v:+}")))?;
             (margin, Some(turns))
         };
-        let line = principal_line(&solver, search.as_ref(), &position, margin, args.max_line)?;
+        let line = solver.principal_line(search.as_ref(), &position, margin, args.max_line)?;
         Ok((margin, turns, line))
     })?;
     let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
@@ -570,35 +373,4 @@ pub fn run(args: KalahArgs) -> Result<()> {
     println!("principal line ({} turns): {}", line.len(), line.join(" "));
     println!("time: {seconds:.1} s");
     Ok(())
-}
-
-/// Best play from `p` (worth `margin` to its mover), turn by turn: each turn the first in
-/// pit order that keeps the margin. Each turn is tested with one null-window search (is
-/// it worth at least the margin?), not solved exactly.
-fn principal_line(
-    solver: &Solver,
-    search: Option<&Search>,
-    p: &Position,
-    margin: i32,
-    max: usize,
-) -> Result<Vec<String>> {
-    let mut line = Vec::new();
-    let mut p = *p;
-    let mut margin = margin;
-    while line.len() < max {
-        let mut chosen = None;
-        for (pits, next) in p.turns(solver.game().rules()) {
-            if solver.turn_at_least(search, &p, &next, margin)? {
-                chosen = Some((pits, next));
-                break;
-            }
-        }
-        let Some((pits, next)) = chosen else { break };
-        line.push(turn_name(&pits));
-        if next.to_move() != p.to_move() {
-            margin = -margin;
-        }
-        p = next;
-    }
-    Ok(line)
 }

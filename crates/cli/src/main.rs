@@ -3,7 +3,7 @@
 mod awari;
 mod build;
 mod kalah;
-mod memory;
+use retro::memory;
 mod oware;
 mod progress;
 mod tables;

@@ -1,9 +1,10 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
-use crate::kalah::{auto_endgame_seeds, with_search_progress, Solver};
+use crate::kalah::{build, table_dir, with_search_progress};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
+use search::kalah::{auto_endgame_seeds, Plan};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -11,7 +12,7 @@ use std::time::Instant;
 #[command(
     about = "Recompute published results and compare with them",
     long_about = "Recomputes every published value in a table of published results (by default \
-                  data/published/<game>.tsv, each row naming its source), prints computed and published \
+                  data/published/<game>.tsv as built into this program, each row naming its source), prints computed and published \
                   values side by side, and exits non-zero if any disagree."
 )]
 pub struct VerifyArgs {
@@ -27,9 +28,10 @@ enum VerifyGame {
 
 #[derive(Args)]
 struct VerifyKalahArgs {
-    /// The published results: tab-separated `m n rules outcome margin source`.
-    #[arg(long, default_value = "data/published/kalah.tsv")]
-    published: PathBuf,
+    /// The published results: tab-separated `m n rules outcome margin source` (default:
+    /// the copy of data/published/kalah.tsv built into this program).
+    #[arg(long)]
+    published: Option<PathBuf>,
     /// Only instances with at most this many pits a row.
     #[arg(long, default_value_t = 6)]
     max_pits: usize,
@@ -73,14 +75,28 @@ struct Published {
     source: String,
 }
 
-fn read(path: &Path) -> Result<Vec<Published>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+/// data/published/kalah.tsv, built in: `solve verify kalah` works from any directory.
+const PUBLISHED_KALAH: &str = include_str!("../../../data/published/kalah.tsv");
+
+/// The rows of the published results in `path`, or of the built-in copy.
+fn read(path: Option<&Path>) -> Result<Vec<Published>> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            parse(&text, &path.display().to_string())
+        }
+        None => parse(PUBLISHED_KALAH, "data/published/kalah.tsv (built in)"),
+    }
+}
+
+/// The rows of `text`, read from `name`.
+fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.starts_with("m\t") || line.trim().is_empty() {
             continue;
         }
-        let bad = || format!("{}:{}: expected `m n rules outcome margin source`", path.display(), i + 1);
+        let bad = || format!("{name}:{}: expected `m n rules outcome margin source`", i + 1);
         let f: Vec<&str> = line.split('\t').collect();
         let [m, n, rules, outcome, margin, source] = f[..] else { bail!(bad()) };
         let outcome = match outcome {
@@ -108,7 +124,7 @@ fn letter(margin: i32) -> char {
 }
 
 fn kalah(args: VerifyKalahArgs) -> Result<()> {
-    let rows = read(&args.published)?;
+    let rows = read(args.published.as_deref())?;
     let mut disagreements = 0;
     let mut checked = 0;
     println!(
@@ -127,7 +143,8 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
-        let solver = Solver::new(row.m, rules, endgame_seeds, &args.out, false, args.tt_bits)?;
+        let plan = Plan::new(row.m, rules, endgame_seeds, total, &table_dir(&args.out, row.m, &rules), args.tt_bits)?;
+        let solver = build(plan, false)?;
         let search = solver.search(total)?;
         let (computed, margin) = with_search_progress(search.as_ref(), false, |_| {
             Ok(if row.margin.is_some() || args.margins {

@@ -172,3 +172,38 @@ fn verify_reproduces_the_published_values_up_to_fifty_seeds() {
         assert!(text.contains(&format!("{checked} published values checked, 0 disagreements")), "{text}");
     }
 }
+
+/// The published values are built into the program: verify runs from any directory.
+#[test]
+fn verify_works_outside_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["verify", "kalah", "--out"])
+        .arg(dir.path().join("tables"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("30 published values checked, 0 disagreements"), "{text}");
+}
+
+/// A position of many seeds says what it will need before building anything, and is
+/// refused when that does not fit; more seeds than a pit holds are refused at once.
+#[test]
+fn a_huge_position_is_sized_first_and_refused_when_it_cannot_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2^36 entries of 16 bytes: 1 TiB of transposition table.
+    let out = solve(dir.path(), &["kalah", "--position", "0,3,1,200/2,0,0,4 10-9 N", "--tt-bits", "36"]);
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("210 seeds in the pits; endgame tables up to"), "{err}");
+    assert!(err.contains("transposition table of up to 1.0 TiB"), "{err}");
+    assert!(err.contains("may not finish"), "{err}");
+    assert!(err.contains("does not fit"), "{err}");
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing built before the refusal");
+
+    let out = solve(dir.path(), &["kalah", "--position", "0,3,1,250/2,0,0,4 10-9 N"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("260 seeds in the pits: a pit holds at most 255"), "{}", stderr(&out));
+}

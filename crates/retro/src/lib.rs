@@ -12,6 +12,7 @@ pub mod cyclic;
 pub mod forward;
 pub mod game;
 pub mod line;
+pub mod memory;
 pub mod order;
 pub mod score;
 pub mod solve;

@@ -12,8 +12,6 @@
 pub mod board;
 pub mod notation;
 pub mod rules;
-pub mod search;
-pub mod transposition;
 
 pub use board::{turn_name, Board, MoveList, Position, PositionError, Side, Sown, MAX_PITS, MAX_SEEDS};
 pub use rules::{Capture, End, Leftovers, Rules, RulesError};

@@ -34,10 +34,8 @@
 //! the at most a few billion boards a search meets collide on all 64 bits, and meet in one
 //! bucket, is below one in a billion.
 
-use super::board::{Board, MoveList, Sown};
-use super::rules::Rules;
 use super::transposition::{Entry, Fetched, TranspositionTable};
-use super::Kalah;
+use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
 use retro::score::ScoreTables;
 use retro::store::ProbeError;
 use retro::table::Table;
@@ -424,7 +422,7 @@ impl<'a> Search<'a> {
         board.moves_into(&self.rules, &mut list);
         // First where each child's value is (pure computation), then every load in one
         // tight loop: the loads are independent, so their cache misses overlap.
-        let mut sources = [Source::Known(0); super::MAX_PITS];
+        let mut sources = [Source::Known(0); MAX_PITS];
         for (i, (_, sown)) in list.iter().enumerate() {
             let child_seeds = seeds - sown.gain as u32;
             sources[i] = match sown.board.outcome(&self.rules) {
@@ -436,8 +434,8 @@ impl<'a> Search<'a> {
                 None => Source::Search(hash(&sown.board)),
             };
         }
-        let mut fetched = [Fetched::default(); super::MAX_PITS];
-        let mut codes = [None; super::MAX_PITS];
+        let mut fetched = [Fetched::default(); MAX_PITS];
+        let mut codes = [None; MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
             match *source {
                 Source::Known(_) => {}
@@ -445,7 +443,7 @@ impl<'a> Search<'a> {
                 Source::Search(key) => fetched[i] = self.transpositions.fetch(key),
             }
         }
-        let mut loaded = [Loaded::Value(0); super::MAX_PITS];
+        let mut loaded = [Loaded::Value(0); MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
             loaded[i] = match *source {
                 Source::Known(v) => Loaded::Value(v),
@@ -466,7 +464,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let mut pending = [None::<Pending>; super::MAX_PITS];
+        let mut pending = [None::<Pending>; MAX_PITS];
         let mut count = 0;
         if best < beta {
             alpha = alpha.max(best);
@@ -510,7 +508,7 @@ impl<'a> Search<'a> {
             }
             // Sharing the search, a move (not the first) whose child another thread is
             // searching waits for a second round.
-            let mut deferred = [None::<Pending>; super::MAX_PITS];
+            let mut deferred = [None::<Pending>; MAX_PITS];
             let mut later = 0;
             'rounds: for round in 0..2 {
                 let moves = if round == 0 { pending } else { deferred };

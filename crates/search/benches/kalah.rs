@@ -1,15 +1,15 @@
 //! Kalah hot paths: sowing every move of a board, ranking a board in its tier, and the
 //! weak solver's search (MTD(f) over endgame tables) on a small instance.
 //!
-//! `cargo bench -p mancala-games --bench kalah`. The search figure is for one thread and
+//! `cargo bench -p mancala-search --bench kalah`. The search figure is for one thread and
 //! a transposition table small enough to stay out of the way (2^20 entries); divide the
 //! nodes it prints by the time per iteration for nodes per second.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use games::kalah::search::Search;
 use games::kalah::{Board, Kalah, MoveList, Position, Rules};
 use retro::score::{self, ScoreGame};
 use retro::solve::Silent;
+use search::kalah::Search;
 
 /// Boards spread over the tiers of six pits up to `seeds` seeds.
 fn sample(game: &Kalah, seeds: u32) -> Vec<Board> {

@@ -19,7 +19,7 @@ pub struct TooBig {
 
 /// Checks that building every tier of `game` fits in the available memory: the largest
 /// tier's working bytes (`work` a position) and every finished table (`table` a position).
-pub fn check_outcome_build<G: retro::Game>(game: &G, tiers: &[G::Tier], work: f64, table: f64) -> Result<(), TooBig> {
+pub fn check_outcome_build<G: crate::Game>(game: &G, tiers: &[G::Tier], work: f64, table: f64) -> Result<(), TooBig> {
     let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
     let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
     let need = largest * work + total * table;

@@ -1,0 +1,401 @@
+//! Kalah solved from any position: endgame tables up to some number of seeds, and the
+//! search above them; what they need in memory, checked before anything is built.
+
+use super::search::Search;
+use encoding::IndexError;
+use games::kalah::{turn_name, Kalah, Position, Rules};
+use retro::memory;
+use retro::score::{self, ScoreGame, ScoreTables};
+use retro::solve::Observer;
+use retro::store::{BuildError, BuildReport, ProbeError};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Working memory of a tier build: one 2-byte value slot per board of the tier.
+pub const WORK_BYTES_PER_POSITION: f64 = 2.0;
+/// Table bytes per board (about 6 bits a value, memory-mapped).
+pub const TABLE_BYTES_PER_POSITION: f64 = 0.8;
+/// Bytes of one transposition-table entry.
+pub const TRANSPOSITION_BYTES_PER_ENTRY: u64 = 16;
+/// Boards an automatic endgame build may cover: about 8 s on 2 cores (Kalah(6, ·): every
+/// board up to 17 seeds, 51.9 million). Measured on Kalah(6,4) from an empty directory,
+/// tables included: 16 seeds 17.8 s for the value and about 47 s with every opening move,
+/// 17 seeds 17.6 s and 45 s, 18 seeds 24.6 s and 53 s; Kalah(5,5)'s value: 21 seeds
+/// 20.6 s, 22 seeds 21.5 s.
+pub const AUTO_POSITIONS: u64 = 55_000_000;
+/// The budget for instances of more than [`LARGE_INSTANCE`] seeds, where the search, not
+/// the build, dominates: every board up to 24 seeds for six pits (1.25 billion, about 5
+/// minutes on 2 cores), 31 for five. Measured: with 18-seed tables the win of Kalah(6,5)
+/// was not proved in 15 minutes; with 24-seed tables it took 4 minutes of search.
+pub const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
+/// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
+pub const LARGE_INSTANCE: u32 = 50;
+
+/// Why the solver could not be set up or could not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    #[error("indexing the boards: {0}")]
+    Index(#[from] IndexError),
+    #[error(
+        "tables up to {seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
+         this machine has {} available: use fewer endgame seeds",
+        memory::human(*need),
+        memory::human(*free)
+    )]
+    TablesTooBig { seeds: u32, need: f64, largest: f64, free: f64 },
+    #[error(
+        "the transposition table (2^{bits} entries: {}) does not fit in the {} of memory available: \
+         use fewer table bits",
+        memory::human(*need),
+        memory::human(*free)
+    )]
+    TranspositionTooBig { bits: u32, need: f64, free: f64 },
+    #[error("reserving the transposition table ({}): {source}", memory::human(*bytes))]
+    Reserve { bytes: f64, source: std::io::Error },
+    #[error("building tables in {}: {source}", dir.display())]
+    Build { dir: PathBuf, source: BuildError },
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    #[error("internal error: the position's margin {margin:+} differs from its best turn's {best:+}")]
+    Disagreement { margin: i32, best: i32 },
+}
+
+/// A complete turn: its name (`3-6`), the position after it, and the margin it leaves the
+/// mover.
+pub type Turn = (String, Position, i32);
+
+/// What a solver for positions of `seeds` seeds needs, known before anything is built:
+/// its tables, the boards still to build, and the transposition table. Building it first
+/// checks that the largest tier's build and the transposition table fit in memory.
+pub struct Plan {
+    game: Kalah,
+    dir: PathBuf,
+    endgame_seeds: u32,
+    seeds: u32,
+    tt_bits: u32,
+}
+
+impl Plan {
+    /// The plan for positions of `seeds` seeds with `m` pits a row under `rules`: tables in
+    /// `dir` up to `endgame_seeds` seeds, and (if `seeds` is above them) a transposition
+    /// table of at most `2^tt_bits` entries.
+    pub fn new(
+        m: usize,
+        rules: Rules,
+        endgame_seeds: u32,
+        seeds: u32,
+        dir: &Path,
+        tt_bits: u32,
+    ) -> Result<Plan, SolverError> {
+        let game = Kalah::new(m, endgame_seeds, rules)?;
+        Ok(Plan { game, dir: dir.to_owned(), endgame_seeds, seeds, tt_bits })
+    }
+
+    /// Checks that the largest tier's build and the transposition table each fit in the
+    /// memory available now.
+    pub fn check_memory(&self) -> Result<(), SolverError> {
+        let Some(free) = memory::available().map(|f| f as f64) else { return Ok(()) };
+        let largest = self.game.tier_size(self.endgame_seeds as u16) as f64;
+        let need = largest * WORK_BYTES_PER_POSITION;
+        if need > free {
+            return Err(SolverError::TablesTooBig { seeds: self.endgame_seeds, need, largest, free });
+        }
+        // The map is lazy, but a long search touches all of it.
+        let need = self.transposition_bytes() as f64;
+        if need > free {
+            return Err(SolverError::TranspositionTooBig { bits: self.tt_bits, need, free });
+        }
+        Ok(())
+    }
+
+    /// Seeds in the pits up to which the tables answer.
+    pub fn endgame_seeds(&self) -> u32 {
+        self.endgame_seeds
+    }
+
+    /// Boards in the tables.
+    pub fn table_positions(&self) -> u64 {
+        self.game.positions_up_to(self.endgame_seeds)
+    }
+
+    /// Bytes of the finished tables, about.
+    pub fn table_bytes(&self) -> f64 {
+        self.table_positions() as f64 * TABLE_BYTES_PER_POSITION
+    }
+
+    /// Boards of the tiers not yet built in the directory.
+    pub fn positions_to_build(&self) -> u64 {
+        self.game
+            .tiers_up_to(self.endgame_seeds)
+            .into_iter()
+            .filter(|&t| !retro::store::tier_file(&self.dir, t).exists())
+            .map(|t| self.game.tier_size(t))
+            .sum()
+    }
+
+    /// Whether positions of the plan's seeds need a search above the tables.
+    pub fn searches(&self) -> bool {
+        self.seeds > self.endgame_seeds
+    }
+
+    /// Bytes of the transposition table if there is a search (reserved whole, used as the
+    /// search grows), else 0.
+    pub fn transposition_bytes(&self) -> u64 {
+        if self.searches() {
+            TRANSPOSITION_BYTES_PER_ENTRY << self.tt_bits
+        } else {
+            0
+        }
+    }
+
+    /// Builds (or reuses) the tables, `observer` hearing of the build, once the memory is
+    /// checked ([`Plan::check_memory`]).
+    pub fn build(self, observer: &dyn Observer) -> Result<Solver, SolverError> {
+        self.check_memory()?;
+        let started = Instant::now();
+        let (tables, report) = score::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer)
+            .map_err(|source| SolverError::Build { dir: self.dir.clone(), source })?;
+        Ok(Solver {
+            game: self.game,
+            tables,
+            endgame_seeds: self.endgame_seeds,
+            tt_bits: self.tt_bits,
+            build_seconds: started.elapsed().as_secs_f64(),
+            report,
+        })
+    }
+}
+
+/// Tables up to some number of seeds, and a search above them.
+pub struct Solver {
+    game: Kalah,
+    tables: ScoreTables<Kalah>,
+    endgame_seeds: u32,
+    tt_bits: u32,
+    /// Seconds the tables took to build or load.
+    pub build_seconds: f64,
+    /// Tiers built and reused.
+    pub report: BuildReport,
+}
+
+impl Solver {
+    /// Builds (or reuses) the tables in `dir` for `m` pits up to `endgame_seeds` seeds,
+    /// for positions of up to `seeds` seeds (see [`Plan`]).
+    pub fn new(
+        m: usize,
+        rules: Rules,
+        endgame_seeds: u32,
+        seeds: u32,
+        dir: &Path,
+        tt_bits: u32,
+        observer: &dyn Observer,
+    ) -> Result<Solver, SolverError> {
+        Plan::new(m, rules, endgame_seeds, seeds, dir, tt_bits)?.build(observer)
+    }
+
+    pub fn game(&self) -> &Kalah {
+        &self.game
+    }
+
+    pub fn tables(&self) -> &ScoreTables<Kalah> {
+        &self.tables
+    }
+
+    /// The search for positions above the tables, if any is needed for `seeds`, on every
+    /// thread of the current rayon pool.
+    pub fn search(&self, seeds: u32) -> Result<Option<Search<'_>>, SolverError> {
+        if seeds <= self.endgame_seeds {
+            return Ok(None);
+        }
+        // Its fit in memory was checked before the build.
+        let bytes = (TRANSPOSITION_BYTES_PER_ENTRY << self.tt_bits) as f64;
+        let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
+            .map_err(|source| SolverError::Reserve { bytes, source })?
+            .with_threads(rayon::current_num_threads());
+        Ok(Some(search))
+    }
+
+    /// The final store difference for the player to move at `p`, under perfect play.
+    pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32, SolverError> {
+        if let Some(d) = p.final_difference(self.game.rules()) {
+            return Ok(d);
+        }
+        let board = p.board();
+        let rest = match search {
+            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
+            _ => self.tables.value(&self.game, &board)?,
+        };
+        Ok(p.store_difference() + rest as i32)
+    }
+
+    /// The margin at `p` and every turn's, the turns solved in parallel; `solved` hears of
+    /// each turn as it is solved. The margin is then searched on its own (nearly free: the
+    /// turns' exact values are in the transposition table) and must equal the best turn's;
+    /// a difference is an error, not an answer. (Searching it first, beside the turns,
+    /// made Kalah(6,4) 4 s slower; the margin alone is the fast way to the value.)
+    pub fn margin_and_turns(
+        &self,
+        search: Option<&Search>,
+        p: &Position,
+        solved: &(dyn Fn(&Turn) + Sync),
+    ) -> Result<(i32, Vec<Turn>), SolverError> {
+        let turns = self.turns(search, p, solved)?;
+        let margin = self.margin(search, p)?;
+        if let Some(best) = turns.iter().map(|t| t.2).max() {
+            if best != margin {
+                return Err(SolverError::Disagreement { margin, best });
+            }
+        }
+        Ok((margin, turns))
+    }
+
+    /// Whether the mover at `p` ends at least `target` ahead under perfect play.
+    pub fn margin_at_least(&self, search: Option<&Search>, p: &Position, target: i32) -> Result<bool, SolverError> {
+        let board = p.board();
+        match search {
+            Some(s) if p.final_difference(self.game.rules()).is_none() && board.seeds() > self.endgame_seeds => {
+                let rest = target - p.store_difference();
+                let seeds = board.seeds() as i32;
+                if rest > seeds {
+                    return Ok(false);
+                }
+                if rest <= -seeds {
+                    return Ok(true);
+                }
+                Ok(s.at_least(&board, rest as i16)?)
+            }
+            _ => Ok(self.margin(search, p)? >= target),
+        }
+    }
+
+    /// Win, draw or loss for the mover at `p` (`W`, `D`, `L`), by at most two null-window
+    /// searches (is the margin at least 1? at least 0?) instead of the exact margin.
+    ///
+    /// Each test is one search from `p` (on every thread of `search`): splitting it over the
+    /// turns was tried and was far slower (Kalah(6,4): 5.8 s instead of 0.2 s): a thread
+    /// given a losing turn searches it to the end, while the single search proves the win
+    /// through the best turn alone.
+    pub fn outcome(&self, search: Option<&Search>, p: &Position) -> Result<char, SolverError> {
+        Ok(if self.margin_at_least(search, p, 1)? {
+            'W'
+        } else if self.margin_at_least(search, p, 0)? {
+            'D'
+        } else {
+            'L'
+        })
+    }
+
+    /// Whether the turn from `p` to `next` leaves the mover at `p` at least `target` ahead:
+    /// the next mover's margin is at least `target` (the same player), or at most
+    /// `−target` (the other).
+    pub fn turn_at_least(
+        &self,
+        search: Option<&Search>,
+        p: &Position,
+        next: &Position,
+        target: i32,
+    ) -> Result<bool, SolverError> {
+        Ok(if next.to_move() == p.to_move() {
+            self.margin_at_least(search, next, target)?
+        } else {
+            !self.margin_at_least(search, next, 1 - target)?
+        })
+    }
+
+    /// Every complete turn from `p` with the margin it leaves the mover, in pit order; the
+    /// searched ones side by side ([`Search::values`]), `solved` hearing of each turn as it
+    /// is solved.
+    pub fn turns(
+        &self,
+        search: Option<&Search>,
+        p: &Position,
+        solved: &(dyn Fn(&Turn) + Sync),
+    ) -> Result<Vec<Turn>, SolverError> {
+        let turns = p.turns(self.game.rules());
+        let turn = |i: usize, v: i32| -> Turn {
+            let (pits, next) = &turns[i];
+            let mine = if next.to_move() == p.to_move() { v } else { -v };
+            (turn_name(pits), *next, mine)
+        };
+        let mut margins = vec![None; turns.len()];
+        let mut searched = Vec::new();
+        for (i, (_, next)) in turns.iter().enumerate() {
+            match search {
+                Some(_)
+                    if next.final_difference(self.game.rules()).is_none()
+                        && next.board().seeds() > self.endgame_seeds =>
+                {
+                    searched.push(i)
+                }
+                _ => {
+                    let v = self.margin(None, next)?;
+                    solved(&turn(i, v));
+                    margins[i] = Some(v);
+                }
+            }
+        }
+        if let Some(search) = search {
+            let boards: Vec<_> = searched.iter().map(|&i| turns[i].1.board()).collect();
+            let margin = |j: usize, rest: i16| turns[searched[j]].1.store_difference() + rest as i32;
+            let rests = search.values(&boards, &|j, rest| solved(&turn(searched[j], margin(j, rest))))?;
+            for (j, rest) in rests.into_iter().enumerate() {
+                margins[searched[j]] = Some(margin(j, rest));
+            }
+        }
+        Ok(margins.into_iter().enumerate().map(|(i, v)| turn(i, v.expect("every turn valued"))).collect())
+    }
+
+    /// Best play from `p` (worth `margin` to its mover), at most `max` turns: each turn the
+    /// first in pit order that keeps the margin. Each turn is tested with one null-window
+    /// search (is it worth at least the margin?), not solved exactly.
+    pub fn principal_line(
+        &self,
+        search: Option<&Search>,
+        p: &Position,
+        margin: i32,
+        max: usize,
+    ) -> Result<Vec<String>, SolverError> {
+        let mut line = Vec::new();
+        let mut p = *p;
+        let mut margin = margin;
+        while line.len() < max {
+            let mut chosen = None;
+            for (pits, next) in p.turns(self.game.rules()) {
+                if self.turn_at_least(search, &p, &next, margin)? {
+                    chosen = Some((pits, next));
+                    break;
+                }
+            }
+            let Some((pits, next)) = chosen else { break };
+            line.push(turn_name(&pits));
+            if next.to_move() != p.to_move() {
+                margin = -margin;
+            }
+            p = next;
+        }
+        Ok(line)
+    }
+}
+
+/// The largest K whose tables (every board up to K seeds) stay within the automatic
+/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 8 s on 2
+/// cores; [`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
+/// the build's working memory (the largest tier's value slots, the
+/// finished tables mapped, the transposition table) within half the free memory.
+pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, SolverError> {
+    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
+    let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
+    let fits = |k: u32| {
+        let positions = game.positions_up_to(k);
+        let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
+            + positions as f64 * TABLE_BYTES_PER_POSITION
+            + (TRANSPOSITION_BYTES_PER_ENTRY << tt_bits) as f64;
+        let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
+        positions <= budget && need <= free
+    };
+    let mut k = 0;
+    while k < total && fits(k + 1) {
+        k += 1;
+    }
+    Ok(k)
+}

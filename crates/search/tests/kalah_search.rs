@@ -1,0 +1,102 @@
+//! Kalah's weak search (MTD(f) above endgame tables) against the full tables, on one and
+//! on several threads, under every preset.
+
+use games::kalah::{Kalah, Rules};
+use retro::score::{self, ScoreGame};
+use retro::solve::Silent;
+use search::kalah::Search;
+
+fn presets() -> [Rules; 3] {
+    Rules::PRESETS.map(|(_, r)| r)
+}
+
+/// Kalah with `m` pits under `rules`, and its tables up to `seeds` built in a temporary
+/// directory (kept alive by the caller: the tables are mapped from it).
+fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, score::ScoreTables<Kalah>) {
+    let game = Kalah::new(m, seeds, rules).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, _) = score::build(&game, dir.path(), &[seeds as u16], &Silent).unwrap();
+    (game, dir, tables)
+}
+
+/// The same on several threads sharing each search (deferring busy children, stopping when
+/// another thread has the answer): three threads on two cores, so that they interleave.
+#[test]
+fn search_on_several_threads_equals_the_full_tables() {
+    for rules in presets() {
+        let (game, _dir, tables) = built(3, 12, rules);
+        for probe_seeds in [0, 6] {
+            let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(3);
+            for rank in 0..game.tier_size(12) {
+                let board = game.position(12, rank);
+                let exact = tables.probe(12, rank).unwrap();
+                assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
+                if rank % 5 == 0 {
+                    assert!(search.at_least(&board, exact).unwrap(), "{rules}: {board:?}");
+                    assert!(!search.at_least(&board, exact + 1).unwrap(), "{rules}: {board:?}");
+                }
+            }
+            // Many boards at once, each announced once with its own value.
+            for threads in [1, 3] {
+                let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(threads);
+                let boards: Vec<_> = (0..game.tier_size(11)).step_by(7).map(|rank| game.position(11, rank)).collect();
+                let heard = std::sync::Mutex::new(vec![None; boards.len()]);
+                let values = search
+                    .values(&boards, &|i, v| assert_eq!(heard.lock().unwrap()[i].replace(v), None, "{i} heard twice"))
+                    .unwrap();
+                for (i, board) in boards.iter().enumerate() {
+                    let (tier, rank) = game.locate(board);
+                    let exact = tables.probe(tier, rank).unwrap();
+                    assert_eq!(values[i], exact, "{rules}, tables to {probe_seeds}, {threads} threads: {board:?}");
+                    assert_eq!(heard.lock().unwrap()[i], Some(values[i]));
+                }
+            }
+        }
+    }
+}
+
+/// The weak search (MTD(f) above endgame tables, transposition cutoffs, null-window tests)
+/// against the full tables: every board of a tier, under every preset, with the tables cut
+/// at several depths and a transposition table small enough to be overwritten often.
+#[test]
+fn search_equals_the_full_tables_on_every_board_of_a_tier() {
+    for rules in presets() {
+        let (game, _dir, tables) = built(3, 12, rules);
+        for probe_seeds in [0, 5, 9] {
+            let search = Search::new(&game, &tables, probe_seeds, 10).unwrap();
+            for tier in [10u16, 12] {
+                for rank in 0..game.tier_size(tier) {
+                    let board = game.position(tier, rank);
+                    let exact = tables.probe(tier, rank).unwrap();
+                    assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
+                    assert_eq!(search.value_from(&board, 5).unwrap(), exact, "{rules}: {board:?} from 5");
+                    if rank % 7 == 0 {
+                        assert!(search.at_least(&board, exact).unwrap(), "{rules}: {board:?}");
+                        assert!(!search.at_least(&board, exact + 1).unwrap(), "{rules}: {board:?}");
+                    }
+                }
+            }
+            if probe_seeds < 10 {
+                assert!(search.nodes() > 0);
+            }
+        }
+    }
+}
+
+/// A transposition table that grows during the searches (its first part holds 2^17
+/// entries; these searches visit a few hundred thousand boards), on one and on three
+/// threads: every value stays exact.
+#[test]
+fn search_stays_exact_while_its_table_grows() {
+    let (game, _dir, tables) = built(3, 12, Rules::EMPTY_CAPTURE);
+    for threads in [1, 3] {
+        let search = Search::new(&game, &tables, 0, 24).unwrap().with_threads(threads);
+        let first = search.table_entries();
+        for rank in 0..game.tier_size(12) {
+            let board = game.position(12, rank);
+            assert_eq!(search.value(&board).unwrap(), tables.probe(12, rank).unwrap(), "{threads} threads: {board:?}");
+        }
+        assert!(search.table_entries() > first, "{} boards searched, the table never grew", search.nodes());
+        assert!(search.table_entries() as u64 >= 4 * search.nodes().min(1 << 22));
+    }
+}
