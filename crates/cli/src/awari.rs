@@ -80,7 +80,7 @@ pub struct AwariArgs {
     #[arg(long)]
     pub(crate) stones: Option<u32>,
     /// Analyse this position (see the notation above).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub(crate) position: Option<String>,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
@@ -123,7 +123,9 @@ pub fn run(args: AwariArgs) -> Result<()> {
         bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
     }
     let position: Option<Board> = match &args.position {
-        Some(text) => Some(text.parse().with_context(|| format!("reading the position `{text}`"))?),
+        Some(text) => {
+            Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)
+        }
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.pits_per_row()))?;

@@ -69,11 +69,11 @@ enum YesNo {
                   solve kalah --position \"0,3,1,0/2,0,0,4 10-9 N\""
 )]
 pub struct KalahArgs {
-    /// Pits per row (1 to 8).
+    /// Pits per row, 1 to 8 (default: the --position's, else 6).
     #[arg(long)]
     pits: Option<usize>,
-    /// Seeds in each pit at the start.
-    #[arg(long, default_value_t = 4)]
+    /// Seeds in each pit at the start (not with --position, which gives its own).
+    #[arg(long, default_value_t = 4, conflicts_with = "position")]
     seeds: u32,
     /// Rule preset.
     #[arg(long, value_enum, default_value = "empty-capture")]
@@ -94,7 +94,7 @@ pub struct KalahArgs {
     #[arg(long, value_enum)]
     must_leave_move: Option<YesNo>,
     /// Analyse this position instead of the start (see the notation above).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Build the full-game table (every board with up to 2·M·N seeds in the pits), report
     /// its size and the number of positions reachable from the start.
@@ -249,7 +249,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let rules = rules(&args)?;
     let (position, m) = match &args.position {
         Some(text) => {
-            let p = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            let p =
+                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
             if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
                 bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
             }

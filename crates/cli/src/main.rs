@@ -32,18 +32,14 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+// No doc comments on the variants: they would replace the `about` and `long_about` that
+// each subcommand's arguments declare (the notation and examples among them).
 enum Command {
-    /// THI` (Transporter): build tables, print the start's verdict, or analyse a position.
     Thi(thi::ThiArgs),
-    /// Kalah(m, n): exact margins of the start and every opening move, or of any position.
     Kalah(kalah::KalahArgs),
-    /// Oware: Awari tables and scores, Trysse and Wari outcomes, on boards of 1 to 6 pits a row.
     Awari(awari::AwariArgs),
-    /// Recompute published results (`solve verify kalah`) and compare with them.
     Verify(verify::VerifyArgs),
-    /// Print what a table file is: game, rules, tier, size, encoding, checksum, writer.
     Info(tables::InfoArgs),
-    /// Re-check every stored value of a table file (or directory) against its successors.
     VerifyTable(tables::VerifyTableArgs),
 }
 

@@ -38,7 +38,9 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         );
     }
     let position: Option<Position> = match &args.position {
-        Some(text) => Some(text.parse().with_context(|| format!("reading the position `{text}`"))?),
+        Some(text) => {
+            Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)
+        }
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.board.pits_per_row()))?;

@@ -1,10 +1,17 @@
-//! Build progress on the terminal: one bar over all positions still to solve.
+//! Build progress: on a terminal one bar over all positions still to solve; otherwise
+//! (standard error redirected to a file or a pipe) one plain line per tier solved.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use retro::solve::Observer;
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Instant;
 
 pub struct BuildProgress {
     bar: ProgressBar,
+    /// When standard error is no terminal (and output is wanted): the tier being solved,
+    /// its positions and when it started, for its line once solved.
+    lines: Option<Mutex<(u64, Instant)>>,
 }
 
 impl BuildProgress {
@@ -18,7 +25,8 @@ impl BuildProgress {
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
         );
-        BuildProgress { bar }
+        let lines = (!hidden && !std::io::stderr().is_terminal()).then(|| Mutex::new((0, Instant::now())));
+        BuildProgress { bar, lines }
     }
 
     pub fn finish(&self) {
@@ -27,8 +35,18 @@ impl BuildProgress {
 }
 
 impl Observer for BuildProgress {
-    fn tier_started(&self, tier: &str, _work: u64) {
+    fn tier_started(&self, tier: &str, work: u64) {
         self.bar.set_message(tier.to_owned());
+        if let Some(lines) = &self.lines {
+            *lines.lock().unwrap_or_else(|e| e.into_inner()) = (work, Instant::now());
+        }
+    }
+
+    fn tier_finished(&self, tier: &str) {
+        if let Some(lines) = &self.lines {
+            let (positions, started) = *lines.lock().unwrap_or_else(|e| e.into_inner());
+            eprintln!("tier {tier} solved: {positions} positions in {:.1} s", started.elapsed().as_secs_f64());
+        }
     }
 
     fn advanced(&self, units: u64) {

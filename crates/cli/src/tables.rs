@@ -42,6 +42,13 @@ fn open_any(path: &Path) -> Result<Table> {
 }
 
 pub fn info(args: InfoArgs) -> Result<()> {
+    if args.file.is_dir() {
+        bail!(
+            "{}: is a directory, not a table file (`solve verify-table {}` checks every table in it)",
+            args.file.display(),
+            args.file.display()
+        );
+    }
     let table = open_any(&args.file)?;
     let h = table.header();
     println!("file:            {}", args.file.display());

@@ -79,7 +79,7 @@ pub struct ThiArgs {
     #[arg(long, default_value = "data")]
     out: PathBuf,
     /// Analyse this position instead of the start (see the notation above).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -155,7 +155,8 @@ pub fn run(args: ThiArgs) -> Result<()> {
 
     let query = match &args.position {
         Some(text) => {
-            let position = notation::parse(text).with_context(|| format!("reading position {text:?}"))?;
+            let position =
+                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
             game.check(&position)?;
             Some(position)
         }

@@ -75,10 +75,6 @@ impl<'a> PackedSlice<'a> {
         self.len == 0
     }
 
-    pub fn bits(&self) -> u32 {
-        self.bits
-    }
-
     /// Entry `i`, or `None` past the end.
     #[inline]
     pub fn get(&self, i: u64) -> Option<u32> {

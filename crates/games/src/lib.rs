@@ -4,6 +4,7 @@
 //! and tested for every game in `tests/invariants.rs`.
 
 pub mod awari;
+pub mod echo;
 pub mod kalah;
 pub mod oware;
 pub mod thi;

@@ -118,8 +118,9 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
 }
 
 /// The census of `start`, read from `cache` if that file was written for the same start
-/// and the same tables (by the tables' checksums); otherwise computed and written there.
-/// A cache that does not match is recomputed, never trusted.
+/// and the same tables (by the tables' checksums) and its own checksum holds; otherwise
+/// computed and written there. A cache that does not match, or was edited, is
+/// recomputed, never trusted.
 pub fn cached_census<G: Game>(
     game: &G,
     tables: &TableSet<G>,
@@ -128,30 +129,40 @@ pub fn cached_census<G: Game>(
 ) -> Result<Census, ProbeError> {
     let fingerprint = format!("{:016x}", tables.fingerprint());
     let header = format!("start={start}\ntables={fingerprint}\n");
-    if let Ok(text) = std::fs::read_to_string(cache) {
-        if let Some(body) = text.strip_prefix(&header) {
-            let field = |name: &str| {
-                body.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('='))?.parse().ok())
-            };
-            if let (Some(positions), Some(win), Some(draw), Some(loss)) =
-                (field("positions"), field("win"), field("draw"), field("loss"))
-            {
-                let census = Census { positions, win, draw, loss };
-                if census.win + census.draw + census.loss == census.positions {
-                    return Ok(census);
-                }
-            }
+    // Only a regular file is read: a FIFO under the cache's name would block for ever.
+    let cached = std::fs::metadata(cache).is_ok_and(|m| m.is_file());
+    if let Some(text) = cached.then(|| std::fs::read_to_string(cache).ok()).flatten() {
+        if let Some(census) = read_cache(&text, &header) {
+            return Ok(census);
         }
     }
     let census = reachable_census(game, tables, start)?;
-    let text = format!(
+    let body = format!(
         "{header}positions={}\nwin={}\ndraw={}\nloss={}\n",
         census.positions, census.win, census.draw, census.loss
     );
+    let text = format!("{body}checksum={:016x}\n", xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
     // A cache that cannot be written only costs time on the next run.
     let temp = cache.with_extension(format!("{}.tmp", std::process::id()));
     if std::fs::write(&temp, text).is_ok() {
         let _ = std::fs::rename(&temp, cache);
     }
     Ok(census)
+}
+
+/// The census a cache file holds, if it was written for `header` and its last line, an
+/// XXH3-64 checksum of everything before it, holds.
+fn read_cache(text: &str, header: &str) -> Option<Census> {
+    let (body, checksum) = text.strip_suffix('\n')?.rsplit_once('\n')?;
+    let body = format!("{body}\n");
+    let checksum = u64::from_str_radix(checksum.strip_prefix("checksum=")?, 16).ok()?;
+    if checksum != xxhash_rust::xxh3::xxh3_64(body.as_bytes()) {
+        return None;
+    }
+    let fields = body.strip_prefix(header)?;
+    let field =
+        |name: &str| fields.lines().find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix('='))?.parse().ok());
+    let census =
+        Census { positions: field("positions")?, win: field("win")?, draw: field("draw")?, loss: field("loss")? };
+    (census.win + census.draw + census.loss == census.positions).then_some(census)
 }

@@ -5,7 +5,7 @@
 //! dependency order ([`order`]), each with the steps of [`solve`], and keeps each
 //! finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
 //! the rules, [`forward`] is an independent solver for tests, [`census`] counts what is
-//! reachable, and [`line`] reads best play back out.
+//! reachable, and [`line`](mod@line) reads best play back out.
 
 pub mod census;
 pub mod cyclic;

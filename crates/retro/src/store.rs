@@ -9,7 +9,7 @@
 use crate::game::Game;
 use crate::order::{tier_order, CycleError};
 use crate::solve::{solve_tier, Observer, SolveError};
-use crate::table::{write_table, Table, TableError, TableIdentity, ValueEncoding};
+use crate::table::{check_regular_file, write_table, Table, TableError, TableIdentity, ValueEncoding};
 use crate::value::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,16 +23,23 @@ pub enum BuildError {
     Solve(#[from] SolveError),
     #[error(transparent)]
     ScoreSolve(#[from] crate::score::ScoreSolveError),
-    #[error("{0}\n  (remove the file to have it rebuilt)")]
-    Table(#[from] TableError),
+    // Not a `source`: the message says it all, once.
+    #[error("{0}{hint}", hint = if .0.is_bad_contents() { "\n  (remove the file to have it rebuilt)" } else { "" })]
+    Table(TableError),
     #[error("the tables are missing tier {tier} ({path})")]
     MissingTier { tier: String, path: PathBuf },
     #[error("the build was stopped after {0} tiers, as asked")]
     Stopped(usize),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
+}
+
+impl From<TableError> for BuildError {
+    fn from(error: TableError) -> BuildError {
+        BuildError::Table(error)
+    }
 }
 
 /// An exclusive claim on a table directory for one build, released when dropped (also
@@ -44,26 +51,30 @@ pub struct DirectoryLock {
 /// Claims `dir` (created if missing) for a build, then deletes the temporary files that
 /// interrupted builds left there: with the claim held, no other build is writing them.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
-    let io = |source| BuildError::Io { path: dir.to_owned(), source };
+    let io = |error| BuildError::Io { path: dir.to_owned(), error };
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join(".lock");
+    if path.exists() {
+        // A FIFO here would block the open below for ever.
+        check_regular_file(&path)?;
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|source| BuildError::Io { path: path.clone(), source })?;
+        .map_err(|error| BuildError::Io { path: path.clone(), error })?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => return Err(BuildError::Busy(dir.to_owned())),
-        Err(std::fs::TryLockError::Error(source)) => return Err(BuildError::Io { path, source }),
+        Err(std::fs::TryLockError::Error(error)) => return Err(BuildError::Io { path, error }),
     }
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if name.starts_with(".tier-") && name.ends_with(".tmp") {
-            std::fs::remove_file(entry.path()).map_err(|source| BuildError::Io { path: entry.path(), source })?;
+            std::fs::remove_file(entry.path()).map_err(|error| BuildError::Io { path: entry.path(), error })?;
         }
     }
     Ok(DirectoryLock { _file: file })
@@ -93,10 +104,11 @@ fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
     TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: ValueEncoding::OutcomeDistance }
 }
 
-fn open_table(path: &Path, identity: &TableIdentity) -> Result<Table, TableError> {
+/// Opens and checks the table of a tier of `entries` positions.
+fn open_table(path: &Path, identity: &TableIdentity, entries: u64) -> Result<Table, TableError> {
     // SAFETY: tables are only ever written by `write_table`, which renames a complete
     // new file into place and never rewrites one; see `Table::open_mapped`.
-    unsafe { Table::open_mapped(path, Some(identity)) }
+    unsafe { Table::open_mapped(path, Some(identity)) }?.expect_entries(entries)
 }
 
 /// Options of a build.
@@ -110,7 +122,9 @@ pub struct BuildOptions {
 /// The build loop every engine shares. Tiers come in `order`, children first; each one
 /// whose file exists is opened and checked (a damaged or foreign file is an error, never
 /// rebuilt over); each other one is solved by `solve`, given the finished tables so far,
-/// written atomically and mapped. The directory is locked for the whole build.
+/// written atomically and mapped. The directory is locked for the whole build, unless
+/// every table is there already: then they are only opened and checked, which needs no
+/// write access to the directory (tables on a read-only mount, or owned by another user).
 pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     dir: &Path,
     order: Vec<T>,
@@ -120,14 +134,23 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     observer: &dyn Observer,
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
+    let mut report = BuildReport::default();
+    if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
+        let tables = open_tiers(dir, order, identity, size)?;
+        for table in tables.values() {
+            report.tiers_reused += 1;
+            report.positions += table.entries();
+            report.bytes += table.file_bytes();
+        }
+        return Ok((tables, report));
+    }
     let _lock = lock_directory(dir)?;
     let mut tables: BTreeMap<T, Table> = BTreeMap::new();
-    let mut report = BuildReport::default();
     for tier in order {
         let path = tier_file(dir, tier);
         let table = if path.exists() {
             report.tiers_reused += 1;
-            open_table(&path, &identity(tier))?
+            open_table(&path, &identity(tier), size(tier))?
         } else {
             if options.stop_after == Some(report.tiers_built) {
                 return Err(BuildError::Stopped(report.tiers_built));
@@ -138,7 +161,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             drop(codes);
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
-            open_table(&path, &identity(tier))?
+            open_table(&path, &identity(tier), size(tier))?
         };
         report.positions += table.entries();
         report.bytes += table.file_bytes();
@@ -147,11 +170,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     Ok((tables, report))
 }
 
-/// Opens the finished, checked tables of every tier in `order`, building nothing.
+/// Opens the finished, checked tables of every tier in `order`, building nothing and
+/// writing nothing; `size` gives the positions of a tier, which its table must hold.
 pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
     dir: &Path,
     order: Vec<T>,
     identity: impl Fn(T) -> TableIdentity,
+    size: impl Fn(T) -> u64,
 ) -> Result<BTreeMap<T, Table>, BuildError> {
     let mut tables = BTreeMap::new();
     for tier in order {
@@ -159,7 +184,7 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
         if !path.exists() {
             return Err(BuildError::MissingTier { tier: tier.to_string(), path });
         }
-        tables.insert(tier, open_table(&path, &identity(tier))?);
+        tables.insert(tier, open_table(&path, &identity(tier), size(tier))?);
     }
     Ok(tables)
 }
@@ -186,7 +211,7 @@ pub fn build<G: Game>(
 
 /// Opens the finished tables needed for `roots` without building anything.
 pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<TableSet<G>, BuildError> {
-    let tables = open_tiers(dir, tier_order(game, roots)?, |t| identity(game, t))?;
+    let tables = open_tiers(dir, tier_order(game, roots)?, |t| identity(game, t), |t| game.tier_size(t))?;
     Ok(TableSet { dir: dir.to_owned(), tables })
 }
 

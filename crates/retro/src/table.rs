@@ -47,14 +47,20 @@ const MAX_DESCRIPTOR: u32 = 1 << 16;
 /// Why a table file cannot be used. Every variant names the file.
 #[derive(Debug, Error)]
 pub enum TableError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    // The operating system's error is part of the message, not a separate source, so
+    // that a report of the whole chain says it once.
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: io::Error },
+    #[error("{path}: cannot write the table: {error}")]
+    Write { path: PathBuf, error: io::Error },
+    #[error("{path}: is {kind}, not a table file")]
+    NotAFile { path: PathBuf, kind: &'static str },
     #[error("{path}: not a table file (bad magic number)")]
     BadMagic { path: PathBuf },
     #[error("{path}: format version {found}, this program reads version {FORMAT_VERSION}")]
     UnsupportedVersion { path: PathBuf, found: u16 },
-    #[error("{path}: truncated: {found} bytes, the header says {expected}")]
-    Truncated { path: PathBuf, found: u64, expected: u64 },
+    #[error("{path}: {}: {found} bytes, the header says {expected}", if found < expected { "truncated" } else { "too long" })]
+    WrongLength { path: PathBuf, found: u64, expected: u64 },
     #[error("{path}: damaged header ({what})")]
     BadHeader { path: PathBuf, what: String },
     #[error("{path}: header checksum mismatch: the header is damaged")]
@@ -63,6 +69,49 @@ pub enum TableError {
     BodyChecksum { path: PathBuf },
     #[error("{path}: built for {field} `{found}`, but `{expected}` was asked for")]
     Mismatch { path: PathBuf, field: &'static str, found: String, expected: String },
+    #[error("{path}: holds {found} entries, but tier {tier} has {expected} positions")]
+    WrongEntryCount { path: PathBuf, tier: String, expected: u64, found: u64 },
+}
+
+impl TableError {
+    /// Whether the error is about the contents of an existing file (damaged, foreign or
+    /// of the wrong size), which removing the file would let a build replace.
+    pub fn is_bad_contents(&self) -> bool {
+        !matches!(self, TableError::Io { .. } | TableError::Write { .. } | TableError::NotAFile { .. })
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(file_type: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Checks that `path` is a regular file (or a link to one) before it is opened: opening
+/// a FIFO would wait for a writer for ever, and a directory or device is no table.
+pub fn check_regular_file(path: &Path) -> Result<(), TableError> {
+    let metadata = fs::metadata(path).map_err(|error| TableError::Io { path: path.to_owned(), error })?;
+    if metadata.is_file() {
+        Ok(())
+    } else {
+        Err(TableError::NotAFile { path: path.to_owned(), kind: kind_of(metadata.file_type()) })
+    }
 }
 
 /// What the codes of a table mean.
@@ -157,7 +206,7 @@ impl Header {
             return Err(TableError::BadMagic { path: path.to_owned() });
         }
         if bytes.len() < FIXED_HEADER {
-            return Err(TableError::Truncated {
+            return Err(TableError::WrongLength {
                 path: path.to_owned(),
                 found: file_len,
                 expected: FIXED_HEADER as u64,
@@ -176,7 +225,7 @@ impl Header {
         }
         let descriptor_end = FIXED_HEADER + descriptor_len as usize;
         if bytes.len() < descriptor_end {
-            return Err(TableError::Truncated {
+            return Err(TableError::WrongLength {
                 path: path.to_owned(),
                 found: file_len,
                 expected: descriptor_end as u64,
@@ -206,7 +255,7 @@ impl Header {
         }
         let expected_len = body_offset.checked_add(body_len).ok_or_else(|| bad("body length"))?;
         if file_len != expected_len {
-            return Err(TableError::Truncated { path: path.to_owned(), found: file_len, expected: expected_len });
+            return Err(TableError::WrongLength { path: path.to_owned(), found: file_len, expected: expected_len });
         }
         if bytes.len() as u64 >= body_offset && bytes[descriptor_end..body_offset as usize].iter().any(|&b| b != 0) {
             return Err(bad("padding after the descriptor is not zero"));
@@ -243,7 +292,7 @@ fn header_checksum(fixed: &[u8], descriptor: &[u8]) -> u64 {
 /// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
 /// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
 pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Result<Header, TableError> {
-    let io_err = |source| TableError::Io { path: path.to_owned(), source };
+    let io_err = |error| TableError::Write { path: path.to_owned(), error };
     let max_code = codes.iter().copied().max().unwrap_or(0);
     let max_distance = match identity.encoding {
         ValueEncoding::OutcomeDistance => codes.iter().filter_map(|&c| Value::from_code(c).plies()).max().unwrap_or(0),
@@ -308,7 +357,8 @@ pub struct Table {
 impl Table {
     /// Opens `path` by reading it whole into memory, and checks it.
     pub fn open(path: &Path, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
-        let io_err = |source| TableError::Io { path: path.to_owned(), source };
+        let io_err = |error| TableError::Io { path: path.to_owned(), error };
+        check_regular_file(path)?;
         let mut bytes = Vec::new();
         File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io_err)?;
         Table::check(path, Bytes::Owned(bytes), expected)
@@ -324,7 +374,8 @@ impl Table {
     /// file and renames it over the old name, which leaves the mapped file intact), so
     /// the contract holds unless someone edits table files by hand while they are in use.
     pub unsafe fn open_mapped(path: &Path, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
-        let io_err = |source| TableError::Io { path: path.to_owned(), source };
+        let io_err = |error| TableError::Io { path: path.to_owned(), error };
+        check_regular_file(path)?;
         let file = File::open(path).map_err(io_err)?;
         let len = file.metadata().map_err(io_err)?.len();
         if len == 0 {
@@ -371,6 +422,20 @@ impl Table {
         }
         let table = Table { path: path.to_owned(), header, bytes };
         Ok(table)
+    }
+
+    /// Checks that the table holds `expected` entries, as its tier has positions.
+    pub fn expect_entries(self, expected: u64) -> Result<Table, TableError> {
+        if self.header.entries == expected {
+            Ok(self)
+        } else {
+            Err(TableError::WrongEntryCount {
+                path: self.path,
+                tier: self.header.identity.tier,
+                expected,
+                found: self.header.entries,
+            })
+        }
     }
 
     pub fn path(&self) -> &Path {

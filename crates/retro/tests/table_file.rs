@@ -65,7 +65,7 @@ fn truncation_and_foreign_files_are_refused() {
     let mut longer = bytes.clone();
     longer.push(0);
     fs::write(&path, &longer).unwrap();
-    assert!(matches!(Table::open(&path, None), Err(TableError::Truncated { .. })));
+    assert!(matches!(Table::open(&path, None), Err(TableError::WrongLength { .. })));
 }
 
 #[test]

@@ -304,7 +304,7 @@ impl std::str::FromStr for Board {
         pits_per_row(words.len())?;
         let mut pits = Vec::with_capacity(words.len());
         for word in &words {
-            let count: u32 = word.parse().map_err(|_| BoardError::BadCount(word.to_string()))?;
+            let count: u32 = word.parse().map_err(|_| BoardError::BadCount(crate::echo::excerpt(word)))?;
             if count > START_STONES {
                 return Err(BoardError::TooManyStones(count));
             }

@@ -53,10 +53,6 @@ impl Awari {
         self.m
     }
 
-    pub fn max_stones(&self) -> u32 {
-        self.max_stones
-    }
-
     /// Every tier up to `stones`, fewest first.
     pub fn tiers_up_to(&self, stones: u32) -> Vec<u8> {
         (0..=stones.min(self.max_stones) as u8).collect()

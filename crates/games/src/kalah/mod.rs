@@ -46,10 +46,6 @@ impl Kalah {
         &self.rules
     }
 
-    pub fn max_seeds(&self) -> u32 {
-        self.max_seeds
-    }
-
     /// Every tier up to `seeds` seeds in the pits, fewest first.
     pub fn tiers_up_to(&self, seeds: u32) -> Vec<u16> {
         (0..=seeds.min(self.max_seeds) as u16).collect()

@@ -29,7 +29,11 @@ fn row(text: &str, name: &'static str) -> Result<Vec<u8>, NotationError> {
     text.split(',')
         .enumerate()
         .map(|(i, t)| {
-            t.trim().parse::<u8>().map_err(|_| NotationError::Pit { row: name, pit: i + 1, text: t.to_owned() })
+            t.trim().parse::<u8>().map_err(|_| NotationError::Pit {
+                row: name,
+                pit: i + 1,
+                text: crate::echo::excerpt(t),
+            })
         })
         .collect()
 }
@@ -38,17 +42,17 @@ fn row(text: &str, name: &'static str) -> Result<Vec<u8>, NotationError> {
 pub fn parse(text: &str) -> Result<Position, NotationError> {
     let parts: Vec<&str> = text.split_whitespace().collect();
     let [rows, stores, side] = parts[..] else {
-        return Err(NotationError::Shape(text.to_owned()));
+        return Err(NotationError::Shape(crate::echo::excerpt(text)));
     };
-    let (south, north) = rows.split_once('/').ok_or_else(|| NotationError::Shape(text.to_owned()))?;
+    let (south, north) = rows.split_once('/').ok_or_else(|| NotationError::Shape(crate::echo::excerpt(text)))?;
     let (south, north) = (row(south, "South")?, row(north, "North")?);
-    let stores_err = || NotationError::Stores(stores.to_owned());
+    let stores_err = || NotationError::Stores(crate::echo::excerpt(stores));
     let (s, n) = stores.split_once('-').ok_or_else(stores_err)?;
     let stores = [s.parse().map_err(|_| stores_err())?, n.parse().map_err(|_| stores_err())?];
     let side = match side {
         "S" | "s" => Side::South,
         "N" | "n" => Side::North,
-        _ => return Err(NotationError::Side(side.to_owned())),
+        _ => return Err(NotationError::Side(crate::echo::excerpt(side))),
     };
     Ok(Position::new(&south, &north, stores, side)?)
 }

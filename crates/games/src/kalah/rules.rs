@@ -80,7 +80,7 @@ impl Rules {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, r)| r)
-            .ok_or_else(|| RulesError::UnknownPreset(name.to_owned()))
+            .ok_or_else(|| RulesError::UnknownPreset(crate::echo::excerpt(name)))
     }
 
     /// The preset's name if these switches are one, else `None`.
@@ -123,7 +123,7 @@ impl Rules {
             "opposite-only" => Ok(Capture::OppositeOnly),
             _ => Err(RulesError::UnknownSwitch {
                 switch: "capture",
-                value: value.to_owned(),
+                value: crate::echo::excerpt(value),
                 expected: "empty, standard, opposite-only",
             }),
         }
@@ -135,7 +135,7 @@ impl Rules {
             "no-move" => Ok(End::NoMove),
             _ => Err(RulesError::UnknownSwitch {
                 switch: "end",
-                value: value.to_owned(),
+                value: crate::echo::excerpt(value),
                 expected: "side-empty, no-move",
             }),
         }
@@ -145,9 +145,11 @@ impl Rules {
         match value {
             "owner" => Ok(Leftovers::Owner),
             "none" => Ok(Leftovers::None),
-            _ => {
-                Err(RulesError::UnknownSwitch { switch: "leftovers", value: value.to_owned(), expected: "owner, none" })
-            }
+            _ => Err(RulesError::UnknownSwitch {
+                switch: "leftovers",
+                value: crate::echo::excerpt(value),
+                expected: "owner, none",
+            }),
         }
     }
 }

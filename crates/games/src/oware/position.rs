@@ -43,7 +43,7 @@ impl std::str::FromStr for Position {
         let (pits, captured) = text.trim().rsplit_once(char::is_whitespace).ok_or(NotationError::Shape)?;
         let (mine, theirs) = captured.split_once('-').ok_or(NotationError::Shape)?;
         let count = |word: &str| -> Result<u8, NotationError> {
-            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(word.to_owned()))?;
+            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(crate::echo::excerpt(word)))?;
             u8::try_from(n).map_err(|_| NotationError::TooManyStones(n))
         };
         let position = Position { board: pits.parse()?, mine: count(mine)?, theirs: count(theirs)? };

@@ -43,7 +43,7 @@ impl Setup {
             "duo" => Ok(Setup::Height { size: 3, height: 2 }),
             "trias" => Ok(Setup::Height { size: 3, height: 3 }),
             "quadrat" => Ok(Setup::Rows { size: 6, rows: 2 }),
-            _ => Err(SetupError::UnknownBoard(name.to_owned())),
+            _ => Err(SetupError::UnknownBoard(crate::echo::excerpt(name))),
         }
     }
 
@@ -148,10 +148,6 @@ impl Thi {
 
     pub fn size(&self) -> usize {
         self.size
-    }
-
-    pub fn index(&self) -> &BoardIndex {
-        &self.index
     }
 
     /// Whether the tables of this game can answer for `position`.

@@ -27,12 +27,12 @@ pub enum NotationError {
 pub fn parse(text: &str) -> Result<Position, NotationError> {
     let mut parts = text.split_whitespace();
     let (Some(rows), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(NotationError::Shape(text.to_owned()));
+        return Err(NotationError::Shape(crate::echo::excerpt(text)));
     };
     let to_move = match side {
         "w" | "W" => Colour::White,
         "b" | "B" => Colour::Black,
-        _ => return Err(NotationError::Side(side.to_owned())),
+        _ => return Err(NotationError::Side(crate::echo::excerpt(side))),
     };
     let rows: Vec<&str> = rows.split('/').collect();
     let n = rows.len();
@@ -50,8 +50,9 @@ pub fn parse(text: &str) -> Result<Position, NotationError> {
             let square = row * n + file;
             let name = position.square_name(square);
             let stack = parse_stack(text)
-                .ok_or_else(|| NotationError::BadStack { square: name.clone(), text: text.to_string() })?;
-            let stack = stack.ok_or_else(|| NotationError::TooTall { square: name.clone(), text: text.to_string() })?;
+                .ok_or_else(|| NotationError::BadStack { square: name.clone(), text: crate::echo::excerpt(text) })?;
+            let stack = stack
+                .ok_or_else(|| NotationError::TooTall { square: name.clone(), text: crate::echo::excerpt(text) })?;
             position.set(square, stack);
         }
     }

@@ -7,7 +7,7 @@
 //! - **exits**: they leave the tier (a capture), so the child's value is final, and are
 //!   worth `gain − V(child)` to the mover when the turn passes, `gain + V(child)` when he
 //!   moves again. A position with no move has its value fixed by the rules
-//!   ([`CyclicScoreGame::outcome`]); the engine treats it as one exit of that worth.
+//!   ([`ScoreGame::outcome`]); the engine treats it as one exit of that worth.
 //! - **in-tier moves**: no gain, the turn passes, worth `−V(child)`.
 //!
 //! ## The method ([`solve`])

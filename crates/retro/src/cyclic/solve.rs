@@ -17,7 +17,7 @@
 //!
 //! Both steps run in parallel: the scan over chunks of ranks, the propagation layer by
 //! layer (the positions one layer decides are the next layer), with values set by
-//! compare-and-swap and counters decremented atomically (see [`Pass`]).
+//! compare-and-swap and counters decremented atomically (see `Pass`).
 
 use super::CyclicScoreGame;
 use crate::score::lower::LowerTables;

@@ -159,7 +159,7 @@ pub(crate) fn build_with<G: ScoreGame>(
 
 /// Opens the finished tables needed for `roots` without building anything.
 pub fn open<G: ScoreGame>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<ScoreTables<G>, BuildError> {
-    let tables = open_tiers(dir, score_tier_order(game, roots)?, |t| identity(game, t))?;
+    let tables = open_tiers(dir, score_tier_order(game, roots)?, |t| identity(game, t), |t| game.tier_size(t))?;
     Ok(ScoreTables { dir: dir.to_owned(), tables })
 }
 

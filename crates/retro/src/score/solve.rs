@@ -9,7 +9,7 @@
 //! Threads take chunks of ranks (rayon). Two threads may meet on the same child and
 //! both evaluate it; they compute the same number, so the duplicate store is harmless
 //! and no locking is needed: a value slot is an `AtomicU16` holding the zigzag code, or
-//! [`UNKNOWN`] until written.
+//! `UNKNOWN` until written.
 //!
 //! A chain inside the tier longer than the tier has positions must revisit one: the
 //! moves are not a DAG, and the tier is refused with [`ScoreSolveError::Cycle`].

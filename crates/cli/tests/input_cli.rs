@@ -1,0 +1,54 @@
+//! How `solve` takes arguments a user may well type: positions starting with `-`,
+//! combinations that cannot both hold, and input far too long to echo.
+
+mod common;
+
+use common::{json, solve, stderr};
+
+#[test]
+fn a_thi_position_may_start_with_an_empty_square() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"]));
+    assert_eq!(report["position"], "-,b,b/b,-,-/w,w,w w");
+}
+
+#[test]
+fn kalah_and_awari_positions_starting_with_a_hyphen_reach_their_parser() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [["kalah", "--position", "-1,0/0,0 0-0 S"], ["awari", "--position", "-1,0,0,0"]] {
+        let out = solve(dir.path(), &args);
+        // Exit 2 with "unexpected argument" would be the argument parser taking the
+        // position for a flag; the position's own reader must refuse it (exit 1).
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("reading"), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn kalah_seeds_with_a_position_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["kalah", "--seeds", "3", "--position", "0,3,1,0/2,0,0,4 10-9 N"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("--seeds") && err.contains("--position"), "{err}");
+}
+
+#[test]
+fn kalah_help_names_the_default_board() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["kalah", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("else 6"), "{help}");
+}
+#[test]
+fn a_huge_bad_input_is_not_echoed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = "x".repeat(100_000);
+    for args in [["thi", "--position"], ["kalah", "--position"], ["awari", "--position"], ["thi", "--board"]] {
+        let game = args.join(" ");
+        let out = solve(dir.path(), &[args[0], args[1], &huge]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(err.len() < 1_000, "{game}: {} bytes of error", err.len());
+        assert!(err.contains("100000 characters"), "{game}: {err}");
+    }
+}

@@ -1,0 +1,184 @@
+//! Table directories and files a user or a hostile tester hands `solve`: read-only tables,
+//! files of the wrong size, FIFOs and directories where files belong, an edited census.
+
+mod common;
+
+use common::{json, solve, stderr};
+use retro::table::{write_table, Table};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Builds PRIMUS (original rules) under `out`; returns its table directory.
+fn primus(out: &Path) -> PathBuf {
+    json(&solve(out, &["thi", "--board", "primus", "--json"]));
+    out.join("thi").join("3x3-original")
+}
+
+/// Runs `solve ARGS`, killed after 60 s so that a blocked open fails the test instead of
+/// hanging it.
+fn solve_in_time(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run solve");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("solve {args:?} blocked");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn finished_tables_are_queried_without_writing() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    let before = listing(&dir);
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    for file in &files {
+        set_mode(file, 0o444);
+    }
+    set_mode(&dir, 0o555);
+    let start = solve(out.path(), &["thi", "--board", "primus", "--json"]);
+    let position = solve(out.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"]);
+    let after = listing(&dir);
+    set_mode(&dir, 0o755);
+    // Tests may run as root, where the modes stop no write: the listing shows any.
+    assert_eq!(after, before, "a query wrote in the table directory");
+    assert_eq!(json(&start)["build"]["tiers_built"], 0);
+    json(&position);
+}
+
+/// Rewrites `file` with `extra` more entries (or `-extra` fewer), checksums valid.
+fn resize(file: &Path, extra: i64) {
+    let table = Table::open(file, None).unwrap();
+    let mut codes = table.codes();
+    let identity = table.header().identity.clone();
+    drop(table);
+    codes.resize((codes.len() as i64 + extra) as usize, 0);
+    write_table(file, &identity, &codes).unwrap();
+}
+
+#[test]
+fn a_table_of_the_wrong_size_is_refused_on_open() {
+    for extra in [1000, -10] {
+        let out = tempfile::tempdir().unwrap();
+        let dir = primus(out.path());
+        let file = dir.join("tier-3-3.tbl");
+        resize(&file, extra);
+        for args in
+            [vec!["thi", "--board", "primus"], vec!["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w"]]
+        {
+            let output = solve(out.path(), &args);
+            assert!(!output.status.success(), "{args:?} accepted a table with {extra} entries too many");
+            let err = stderr(&output);
+            assert!(err.contains("tier-3-3.tbl") && err.contains("entries") && err.contains("tier 3-3"), "{err}");
+        }
+        let output = solve_in_time(&["verify-table", dir.to_str().unwrap()]);
+        assert!(!output.status.success(), "verify-table accepted a table with {extra} entries too many");
+        assert!(stderr(&output).contains("entries"), "{}", stderr(&output));
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_are_refused_not_waited_on() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("thi").join("3x3-original");
+    std::fs::create_dir_all(&dir).unwrap();
+    mkfifo(&dir.join(".lock"));
+    let out_dir = out.path().to_str().unwrap();
+    let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
+    assert!(!build.status.success());
+    assert!(stderr(&build).contains(".lock: is a FIFO"), "{}", stderr(&build));
+
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    mkfifo(&dir.join("tier-0-0.tbl"));
+    let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
+    assert!(!build.status.success());
+    assert!(stderr(&build).contains("tier-0-0.tbl: is a FIFO"), "{}", stderr(&build));
+
+    let info = solve_in_time(&["info", dir.join("tier-0-0.tbl").to_str().unwrap()]);
+    assert!(!info.status.success());
+    assert!(stderr(&info).contains("tier-0-0.tbl: is a FIFO"), "{}", stderr(&info));
+}
+
+#[test]
+fn a_directory_is_not_a_table() {
+    let out = tempfile::tempdir().unwrap();
+    let info = solve_in_time(&["info", out.path().to_str().unwrap()]);
+    assert!(!info.status.success());
+    let err = stderr(&info);
+    assert!(err.contains("is a directory") && err.contains("verify-table"), "{err}");
+}
+
+#[test]
+fn a_file_one_byte_too_long_is_not_called_truncated() {
+    let out = tempfile::tempdir().unwrap();
+    let file = primus(out.path()).join("tier-3-3.tbl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let expected = bytes.len();
+    bytes.push(0);
+    std::fs::write(&file, &bytes).unwrap();
+    let info = solve_in_time(&["info", file.to_str().unwrap()]);
+    assert!(!info.status.success());
+    let err = stderr(&info);
+    assert!(err.contains("too long") && err.contains(&format!("{} bytes", expected + 1)), "{err}");
+    assert!(err.contains(&expected.to_string()) && !err.contains("truncated"), "{err}");
+}
+
+#[test]
+fn an_edited_census_count_is_never_printed() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let first = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    let cache = dir.join("census-primus.txt");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let win = first["reachable"]["win"].as_u64().unwrap();
+    let loss = first["reachable"]["loss"].as_u64().unwrap();
+    // Swap wins and losses: the sum still adds up, only the checksum tells.
+    let edited = text
+        .replace(&format!("win={win}\n"), "win=WIN\n")
+        .replace(&format!("loss={loss}\n"), &format!("loss={win}\n"))
+        .replace("win=WIN\n", &format!("win={loss}\n"));
+    assert_ne!(edited, text);
+    std::fs::write(&cache, edited).unwrap();
+    let second = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    assert_eq!(second["reachable"], first["reachable"]);
+}
+
+#[test]
+fn a_redirected_build_reports_each_tier() {
+    let out = tempfile::tempdir().unwrap();
+    let build = solve(out.path(), &["thi", "--board", "primus"]);
+    assert!(build.status.success(), "{}", stderr(&build));
+    let err = stderr(&build);
+    assert!(err.lines().any(|l| l.starts_with("tier 3-3 solved: ") && l.contains(" positions in ")), "{err}");
+}
