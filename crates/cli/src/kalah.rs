@@ -101,13 +101,12 @@ pub struct KalahArgs {
     #[arg(long)]
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
-    /// (default: as many as fit in half the free memory and a build of about 8 s: 17 for
-    /// six pits; for instances of more than 50 seeds about 5 minutes: 24 for six pits).
+    /// (default: as many as fit in half the free memory and a budget of boards: 17 for six
+    /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits).
     #[arg(long)]
     endgame_seeds: Option<u32>,
     /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
-    /// and used as the search grows, four entries per board searched (on Kalah(6,4) 2^27
-    /// entries search 20 % fewer boards than 2^25).
+    /// and used as the search grows, four entries per board searched.
     #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: u32,
     /// Directory holding the tables (created if missing).
@@ -117,9 +116,8 @@ pub struct KalahArgs {
     #[arg(long)]
     json: bool,
     /// The value and the principal line only, not every move's exact margin: on large
-    /// instances the worse moves' margins cost far more than the value (Kalah(6,5): the
-    /// value in about 12 minutes on two cores, tables included; the opening moves' margins
-    /// were not finished in 40 minutes).
+    /// instances the worse moves' margins cost far more than the value (docs/results.md has
+    /// both for Kalah(6,4) and (6,5)).
     #[arg(long)]
     value_only: bool,
     /// Longest principal line printed, in turns.

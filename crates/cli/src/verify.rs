@@ -36,14 +36,13 @@ struct VerifyKalahArgs {
     #[arg(long, default_value_t = 6)]
     max_pits: usize,
     /// Only instances with at most this many seeds in all (2·m·n). The default, 40, checks
-    /// 30 of the 35 published values in about 10 s; `--max-seeds 50` adds Kalah(4,6), (5,5)
-    /// and (6,4) (seconds more); `--max-seeds 60 --endgame-seeds auto` all 35 (18 minutes
-    /// on 2 cores from an empty directory, tables included: see docs/results.md).
+    /// 30 of the 35 published values; `--max-seeds 50` adds Kalah(4,6), (5,5) and (6,4);
+    /// `--max-seeds 60 --endgame-seeds auto` all 35, by far the longest (its time and memory
+    /// are in docs/results.md).
     #[arg(long, default_value_t = 40)]
     max_seeds: u32,
     /// Endgame tables up to this many seeds for instances too large for a full table
-    /// (default 16, a build of a few seconds; `auto` chooses from free memory, as
-    /// `solve kalah` does).
+    /// (default 16, a small build; `auto` chooses from free memory, as `solve kalah` does).
     #[arg(long, default_value = "16")]
     endgame_seeds: String,
     /// Transposition table of at most 2^B entries of 16 bytes, used as each search grows.

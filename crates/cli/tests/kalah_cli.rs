@@ -155,7 +155,7 @@ fn verify_table_checks_kalah_score_tables() {
 
 /// The published values up to 50 seeds: the default set plus Kalah(4,6), (5,5) and (6,4),
 /// weakly solved above 18-seed tables; then the margin of Kalah(6,4) from the later
-/// source. About two minutes on 2 cores:
+/// source. Minutes on 2 cores, so run on request:
 /// `cargo test --release -p mancala-cli --test kalah_cli -- --ignored`.
 #[test]
 #[ignore]

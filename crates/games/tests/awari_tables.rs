@@ -132,7 +132,7 @@ fn the_verifier_catches_a_wrong_value() {
     assert!(score::verify_tier(&game, &tables, 4).is_err());
 }
 
-/// The bar: every table up to 16 stones (about 25 s on 2 cores, release build):
+/// Every table up to 16 stones (a release build; too long for the suite):
 /// `cargo test --release -p mancala-games --test awari_tables -- --ignored`.
 #[test]
 #[ignore]

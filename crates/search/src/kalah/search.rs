@@ -258,8 +258,8 @@ impl<'a> Search<'a> {
     /// in order. Each thread takes the unsolved board with the fewest threads on it, so
     /// the boards are solved side by side, and the last ones by all threads together;
     /// `solved` hears of each value, with its board's index, as soon as it is found.
-    /// (Solving the boards one after the other, each on every thread, was measured on
-    /// Kalah(6,4)'s opening moves: 52 s, against 37 s side by side.)
+    /// (Solving the boards one after the other, each on every thread, was measured slower:
+    /// docs/performance.md, Kalah search.)
     pub fn values(&self, boards: &[Board], solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<i16>, ProbeError> {
         /// Threads on a board, and its value once found.
         struct Slot {

@@ -17,16 +17,14 @@ pub const WORK_BYTES_PER_POSITION: f64 = 2.0;
 pub const TABLE_BYTES_PER_POSITION: f64 = 0.8;
 /// Bytes of one transposition-table entry.
 pub const TRANSPOSITION_BYTES_PER_ENTRY: u64 = 16;
-/// Boards an automatic endgame build may cover: about 8 s on 2 cores (Kalah(6, ·): every
-/// board up to 17 seeds, 51.9 million). Measured on Kalah(6,4) from an empty directory,
-/// tables included: 16 seeds 17.8 s for the value and about 47 s with every opening move,
-/// 17 seeds 17.6 s and 45 s, 18 seeds 24.6 s and 53 s; Kalah(5,5)'s value: 21 seeds
-/// 20.6 s, 22 seeds 21.5 s.
+/// Boards an automatic endgame build may cover (Kalah(6, ·): every board up to 17 seeds,
+/// 51.9 million): the size at which a larger table stopped paying for itself in the time
+/// from an empty directory (the measurements: docs/performance.md, Kalah endgame tables).
 pub const AUTO_POSITIONS: u64 = 55_000_000;
 /// The budget for instances of more than [`LARGE_INSTANCE`] seeds, where the search, not
-/// the build, dominates: every board up to 24 seeds for six pits (1.25 billion, about 5
-/// minutes on 2 cores), 31 for five. Measured: with 18-seed tables the win of Kalah(6,5)
-/// was not proved in 15 minutes; with 24-seed tables it took 4 minutes of search.
+/// the build, dominates: every board up to 24 seeds for six pits (1.25 billion), 31 for
+/// five. With 18-seed tables the search for Kalah(6,5)'s value ran far longer than with
+/// 24-seed tables (docs/performance.md, Kalah endgame tables).
 pub const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
 /// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
 pub const LARGE_INSTANCE: u32 = 50;
@@ -231,8 +229,8 @@ impl Solver {
     /// The margin at `p` and every turn's, the turns solved in parallel; `solved` hears of
     /// each turn as it is solved. The margin is then searched on its own (nearly free: the
     /// turns' exact values are in the transposition table) and must equal the best turn's;
-    /// a difference is an error, not an answer. (Searching it first, beside the turns,
-    /// made Kalah(6,4) 4 s slower; the margin alone is the fast way to the value.)
+    /// a difference is an error, not an answer. (Searching it first, beside the turns, was
+    /// measured slower; the margin alone is the fast way to the value.)
     pub fn margin_and_turns(
         &self,
         search: Option<&Search>,
@@ -272,7 +270,7 @@ impl Solver {
     /// searches (is the margin at least 1? at least 0?) instead of the exact margin.
     ///
     /// Each test is one search from `p` (on every thread of `search`): splitting it over the
-    /// turns was tried and was far slower (Kalah(6,4): 5.8 s instead of 0.2 s): a thread
+    /// turns was tried and was far slower: a thread
     /// given a losing turn searches it to the end, while the single search proves the win
     /// through the best turn alone.
     pub fn outcome(&self, search: Option<&Search>, p: &Position) -> Result<char, SolverError> {
@@ -378,8 +376,7 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards (a build of about 8 s on 2
-/// cores; [`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
+/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards ([`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
 /// the build's working memory (the largest tier's value slots, the
 /// finished tables mapped, the transposition table) within half the free memory.
 pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, SolverError> {

@@ -14,8 +14,8 @@
 //! The whole array is reserved at once, but a search uses only its first buckets, as many as
 //! four entries per board searched so far ([`TranspositionTable::fit`]): the system zeroes
 //! each page on first touch, and zeroing all 2 GiB of the default size made every small
-//! search (`solve verify kalah`'s thirty instances, a position near the end) take seconds of
-//! system time. Growing the mask is safe while other threads probe and store: until the
+//! search (`solve verify kalah`'s thirty instances, a position near the end) pay for memory it
+//! never used (docs/performance.md, transposition table). Growing the mask is safe while other threads probe and store: until the
 //! growing thread has moved an entry to its new bucket, a probe there misses it, which costs
 //! a re-search, never a wrong value (every entry is checked by its key).
 
