@@ -3,7 +3,7 @@
 //!
 //! It builds the explicit graph of positions reachable from a start, then fixes values
 //! by distance: level 0 are the finished games; a position is a win at level `k` if a
-//! successor gives it a win in `k` plies, a loss at level `k` if every successor is fixed
+//! move gives it a win in `k` plies, a loss at level `k` if every move is fixed
 //! and the slowest gives a loss in `k`. Nothing new can appear after an empty level, and
 //! what is left unfixed is a draw.
 
@@ -12,7 +12,7 @@ use crate::value::{Turn, Value};
 use std::collections::HashMap;
 
 /// The value of every position reachable from `start`.
-pub fn solve_reachable<G: Game>(game: &G, start: &G::Position) -> HashMap<G::Position, Value> {
+pub fn solve_reachable<G: Game<Value = Value>>(game: &G, start: &G::Position) -> HashMap<G::Position, Value> {
     let mut ids: HashMap<G::Position, usize> = HashMap::new();
     let mut nodes: Vec<G::Position> = Vec::new();
     let mut edges: Vec<Vec<(usize, Turn)>> = Vec::new();
@@ -23,11 +23,11 @@ pub fn solve_reachable<G: Game>(game: &G, start: &G::Position) -> HashMap<G::Pos
     let mut successors = Vec::new();
     while next < nodes.len() {
         let position = nodes[next].clone();
-        let outcome = game.outcome(&position);
+        let outcome = game.end(&position);
         let mut out = Vec::new();
         if outcome.is_none() {
             successors.clear();
-            game.successors(&position, &mut successors);
+            game.moves(&position, &mut successors);
             for s in &successors {
                 let id = *ids.entry(s.position.clone()).or_insert_with(|| {
                     nodes.push(s.position.clone());
