@@ -4,58 +4,19 @@ use games::awari::{Awari, Board};
 use retro::solve::Observer;
 use retro::store::{self, BuildOptions};
 use retro::verify::verify_tier;
-use retro::{Game, Location};
+use retro::{forward, Game, Location};
 use std::collections::HashMap;
 
 struct Quiet;
 impl Observer for Quiet {}
 
 /// Every board of up to `stones` stones, with its values by value iteration on the
-/// explicit move graph: no ranks, un-moves, counters or files.
-///
-/// The boards of `n` stones are iterated after all boards of fewer (a capture only lowers
-/// `n`), their exits fixed: `V_k` is the value of the game cut off after `k` plies, an
-/// unfinished game scoring 0 (the remaining stones split). For `t ≥ 1`, `V_k(p) ≥ t`
-/// exactly when the mover can force, within `k` plies, an exit worth `≥ t`; these sets
-/// grow with `k` and stop growing, so `V_k` stops changing, at the value with endless
-/// play scored 0. (Iterating every board at once is not enough: an exit late in the
-/// horizon then meets a lower board's value that is not final yet, and on small boards
-/// the values can cycle for ever.)
+/// explicit move graph ([`forward::score_reachable`]).
 fn value_iteration(m: usize, stones: u32) -> HashMap<Board, i16> {
     let game = Awari::new(m, stones).unwrap();
-    let mut boards = Vec::new();
-    for tier in 0..=stones as u8 {
-        boards.extend((0..game.tier_size(tier)).map(|r| game.position(Location::at(tier, r))));
-    }
-    let at: HashMap<Board, usize> = boards.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    // Per board: its end value, or its moves as (child, capture).
-    let graph: Vec<Result<Vec<(usize, i16)>, i16>> = boards
-        .iter()
-        .map(|b| match b.outcome() {
-            Some(v) => Err(v),
-            None => Ok(b.moves().iter().map(|&(_, s)| (at[&s.board], s.captured as i16)).collect()),
-        })
-        .collect();
-    let mut value = vec![0i16; boards.len()];
-    for n in 0..=stones {
-        let group: Vec<usize> = (0..boards.len()).filter(|&i| boards[i].stones() == n).collect();
-        loop {
-            let next: Vec<i16> = group
-                .iter()
-                .map(|&i| match &graph[i] {
-                    Err(v) => *v,
-                    Ok(moves) => moves.iter().map(|&(c, gain)| gain - value[c]).max().expect("a move"),
-                })
-                .collect();
-            if group.iter().zip(&next).all(|(&i, &v)| value[i] == v) {
-                break;
-            }
-            for (&i, v) in group.iter().zip(next) {
-                value[i] = v;
-            }
-        }
-    }
-    boards.into_iter().zip(value).collect()
+    let boards = (0..=stones as u8).flat_map(|tier| (0..game.tier_size(tier)).map(move |r| (tier, r)));
+    let every = boards.map(|(tier, r)| game.position(Location::at(tier, r))).collect::<Vec<_>>();
+    forward::score_reachable(&game, every).unwrap()
 }
 
 #[test]
