@@ -248,6 +248,6 @@ impl Game for Thi {
     }
 
     fn unmoves(&self, position: &Position, out: &mut Vec<retro::Move<Position>>) {
-        moves::predecessors(self.rules, position, out)
+        moves::unmoves(self.rules, position, out)
     }
 }

@@ -342,7 +342,7 @@ pub fn successors(rules: Rules, position: &Position, out: &mut Vec<retro::Move<P
 
 /// The positions, with the same counters on the board, from which one move leads to
 /// `position`: walks that bore nothing off, and passes.
-pub fn predecessors(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Position>>) {
+pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Position>>) {
     let mover = position.to_move().other();
     if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
         let mut before = position.clone();
