@@ -151,6 +151,50 @@ fn tables_of_other_rules_are_refused() {
     assert!(err.to_string().contains("game and rules"), "{err}");
 }
 
+/// Kalah asking for the outcome engine, which cannot solve score values.
+struct KalahByTheOutcomeEngine(Kalah);
+
+impl Game for KalahByTheOutcomeEngine {
+    type Position = Board;
+    type Tier = u16;
+    type Value = i16;
+
+    fn table_key(&self) -> String {
+        self.0.table_key()
+    }
+    fn tier_size(&self, tier: u16) -> u64 {
+        self.0.tier_size(tier)
+    }
+    fn child_tiers(&self, tier: u16) -> Vec<u16> {
+        self.0.child_tiers(tier)
+    }
+    fn locate(&self, board: &Board) -> Location<u16> {
+        self.0.locate(board)
+    }
+    fn position(&self, location: Location<u16>) -> Board {
+        self.0.position(location)
+    }
+    fn end(&self, board: &Board) -> Option<i16> {
+        self.0.end(board)
+    }
+    fn moves(&self, board: &Board, out: &mut Vec<retro::Move<Board>>) {
+        self.0.moves(board, out)
+    }
+    fn engine(&self, _tier: u16) -> retro::Engine {
+        retro::Engine::Outcome
+    }
+}
+
+#[test]
+fn an_engine_that_does_not_fit_the_values_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = KalahByTheOutcomeEngine(Kalah::new(2, 4, Rules::EMPTY_CAPTURE).unwrap());
+    let err = store::build(&game, dir.path(), &[4], &Silent, &BuildOptions::default()).err().expect("refused");
+    assert!(matches!(err, store::BuildError::EngineMismatch { .. }), "{err}");
+    assert!(err.to_string().contains("the outcome engine cannot solve values coded as score"), "{err}");
+    assert!(!store::tier_file(dir.path(), 0).exists());
+}
+
 /// Kalah(3, ·) tables up to 18 seeds under every preset: `preset  tier  entries
 /// body-xxh3`, pinned in `data/golden/kalah-tables.tsv`. Regenerate with `UPDATE_GOLDEN=1`
 /// only after a deliberate change of the index or the format, and say so in the commit.
