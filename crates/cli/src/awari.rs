@@ -9,9 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
-use retro::cyclic;
-use retro::score::{self, ScoreGame, ScoreTables};
-use retro::store::tier_file;
+use retro::store::{self, tier_file, BuildOptions};
+use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -206,7 +205,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 args.out.display()
             );
         }
-        let tables = score::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
+        let tables = store::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
         let analysis = analyse(&game, &tables, &p, args.max_line)?;
         if args.json {
             out["position"] = json!(p.to_string());
@@ -297,18 +296,13 @@ fn too_big(game: &Awari, k: u32) -> Option<String> {
     })
 }
 
-fn build(
-    game: &Awari,
-    k: u32,
-    dir: &Path,
-    quiet: bool,
-) -> Result<(ScoreTables<Awari>, f64, retro::store::BuildReport)> {
+fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {
     let tiers = game.tiers_up_to(k);
     let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, quiet);
     let started = Instant::now();
-    let (tables, report) =
-        cyclic::build(game, dir, &tiers, &progress).with_context(|| format!("building tables in {}", dir.display()))?;
+    let (tables, report) = store::build(game, dir, &tiers, &progress, &BuildOptions::default())
+        .with_context(|| format!("building tables in {}", dir.display()))?;
     progress.finish();
     Ok((tables, started.elapsed().as_secs_f64(), report))
 }
@@ -323,7 +317,7 @@ struct TierLine {
     values: BTreeMap<i16, u64>,
 }
 
-fn tier_report(game: &Awari, tables: &ScoreTables<Awari>, k: u32) -> Result<Vec<TierLine>> {
+fn tier_report(game: &Awari, tables: &Tables<Awari>, k: u32) -> Result<Vec<TierLine>> {
     game.tiers_up_to(k)
         .into_iter()
         .map(|t| {
@@ -375,7 +369,7 @@ impl Analysis {
     }
 }
 
-fn move_scores(game: &Awari, tables: &ScoreTables<Awari>, p: &Board) -> Result<Vec<MoveScore>> {
+fn move_scores(game: &Awari, tables: &Tables<Awari>, p: &Board) -> Result<Vec<MoveScore>> {
     p.moves()
         .iter()
         .map(|&(pit, s)| {
@@ -390,7 +384,7 @@ fn move_scores(game: &Awari, tables: &ScoreTables<Awari>, p: &Board) -> Result<V
         .collect()
 }
 
-fn analyse(game: &Awari, tables: &ScoreTables<Awari>, p: &Board, max_line: usize) -> Result<Analysis> {
+fn analyse(game: &Awari, tables: &Tables<Awari>, p: &Board, max_line: usize) -> Result<Analysis> {
     let value = tables.value(game, p)?;
     let moves = move_scores(game, tables, p)?;
     // The line: a best move each turn (the first in pit order), until the game ends, a

@@ -3,7 +3,7 @@
 
 use crate::progress::BuildProgress;
 use anyhow::{Context, Result};
-use retro::store::{build, BuildOptions, BuildReport, TableSet};
+use retro::store::{build, BuildOptions, BuildReport, Tables};
 use retro::Game;
 use std::path::Path;
 use std::time::Instant;
@@ -16,7 +16,7 @@ pub fn outcome_tables<G: Game>(
     dir: &Path,
     root: G::Tier,
     hidden: bool,
-) -> Result<(TableSet<G>, BuildReport, f64)> {
+) -> Result<(Tables<G>, BuildReport, f64)> {
     let to_build: u64 = retro::order::tier_order(game, &[root])?
         .into_iter()
         .filter(|&t| !retro::store::tier_file(dir, t).exists())

@@ -7,7 +7,8 @@ use crate::memory;
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
 use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::store::{BuildReport, TableSet};
+use retro::store::BuildReport;
+use retro::Tables;
 use retro::{Game, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -118,16 +119,16 @@ struct Analysis {
     line: Vec<usize>,
     /// The last position of the line.
     last: Position,
-    end: LineEnd,
+    end: LineEnd<Value>,
 }
 
-fn analyse(game: &Oware, tables: &TableSet<Oware>, position: &Position, max_line: usize) -> Result<Analysis> {
+fn analyse(game: &Oware, tables: &Tables<Oware>, position: &Position, max_line: usize) -> Result<Analysis> {
     let value = tables.value(game, position)?;
-    let over = game.outcome(position);
-    let moves = if over.is_some() { Vec::new() } else { game.moves(position) };
+    let over = game.end(position);
+    let moves = if over.is_some() { Vec::new() } else { game.sowings(position) };
     let successors: Vec<_> = moves
         .iter()
-        .map(|&(_, sown)| retro::Successor { position: game.after(position, sown), turn: retro::Turn::Passes })
+        .map(|&(_, sown)| retro::Move { position: game.after(position, sown), gain: 0, turn: retro::Turn::Passes })
         .collect();
     let values = move_values(game, tables, &successors)?;
     let best = best_move(&values).map(|i| moves[i].0 + 1);
@@ -145,7 +146,7 @@ fn analyse(game: &Oware, tables: &TableSet<Oware>, position: &Position, max_line
 
 /// The pit (1..=m) whose move leads from `from` to `to`.
 fn pit_between(game: &Oware, from: &Position, to: &Position) -> Result<usize> {
-    game.moves(from)
+    game.sowings(from)
         .into_iter()
         .find(|&(_, sown)| game.after(from, sown) == *to)
         .map(|(pit, _)| pit + 1)
@@ -177,7 +178,7 @@ fn print_text(
     game: &Oware,
     position: &Position,
     a: &Analysis,
-    tables: &TableSet<Oware>,
+    tables: &Tables<Oware>,
     report: &BuildReport,
     seconds: f64,
 ) {
@@ -215,7 +216,7 @@ fn print_json(
     game: &Oware,
     position: &Position,
     a: &Analysis,
-    tables: &TableSet<Oware>,
+    tables: &Tables<Oware>,
     report: &BuildReport,
     seconds: f64,
 ) -> Result<()> {

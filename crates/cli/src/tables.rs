@@ -5,7 +5,6 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::thi::{RuleSet, Rules, Thi, ThiTier};
-use retro::score;
 use retro::store::{open, tier_file};
 use retro::table::{Table, ValueEncoding};
 use retro::verify::verify_tier;
@@ -169,7 +168,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
                 .map(|t| parse_thi_tier(t).with_context(|| format!("`{t}` is not a THI` tier")))
                 .collect::<Result<_>>()?;
             let game = thi_from_key(&key, tiers.iter().map(|t| t.high).max().unwrap_or(0))?;
-            verify_outcome_tiers(&game, &dir, tiers)?
+            verify_tiers(&game, &dir, tiers)?
         }
         Some("kalah") => {
             let tiers: Vec<u16> = tiers
@@ -177,7 +176,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
                 .map(|t| t.parse().with_context(|| format!("`{t}` is not a Kalah tier")))
                 .collect::<Result<_>>()?;
             let game = kalah_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
-            verify_score_tiers(&game, &dir, tiers)?
+            verify_tiers(&game, &dir, tiers)?
         }
         Some("awari") => {
             let tiers: Vec<u8> = tiers
@@ -185,7 +184,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
                 .map(|t| t.parse().with_context(|| format!("`{t}` is not an Awari tier")))
                 .collect::<Result<_>>()?;
             let game = crate::awari::game_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
-            let checked = verify_score_tiers(&game, &dir, tiers)?;
+            let checked = verify_tiers(&game, &dir, tiers)?;
             // With cycles inside a tier the local check can pass a consistent wrong
             // labelling of a cycle; say so rather than claim a proof.
             eprintln!(
@@ -203,7 +202,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
                 bail!("tier {t}: more stones than the {} in play", game.total());
             }
-            verify_outcome_tiers(&game, &dir, tiers)?
+            verify_tiers(&game, &dir, tiers)?
         }
         _ => bail!("tables of `{key}` cannot be verified by this version (THI`, Kalah, Awari, Trysse and Wari only)"),
     };
@@ -220,23 +219,13 @@ fn parse_thi_tier(name: &str) -> Option<ThiTier> {
     Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
 }
 
-/// Opens the outcome tables of `tiers` in `dir` and checks every stored value against its
-/// successors; returns the positions checked.
-fn verify_outcome_tiers<G: retro::Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<u64> {
+/// Opens the tables of `tiers` in `dir` and checks every stored value against its
+/// moves; returns the positions checked.
+fn verify_tiers<G: retro::Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<u64> {
     let tables = open(game, dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
     let mut checked = 0;
     for tier in tiers {
         checked += verify_tier(game, &tables, tier)?;
-    }
-    Ok(checked)
-}
-
-/// [`verify_outcome_tiers`] for score tables (Kalah, Awari).
-fn verify_score_tiers<G: score::ScoreGame>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<u64> {
-    let tables = score::open(game, dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
-    let mut checked = 0;
-    for tier in tiers {
-        checked += score::verify_tier(game, &tables, tier)?;
     }
     Ok(checked)
 }

@@ -6,8 +6,7 @@ use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
 use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::store::TableSet;
-use retro::{Game, Value};
+use retro::{Game, Tables, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -192,7 +191,7 @@ fn value_json(v: Value) -> serde_json::Value {
 
 fn verdict(
     game: &Thi,
-    tables: &TableSet<Thi>,
+    tables: &Tables<Thi>,
     setup: Setup,
     args: &ThiArgs,
     report: &retro::store::BuildReport,
@@ -289,16 +288,16 @@ fn verdict(
 }
 
 fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
-    game.moves(from)
+    game.named_moves(from)
         .into_iter()
         .find(|(_, s)| s.position == *to)
         .map(|(m, _)| m.name(from))
         .unwrap_or_else(|| "?".to_owned())
 }
 
-fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position, args: &ThiArgs) -> Result<()> {
+fn analyse(game: &Thi, tables: &Tables<Thi>, setup: Setup, position: &Position, args: &ThiArgs) -> Result<()> {
     let value = tables.value(game, position)?;
-    let named = game.moves(position);
+    let named = game.named_moves(position);
     // One entry per move (paths that give the same position are one move), aligned with
     // `named`.
     let values = move_values(game, tables, named.iter().map(|(_, s)| s))?;
@@ -327,7 +326,7 @@ fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position
             "position": position.to_string(),
             "to_move": if mover == Colour::White { "white" } else { "black" },
             "value": value_json(value),
-            "over": game.outcome(position).is_some(),
+            "over": game.end(position).is_some(),
             "moves": moves,
             "best": best,
             "line": line_moves,
@@ -339,7 +338,7 @@ fn analyse(game: &Thi, tables: &TableSet<Thi>, setup: Setup, position: &Position
     println!("{}", position.picture());
     println!("position: {position}");
     println!("rules: {}", game.rules());
-    match game.outcome(position) {
+    match game.end(position) {
         Some(v) => println!("the game is over: {} for {} (to move)", v.outcome(), mover.name()),
         None => println!("value for {} (to move): {value}", mover.name()),
     }

@@ -5,7 +5,7 @@ mod common;
 use common::{json, stderr};
 
 use games::thi::{RuleSet, Rules, Setup, Thi};
-use retro::{forward, Value};
+use retro::{forward, Game, Value};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -157,6 +157,27 @@ fn info_and_verify_table_describe_and_check_files() {
     let out = run(&["verify-table".as_ref(), file.as_os_str()]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains(&format!("tier 2-1, rank {rank}")), "{}", stderr(&out));
+}
+
+/// A table whose checksums hold but whose values are not the game's (every code 0xFFFF):
+/// the analysis must not read a line out of it, but say the tables are damaged.
+#[test]
+fn a_consistent_checksum_over_wrong_values_is_reported_as_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    let setup = Setup::named("primus").unwrap();
+    let game = Thi::for_setup(setup, Rules { set: RuleSet::Original, bonus: false }).unwrap();
+    let start = setup.start();
+    let file = retro::store::tier_file(&dir.path().join("thi/3x3-original"), game.locate(&start).tier);
+    let table = retro::table::Table::open(&file, None).unwrap();
+    let identity = table.header().identity.clone();
+    let codes = vec![0xFFFF; table.entries() as usize];
+    drop(table);
+    std::fs::remove_file(&file).unwrap();
+    retro::table::write_table(&file, &identity, &codes).unwrap();
+    let out = solve(dir.path(), &["--board", "primus", "--position", &start.to_string()]);
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr(&out).contains("the tables are damaged"), "{}", stderr(&out));
 }
 
 /// Merged paths make one move: each listed move leads to its own position, and its value

@@ -28,12 +28,12 @@ fn bench(c: &mut Criterion) {
     let game = Thi::for_setup(Setup::named("duo").unwrap(), rules()).unwrap();
     let positions = sample(&game);
 
-    c.bench_function("thi successor_locations (per position)", |b| {
+    c.bench_function("thi move_locations (per position)", |b| {
         let mut out = Vec::new();
         let mut i = 0;
         b.iter(|| {
             out.clear();
-            game.successor_locations(black_box(&positions[i % positions.len()]), &mut out);
+            game.move_locations(black_box(&positions[i % positions.len()]), &mut out);
             i += 1;
             out.len()
         })
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     let start = Setup::named("duo").unwrap().start();
     c.bench_function("thi warm query (moves, values, best, principal line)", |b| {
         b.iter(|| {
-            let moves = game.moves(black_box(&start));
+            let moves = game.named_moves(black_box(&start));
             let values = move_values(&game, &tables, moves.iter().map(|(_, s)| s)).unwrap();
             let best = best_move(&values);
             let line = principal_line(&game, &tables, &start, 200).unwrap();

@@ -1,11 +1,19 @@
 //! Awari's rules checked by hand, and the invariants the cyclic engine relies on.
 
 use games::awari::{Awari, Board};
-use retro::cyclic::CyclicScoreGame;
-use retro::score::{ScoreGame, ScoreMove};
+use retro::{Game, Location, Move, Turn};
 
 fn board(text: &str) -> Board {
     text.parse().unwrap()
+}
+
+/// The boards with a move to `b`, from the game's un-moves (each a capture-free move that
+/// passes the turn).
+fn parents_of(game: &Awari, b: &Board) -> Vec<Board> {
+    let mut out = Vec::new();
+    game.unmoves(b, &mut out);
+    assert!(out.iter().all(|m| m.turn == Turn::Passes), "{b}: an un-move keeps the turn");
+    out.into_iter().map(|m| m.position).collect()
 }
 
 /// The legal moves as (pit, board after, captured).
@@ -102,12 +110,12 @@ fn samples(game: &Awari, tier: u8, count: u64) -> Vec<Board> {
     (0..count.min(size))
         .map(|i| {
             if size <= count {
-                return game.position(tier, i);
+                return game.position(Location::at(tier, i));
             }
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            game.position(tier, x % size)
+            game.position(Location::at(tier, x % size))
         })
         .collect()
 }
@@ -117,26 +125,23 @@ fn ranks_moves_and_unmoves_agree() {
     let game = Awari::new(6, 24).unwrap();
     for tier in 0..=24u8 {
         for b in samples(&game, tier, 300) {
-            let (t, rank) = game.locate(&b);
-            assert_eq!((t, game.position(t, rank)), (tier, b));
-            let mut out: Vec<ScoreMove<Board>> = Vec::new();
+            let location = game.locate(&b);
+            assert_eq!((location.tier, game.position(location)), (tier, b));
+            let mut out: Vec<Move<Board>> = Vec::new();
             game.moves(&b, &mut out);
-            assert_eq!(out.is_empty(), game.outcome(&b).is_some(), "{b}");
+            assert_eq!(out.is_empty(), game.end(&b).is_some(), "{b}");
             for mv in &out {
-                let (child_tier, _) = game.locate(&mv.position);
+                let child_tier = game.locate(&mv.position).tier;
                 assert_eq!(child_tier as i16 + mv.gain, tier as i16, "{b} -> {}", mv.position);
                 assert!(mv.gain == 0 || mv.gain >= 2);
                 if mv.gain == 0 {
                     // Every in-tier child lists this board among its parents.
-                    let mut parents = Vec::new();
-                    game.unmoves(&mv.position, &mut parents);
+                    let parents = parents_of(&game, &mv.position);
                     assert!(parents.contains(&b), "{} does not list {b}", mv.position);
                 }
             }
             // Every parent has a capture-free move to this board.
-            let mut parents = Vec::new();
-            game.unmoves(&b, &mut parents);
-            for p in parents {
+            for p in parents_of(&game, &b) {
                 let mut out = Vec::new();
                 game.moves(&p, &mut out);
                 assert!(out.iter().any(|m| m.gain == 0 && m.position == b), "{p} has no move to {b}");
@@ -154,7 +159,7 @@ fn unmoves_find_every_parent_in_small_tiers() {
         for tier in 0..=max as u8 {
             let mut expected = std::collections::HashMap::<Board, Vec<Board>>::new();
             for r in 0..game.tier_size(tier) {
-                let b = game.position(tier, r);
+                let b = game.position(Location::at(tier, r));
                 for &(_, s) in b.moves().iter() {
                     if s.captured == 0 {
                         expected.entry(s.board).or_default().push(b);
@@ -162,9 +167,8 @@ fn unmoves_find_every_parent_in_small_tiers() {
                 }
             }
             for r in 0..game.tier_size(tier) {
-                let b = game.position(tier, r);
-                let mut got = Vec::new();
-                game.unmoves(&b, &mut got);
+                let b = game.position(Location::at(tier, r));
+                let mut got = parents_of(&game, &b);
                 let listed = got.len();
                 got.sort();
                 got.dedup();

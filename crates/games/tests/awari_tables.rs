@@ -1,67 +1,30 @@
 //! Awari tables against an independent solver, and the table verifier.
 
 use games::awari::{Awari, Board};
-use retro::cyclic;
-use retro::score::{self, ScoreGame};
 use retro::solve::Observer;
+use retro::store::{self, BuildOptions};
+use retro::verify::verify_tier;
+use retro::{forward, Game, Location};
 use std::collections::HashMap;
 
 struct Quiet;
 impl Observer for Quiet {}
 
 /// Every board of up to `stones` stones, with its values by value iteration on the
-/// explicit move graph: no ranks, un-moves, counters or files.
-///
-/// The boards of `n` stones are iterated after all boards of fewer (a capture only lowers
-/// `n`), their exits fixed: `V_k` is the value of the game cut off after `k` plies, an
-/// unfinished game scoring 0 (the remaining stones split). For `t ≥ 1`, `V_k(p) ≥ t`
-/// exactly when the mover can force, within `k` plies, an exit worth `≥ t`; these sets
-/// grow with `k` and stop growing, so `V_k` stops changing, at the value with endless
-/// play scored 0. (Iterating every board at once is not enough: an exit late in the
-/// horizon then meets a lower board's value that is not final yet, and on small boards
-/// the values can cycle for ever.)
+/// explicit move graph ([`forward::score_reachable`]).
 fn value_iteration(m: usize, stones: u32) -> HashMap<Board, i16> {
     let game = Awari::new(m, stones).unwrap();
-    let mut boards = Vec::new();
-    for tier in 0..=stones as u8 {
-        boards.extend((0..game.tier_size(tier)).map(|r| game.position(tier, r)));
-    }
-    let at: HashMap<Board, usize> = boards.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    // Per board: its end value, or its moves as (child, capture).
-    let graph: Vec<Result<Vec<(usize, i16)>, i16>> = boards
-        .iter()
-        .map(|b| match b.outcome() {
-            Some(v) => Err(v),
-            None => Ok(b.moves().iter().map(|&(_, s)| (at[&s.board], s.captured as i16)).collect()),
-        })
-        .collect();
-    let mut value = vec![0i16; boards.len()];
-    for n in 0..=stones {
-        let group: Vec<usize> = (0..boards.len()).filter(|&i| boards[i].stones() == n).collect();
-        loop {
-            let next: Vec<i16> = group
-                .iter()
-                .map(|&i| match &graph[i] {
-                    Err(v) => *v,
-                    Ok(moves) => moves.iter().map(|&(c, gain)| gain - value[c]).max().expect("a move"),
-                })
-                .collect();
-            if group.iter().zip(&next).all(|(&i, &v)| value[i] == v) {
-                break;
-            }
-            for (&i, v) in group.iter().zip(next) {
-                value[i] = v;
-            }
-        }
-    }
-    boards.into_iter().zip(value).collect()
+    let boards = (0..=stones as u8).flat_map(|tier| (0..game.tier_size(tier)).map(move |r| (tier, r)));
+    let every = boards.map(|(tier, r)| game.position(Location::at(tier, r))).collect::<Vec<_>>();
+    forward::score_reachable(&game, every).unwrap()
 }
 
 #[test]
 fn tables_equal_value_iteration_up_to_eight_stones() {
     let dir = tempfile::tempdir().unwrap();
     let game = Awari::new(6, 8).unwrap();
-    let (tables, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(8), &Quiet).unwrap();
+    let (tables, report) =
+        store::build(&game, dir.path(), &game.tiers_up_to(8), &Quiet, &BuildOptions::default()).unwrap();
     assert_eq!(report.tiers_built, 9);
     let expected = value_iteration(6, 8);
     assert_eq!(expected.len() as u64, report.positions);
@@ -82,7 +45,8 @@ fn small_boards_equal_value_iteration() {
     for (m, stones) in [(1, 24), (2, 16), (3, 12), (4, 9), (5, 7)] {
         let dir = tempfile::tempdir().unwrap();
         let game = Awari::new(m, stones).unwrap();
-        let (tables, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(stones), &Quiet).unwrap();
+        let (tables, report) =
+            store::build(&game, dir.path(), &game.tiers_up_to(stones), &Quiet, &BuildOptions::default()).unwrap();
         let expected = value_iteration(m, stones);
         assert_eq!(expected.len() as u64, report.positions, "m = {m}");
         for (board, v) in &expected {
@@ -90,7 +54,7 @@ fn small_boards_equal_value_iteration() {
         }
         assert!(expected.values().any(|&v| v > 0) && expected.values().any(|&v| v < 0), "m = {m}");
         for tier in game.tiers_up_to(stones) {
-            score::verify_tier(&game, &tables, tier).unwrap();
+            verify_tier(&game, &tables, tier).unwrap();
         }
     }
 }
@@ -99,14 +63,14 @@ fn small_boards_equal_value_iteration() {
 fn verifier_passes_every_tier_up_to_ten_stones() {
     let dir = tempfile::tempdir().unwrap();
     let game = Awari::new(6, 10).unwrap();
-    let (tables, _) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
+    let (tables, _) = store::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet, &BuildOptions::default()).unwrap();
     let mut checked = 0;
     for tier in game.tiers_up_to(10) {
-        checked += score::verify_tier(&game, &tables, tier).unwrap();
+        checked += verify_tier(&game, &tables, tier).unwrap();
     }
     assert_eq!(checked, (0..=10).map(|n| games::awari::tier_entries(6, n)).sum::<u64>());
     // A rebuild reuses every tier.
-    let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet).unwrap();
+    let (_, report) = store::build(&game, dir.path(), &game.tiers_up_to(10), &Quiet, &BuildOptions::default()).unwrap();
     assert_eq!((report.tiers_built, report.tiers_reused), (0, 11));
 }
 
@@ -114,9 +78,9 @@ fn verifier_passes_every_tier_up_to_ten_stones() {
 fn the_verifier_catches_a_wrong_value() {
     let dir = tempfile::tempdir().unwrap();
     let game = Awari::new(6, 4).unwrap();
-    cyclic::build(&game, dir.path(), &[4], &Quiet).unwrap();
+    store::build(&game, dir.path(), &[4], &Quiet, &BuildOptions::default()).unwrap();
     // Rewrite tier 4 with every value shifted by one.
-    let tables = score::open(&game, dir.path(), &[4]).unwrap();
+    let tables = store::open(&game, dir.path(), &[4]).unwrap();
     let codes: Vec<u16> =
         (0..game.tier_size(4)).map(|r| retro::value::score_code(tables.probe(4, r).unwrap() + 1)).collect();
     drop(tables);
@@ -128,8 +92,8 @@ fn the_verifier_catches_a_wrong_value() {
         encoding: retro::table::ValueEncoding::Score,
     };
     retro::table::write_table(&path, &identity, &codes).unwrap();
-    let tables = score::open(&game, dir.path(), &[4]).unwrap();
-    assert!(score::verify_tier(&game, &tables, 4).is_err());
+    let tables = store::open(&game, dir.path(), &[4]).unwrap();
+    assert!(verify_tier(&game, &tables, 4).is_err());
 }
 
 /// Every table up to 16 stones (a release build; too long for the suite):
@@ -139,7 +103,7 @@ fn the_verifier_catches_a_wrong_value() {
 fn tables_up_to_sixteen_stones_build_and_count() {
     let dir = tempfile::tempdir().unwrap();
     let game = Awari::new(6, 16).unwrap();
-    let (_, report) = cyclic::build(&game, dir.path(), &game.tiers_up_to(16), &Quiet).unwrap();
+    let (_, report) = store::build(&game, dir.path(), &game.tiers_up_to(16), &Quiet, &BuildOptions::default()).unwrap();
     assert_eq!(report.positions, (0..=16).map(|n| games::awari::tier_entries(6, n)).sum::<u64>());
     assert_eq!(report.positions, 30_421_755);
 }

@@ -11,7 +11,7 @@
 use games::oware::{Oware, TargetRules};
 use games::thi::{Position, RuleSet, Rules, Thi, ThiTier};
 use rayon::prelude::*;
-use retro::{Game, Location, Successor, Turn};
+use retro::{Game, Location, Move, Turn};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Debug;
 
@@ -63,21 +63,21 @@ fn sample_locations<G: Game>(game: &G, tiers: &[G::Tier], per_tier: u64, seed: u
     out
 }
 
-fn successors_of<G: Game>(game: &G, position: &G::Position) -> Vec<Successor<G::Position>> {
+fn moves_of<G: Game>(game: &G, position: &G::Position) -> Vec<Move<G::Position>> {
     let mut out = Vec::new();
-    game.successors(position, &mut out);
+    game.moves(position, &mut out);
     out
 }
 
-fn predecessors_of<G: Game>(game: &G, position: &G::Position) -> Vec<Successor<G::Position>> {
+fn unmoves_of<G: Game>(game: &G, position: &G::Position) -> Vec<Move<G::Position>> {
     let mut out = Vec::new();
-    game.predecessors(position, &mut out);
+    game.unmoves(position, &mut out);
     out
 }
 
 /// Successors (or predecessors) as a set of (position, turn), for comparing lists whose
 /// order a symmetry changes.
-fn as_set<P: Clone + Eq + std::hash::Hash>(list: &[Successor<P>], map: impl Fn(&P) -> P) -> HashSet<(P, Turn)> {
+fn as_set<P: Clone + Eq + std::hash::Hash>(list: &[Move<P>], map: impl Fn(&P) -> P) -> HashSet<(P, Turn)> {
     list.iter().map(|s| (map(&s.position), s.turn)).collect()
 }
 
@@ -98,27 +98,30 @@ fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Vec<G:
 
 /// (b) Every successor lies in the position's tier or in one of `child_tiers(tier)`, and
 /// the tier graph below `tiers` has no cycle other than each tier's own loops; and
-/// `successor_locations` is `successors` located one by one.
+/// `move_locations` is `moves` located one by one.
 fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Position]) {
     retro::order::tier_order(game, tiers).unwrap_or_else(|e| panic!("tier graph has a cycle: {e:?}"));
     let children: HashMap<G::Tier, HashSet<G::Tier>> =
         tiers.iter().map(|&t| (t, game.child_tiers(t).into_iter().collect())).collect();
     positions.par_iter().for_each(|p| {
-        if game.outcome(p).is_some() {
+        if game.end(p).is_some() {
             return;
         }
         let tier = game.locate(p).tier;
         let allowed = &children[&tier];
-        let successors = successors_of(game, p);
+        let successors = moves_of(game, p);
         for s in &successors {
             let t = game.locate(&s.position).tier;
             assert!(t == tier || allowed.contains(&t), "{p} (tier {tier}) → {} in tier {t}, not a child", s.position);
         }
         // The engine's fast path must agree with locating the successors one by one.
         let mut fast = Vec::new();
-        game.successor_locations(p, &mut fast);
-        let slow: Vec<_> = successors.iter().map(|s| (game.locate(&s.position), s.turn)).collect();
-        assert_eq!(fast, slow, "{p}: successor_locations disagrees with successors");
+        game.move_locations(p, &mut fast);
+        let slow: Vec<_> = successors
+            .iter()
+            .map(|s| Move { position: game.locate(&s.position), gain: s.gain, turn: s.turn })
+            .collect();
+        assert_eq!(fast, slow, "{p}: move_locations disagrees with moves");
     });
 }
 
@@ -130,16 +133,16 @@ fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> (usi
     let links = positions.par_iter().map(|p| {
         let tier = game.locate(p).tier;
         let (mut forward_links, mut backward_links) = (0, 0);
-        if game.outcome(p).is_none() {
-            for s in successors_of(game, p) {
+        if game.end(p).is_none() {
+            for s in moves_of(game, p) {
                 if game.locate(&s.position).tier != tier {
                     continue;
                 }
                 forward_links += 1;
-                let back = predecessors_of(game, &s.position);
+                let back = unmoves_of(game, &s.position);
                 assert!(
                     back.iter().any(|q| q.position == *p && q.turn == s.turn),
-                    "{p} → {} ({:?}), but the predecessors of {} are {:?}",
+                    "{p} → {} ({:?}), but the un-moves of {} are {:?}",
                     s.position,
                     s.turn,
                     s.position,
@@ -147,11 +150,11 @@ fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> (usi
                 );
             }
         }
-        for q in predecessors_of(game, p) {
+        for q in unmoves_of(game, p) {
             backward_links += 1;
             assert_eq!(game.locate(&q.position).tier, tier, "predecessor {} of {p} in another tier", q.position);
-            assert!(game.outcome(&q.position).is_none(), "predecessor {} of {p} is over", q.position);
-            let forward = successors_of(game, &q.position);
+            assert!(game.end(&q.position).is_none(), "predecessor {} of {p} is over", q.position);
+            let forward = moves_of(game, &q.position);
             assert!(
                 forward.iter().any(|s| s.position == *p && s.turn == q.turn),
                 "{} is listed as a predecessor of {p} ({:?}), but its successors are {:?}",
@@ -169,22 +172,22 @@ fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> (usi
 /// turns included), and likewise its predecessors, and keeps the outcome.
 fn check_symmetries<G: Game>(game: &G, positions: &[G::Position], symmetries: &[Symmetry<G::Position>]) {
     positions.par_iter().for_each(|p| {
-        let outcome = game.outcome(p);
-        let successors = if outcome.is_none() { successors_of(game, p) } else { Vec::new() };
-        let predecessors = predecessors_of(game, p);
+        let outcome = game.end(p);
+        let successors = if outcome.is_none() { moves_of(game, p) } else { Vec::new() };
+        let predecessors = unmoves_of(game, p);
         for &(name, image) in symmetries {
             let q = image(p);
-            assert_eq!(game.outcome(&q), outcome, "{name} of {p} is {q}: outcomes differ");
+            assert_eq!(game.end(&q), outcome, "{name} of {p} is {q}: outcomes differ");
             if outcome.is_none() {
                 assert_eq!(
                     as_set(&successors, image),
-                    as_set(&successors_of(game, &q), |x| x.clone()),
+                    as_set(&moves_of(game, &q), |x| x.clone()),
                     "{name} of {p} is {q}: successors are not the images"
                 );
             }
             assert_eq!(
                 as_set(&predecessors, image),
-                as_set(&predecessors_of(game, &q), |x| x.clone()),
+                as_set(&unmoves_of(game, &q), |x| x.clone()),
                 "{name} of {p} is {q}: predecessors are not the images"
             );
         }
@@ -194,7 +197,7 @@ fn check_symmetries<G: Game>(game: &G, positions: &[G::Position], symmetries: &[
 /// (e) Images under each symmetry have the same table value.
 fn check_symmetric_values<G: Game>(
     game: &G,
-    tables: &retro::store::TableSet<G>,
+    tables: &retro::Tables<G>,
     positions: &[G::Position],
     symmetries: &[Symmetry<G::Position>],
 ) where
@@ -335,12 +338,13 @@ fn oware_larger_boards_sampled() {
     }
 }
 
-/// THI` with the first predecessor of every list dropped: a game that breaks invariant 3.
+/// THI` with the first predecessor of every list dropped: a game that breaks invariant 4.
 struct DropsAPredecessor(Thi);
 
 impl Game for DropsAPredecessor {
     type Position = Position;
     type Tier = ThiTier;
+    type Value = retro::Value;
 
     fn table_key(&self) -> String {
         self.0.table_key()
@@ -360,15 +364,15 @@ impl Game for DropsAPredecessor {
     fn position(&self, location: Location<ThiTier>) -> Position {
         self.0.position(location)
     }
-    fn outcome(&self, position: &Position) -> Option<retro::Value> {
-        self.0.outcome(position)
+    fn end(&self, position: &Position) -> Option<retro::Value> {
+        self.0.end(position)
     }
-    fn successors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
-        self.0.successors(position, out)
+    fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
+        self.0.moves(position, out)
     }
-    fn predecessors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+    fn unmoves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         let start = out.len();
-        self.0.predecessors(position, out);
+        self.0.unmoves(position, out);
         if out.len() > start {
             out.remove(start);
         }
@@ -376,7 +380,7 @@ impl Game for DropsAPredecessor {
 }
 
 #[test]
-#[should_panic(expected = "but the predecessors of")]
+#[should_panic(expected = "but the un-moves of")]
 fn the_move_check_catches_a_missing_predecessor() {
     // The generic check must not be vacuous: on a game that loses predecessors it fails.
     let game = DropsAPredecessor(Thi::new(3, 3, Rules { set: RuleSet::Original, bonus: false }).unwrap());

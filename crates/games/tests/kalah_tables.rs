@@ -2,8 +2,10 @@
 //! under every preset, and the table verifier.
 
 use games::kalah::{Board, Kalah, Position, Rules};
-use retro::score::{self, ScoreGame};
 use retro::solve::Silent;
+use retro::store::{self, BuildOptions};
+use retro::verify::verify_tier;
+use retro::{Game, Location, Tables};
 use std::collections::{HashMap, HashSet};
 
 /// The final store difference for the player to move under perfect play, by plain
@@ -36,9 +38,9 @@ fn ranks_round_trip_in_every_tier() {
     let game = Kalah::new(3, 12, Rules::EMPTY_CAPTURE).unwrap();
     for tier in game.tiers_up_to(12) {
         for rank in 0..game.tier_size(tier) {
-            let board = game.position(tier, rank);
+            let board = game.position(Location::at(tier, rank));
             assert_eq!(board.seeds(), tier as u32);
-            assert_eq!(game.locate(&board), (tier, rank));
+            assert_eq!(game.locate(&board), Location::at(tier, rank));
         }
     }
     // Compositions of 12 into 6 parts: C(17, 5).
@@ -57,13 +59,13 @@ fn moves_stay_in_the_tier_or_go_down() {
         for tier in game.tiers_up_to(9) {
             for rank in 0..game.tier_size(tier) {
                 moves.clear();
-                let board = game.position(tier, rank);
-                if game.outcome(&board).is_none() {
+                let board = game.position(Location::at(tier, rank));
+                if game.end(&board).is_none() {
                     game.moves(&board, &mut moves);
                     assert!(!moves.is_empty(), "{board:?}");
                 }
                 for mv in &moves {
-                    assert!(game.locate(&mv.position).0 <= tier);
+                    assert!(game.locate(&mv.position).tier <= tier);
                     assert_eq!(mv.position.seeds() + mv.gain as u32, tier as u32, "seeds are kept");
                 }
             }
@@ -102,10 +104,10 @@ fn tables_equal_plain_minimax_under_every_preset() {
 
 /// Kalah with `m` pits under `rules`, and its tables up to `seeds` built in a temporary
 /// directory (kept alive by the caller: the tables are mapped from it).
-fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, score::ScoreTables<Kalah>) {
+fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, Tables<Kalah>) {
     let game = Kalah::new(m, seeds, rules).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let (tables, _) = score::build(&game, dir.path(), &[seeds as u16], &Silent).unwrap();
+    let (tables, _) = store::build(&game, dir.path(), &[seeds as u16], &Silent, &BuildOptions::default()).unwrap();
     (game, dir, tables)
 }
 
@@ -116,7 +118,7 @@ fn tables_equal_minimax_on_every_board_of_a_tier() {
         let (game, _dir, tables) = built(3, 7, rules);
         let mut memo = HashMap::new();
         for rank in 0..game.tier_size(7) {
-            let b = game.position(7, rank);
+            let b = game.position(Location::at(7, rank));
             let p = Position::new(b.mine(), b.theirs(), [0, 0], games::kalah::Side::South).unwrap();
             assert_eq!(tables.probe(7, rank).unwrap() as i32, minimax(&rules, &p, &mut memo), "{rules}: {p}");
         }
@@ -128,13 +130,13 @@ fn tables_pass_the_verifier_and_a_rebuild_reuses_them() {
     for rules in presets() {
         let game = Kalah::new(4, 12, rules).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let (tables, report) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        let (tables, report) = store::build(&game, dir.path(), &[12], &Silent, &BuildOptions::default()).unwrap();
         assert_eq!(report.tiers_built, 13);
         assert_eq!(report.positions, game.positions_up_to(12));
         for tier in game.tiers_up_to(12) {
-            score::verify_tier(&game, &tables, tier).unwrap_or_else(|e| panic!("{rules}: {e}"));
+            verify_tier(&game, &tables, tier).unwrap_or_else(|e| panic!("{rules}: {e}"));
         }
-        let (_, again) = score::build(&game, dir.path(), &[12], &Silent).unwrap();
+        let (_, again) = store::build(&game, dir.path(), &[12], &Silent, &BuildOptions::default()).unwrap();
         assert_eq!((again.tiers_built, again.tiers_reused), (0, 13));
     }
 }
@@ -143,10 +145,54 @@ fn tables_pass_the_verifier_and_a_rebuild_reuses_them() {
 fn tables_of_other_rules_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let game = Kalah::new(2, 4, Rules::EMPTY_CAPTURE).unwrap();
-    score::build(&game, dir.path(), &[4], &Silent).unwrap();
+    store::build(&game, dir.path(), &[4], &Silent, &BuildOptions::default()).unwrap();
     let other = Kalah::new(2, 4, Rules::STANDARD).unwrap();
-    let err = score::build(&other, dir.path(), &[4], &Silent).err().expect("refused");
+    let err = store::build(&other, dir.path(), &[4], &Silent, &BuildOptions::default()).err().expect("refused");
     assert!(err.to_string().contains("game and rules"), "{err}");
+}
+
+/// Kalah asking for the outcome engine, which cannot solve score values.
+struct KalahByTheOutcomeEngine(Kalah);
+
+impl Game for KalahByTheOutcomeEngine {
+    type Position = Board;
+    type Tier = u16;
+    type Value = i16;
+
+    fn table_key(&self) -> String {
+        self.0.table_key()
+    }
+    fn tier_size(&self, tier: u16) -> u64 {
+        self.0.tier_size(tier)
+    }
+    fn child_tiers(&self, tier: u16) -> Vec<u16> {
+        self.0.child_tiers(tier)
+    }
+    fn locate(&self, board: &Board) -> Location<u16> {
+        self.0.locate(board)
+    }
+    fn position(&self, location: Location<u16>) -> Board {
+        self.0.position(location)
+    }
+    fn end(&self, board: &Board) -> Option<i16> {
+        self.0.end(board)
+    }
+    fn moves(&self, board: &Board, out: &mut Vec<retro::Move<Board>>) {
+        self.0.moves(board, out)
+    }
+    fn engine(&self, _tier: u16) -> retro::Engine {
+        retro::Engine::Outcome
+    }
+}
+
+#[test]
+fn an_engine_that_does_not_fit_the_values_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = KalahByTheOutcomeEngine(Kalah::new(2, 4, Rules::EMPTY_CAPTURE).unwrap());
+    let err = store::build(&game, dir.path(), &[4], &Silent, &BuildOptions::default()).err().expect("refused");
+    assert!(matches!(err, store::BuildError::EngineMismatch { .. }), "{err}");
+    assert!(err.to_string().contains("the outcome engine cannot solve values coded as score"), "{err}");
+    assert!(!store::tier_file(dir.path(), 0).exists());
 }
 
 /// Kalah(3, ·) tables up to 18 seeds under every preset: `preset  tier  entries
@@ -178,10 +224,10 @@ fn next_position_steps_through_the_rank_order() {
     for m in [1, 2, 3, 6] {
         let game = Kalah::new(m, 9, Rules::EMPTY_CAPTURE).unwrap();
         for tier in game.tiers_up_to(9) {
-            let mut board = game.position(tier, 0);
+            let mut board = game.position(Location::at(tier, 0));
             for rank in 1..game.tier_size(tier) {
                 board = game.next_position(tier, rank, &board);
-                assert_eq!(board, game.position(tier, rank), "m={m} tier {tier} rank {rank}");
+                assert_eq!(board, game.position(Location::at(tier, rank)), "m={m} tier {tier} rank {rank}");
             }
         }
     }

@@ -18,7 +18,7 @@ fn pos(text: &str) -> Position {
 /// The legal moves as (pit, position after, captured), positions in notation.
 fn moves(game: &Oware, text: &str) -> Vec<(usize, String, u8)> {
     let p = pos(text);
-    game.moves(&p).into_iter().map(|(pit, s)| (pit, game.after(&p, s).to_string(), s.captured)).collect()
+    game.sowings(&p).into_iter().map(|(pit, s)| (pit, game.after(&p, s).to_string(), s.captured)).collect()
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn taking_every_stone_of_the_opponent_is_allowed() {
         assert!(all.contains(&(1, "0,0,3,0 2-3".to_owned(), 2)), "{all:?}");
         // The victim then begins his turn with no stone: a draw under both (the source's
         // Trysse rule, which Keller's Wari changes do not touch).
-        assert_eq!(game.outcome(&pos("0,0,3,0 2-3")), Some(Value::Draw));
+        assert_eq!(game.end(&pos("0,0,3,0 2-3")), Some(Value::Draw));
     }
 }
 
@@ -64,11 +64,11 @@ fn reaching_the_target_wins_at_once() {
     let (trysse, wari) = games();
     // Trysse (target 4): 3 captured, and a capture of 2 makes 5.
     assert_eq!(moves(&trysse, "0,1,1,0 3-3"), vec![(1, "0,0,0,0 3-5".to_owned(), 2)]);
-    assert_eq!(trysse.outcome(&pos("0,0,0,0 3-5")), Some(Value::Loss(0)));
+    assert_eq!(trysse.end(&pos("0,0,0,0 3-5")), Some(Value::Loss(0)));
     // The opponent already holds the target: over, even with stones to play.
-    assert_eq!(trysse.outcome(&pos("1,1,0,0 2-4")), Some(Value::Loss(0)));
-    assert_eq!(wari.outcome(&pos("1,1,0,0 2-4")), None, "Wari's target is 5");
-    assert_eq!(wari.outcome(&pos("1,0,0,0 2-5")), Some(Value::Loss(0)));
+    assert_eq!(trysse.end(&pos("1,1,0,0 2-4")), Some(Value::Loss(0)));
+    assert_eq!(wari.end(&pos("1,1,0,0 2-4")), None, "Wari's target is 5");
+    assert_eq!(wari.end(&pos("1,0,0,0 2-5")), Some(Value::Loss(0)));
 }
 
 #[test]
@@ -76,32 +76,32 @@ fn trysse_plays_on_when_the_mover_cannot_feed_and_the_starved_player_draws() {
     // Target 5, so that 7 stones can be captured with nobody at it.
     let trysse = Oware::new(TargetRules::Trysse, 2, 2, Some(5)).unwrap();
     // The opponent has nothing and pit 1 (1 stone) cannot reach him: the move is played.
-    assert_eq!(trysse.outcome(&pos("1,0,0,0 3-4")), None);
+    assert_eq!(trysse.end(&pos("1,0,0,0 3-4")), None);
     assert_eq!(moves(&trysse, "1,0,0,0 3-4"), vec![(0, "0,0,0,1 4-3".to_owned(), 0)]);
     // Then he begins his turn with no stone: a draw.
-    assert_eq!(trysse.outcome(&pos("0,0,0,1 4-3")), Some(Value::Draw));
+    assert_eq!(trysse.end(&pos("0,0,0,1 4-3")), Some(Value::Draw));
 }
 
 #[test]
 fn wari_ends_when_the_mover_cannot_feed_and_each_takes_his_own_side() {
     let (_, wari) = games();
     // Mover 3 + his stone = 4, opponent 4: nobody at 5, a draw.
-    assert_eq!(wari.outcome(&pos("1,0,0,0 3-4")), Some(Value::Draw));
+    assert_eq!(wari.end(&pos("1,0,0,0 3-4")), Some(Value::Draw));
     // Mover 4 + 1 = 5 against 3: he reaches the target with more: a win.
-    assert_eq!(wari.outcome(&pos("1,0,0,0 4-3")), Some(Value::Win(0)));
+    assert_eq!(wari.end(&pos("1,0,0,0 4-3")), Some(Value::Win(0)));
     // Two stones in pit 1 reach the opponent: he must feed him, and the game goes on.
-    assert_eq!(wari.outcome(&pos("2,0,0,0 3-3")), None);
+    assert_eq!(wari.end(&pos("2,0,0,0 3-3")), None);
     // A player who begins his turn with no stone (after a capture of all he had): a draw
     // (the source; see docs/rules/awari.md).
-    assert_eq!(wari.outcome(&pos("0,0,2,0 2-4")), Some(Value::Draw));
+    assert_eq!(wari.end(&pos("0,0,2,0 2-4")), Some(Value::Draw));
 }
 
 #[test]
 fn a_larger_target_can_leave_the_split_short_of_it() {
     // Wari on 2x2 with target 6: 5 against 3 at the end is nobody's: a draw.
     let wari = Oware::new(TargetRules::Wari, 2, 2, Some(6)).unwrap();
-    assert_eq!(wari.outcome(&pos("1,0,0,0 4-3")), Some(Value::Draw));
-    assert_eq!(wari.outcome(&pos("2,0,0,0 4-2")), None);
+    assert_eq!(wari.end(&pos("1,0,0,0 4-3")), Some(Value::Draw));
+    assert_eq!(wari.end(&pos("2,0,0,0 4-2")), None);
 }
 
 #[test]

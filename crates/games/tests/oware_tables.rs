@@ -6,7 +6,7 @@ use retro::store::{build, BuildOptions};
 use retro::{forward, verify, Game, Value};
 
 /// Builds the tables of the start's tier and everything below it.
-fn tables(game: &Oware, dir: &std::path::Path) -> retro::store::TableSet<Oware> {
+fn tables(game: &Oware, dir: &std::path::Path) -> retro::Tables<Oware> {
     let root = game.locate(&game.start()).tier;
     build(game, dir, &[root], &Silent, &BuildOptions::default()).unwrap().0
 }

@@ -38,7 +38,7 @@ fn moves_of(rules: Rules, text: &str) -> Vec<(String, String, Turn)> {
 /// The same through `Thi::moves`, which also checks that the game is not over.
 fn thi_moves(game: &Thi, text: &str) -> Vec<(String, String, Turn)> {
     let position = pos(text);
-    game.moves(&position).into_iter().map(|(m, s)| (m.name(&position), s.position.to_string(), s.turn)).collect()
+    game.named_moves(&position).into_iter().map(|(m, s)| (m.name(&position), s.position.to_string(), s.turn)).collect()
 }
 
 /// The moves starting on `square` (e.g. `"b2"`), for positions where other stacks also move.
@@ -412,7 +412,7 @@ fn original_pass_offers_a_pass_only_to_a_blocked_player() {
     // Blocked: the only move is the pass; nothing changes but the side to move.
     assert_eq!(moves_of(rules, WHITE_BLOCKED), expected(&[("pass", "b,-,-/-,wb,-/-,-,- b", Passes)]));
     let game = Thi::new(3, 3, rules).unwrap();
-    assert_eq!(game.outcome(&pos(WHITE_BLOCKED)), None);
+    assert_eq!(game.end(&pos(WHITE_BLOCKED)), None);
     assert_eq!(names(&thi_moves(&game, WHITE_BLOCKED)), ["pass"]);
     // Not blocked: no pass.
     assert!(moves_of(rules, CARRIER_WHITE).iter().all(|(n, _, _)| n != "pass"));
@@ -548,7 +548,7 @@ fn outcome_of_end_positions_under_every_rule_set() {
                 if value.is_some() {
                     // The index is not used by `moves`; the smallest one will do.
                     let game = Thi::new(position.size(), 1, rules).unwrap();
-                    assert!(game.moves(&position).is_empty(), "{label} under {rules}");
+                    assert!(game.named_moves(&position).is_empty(), "{label} under {rules}");
                 }
             }
         }
@@ -570,7 +570,7 @@ fn no_counter_ever_stands_on_its_opponents_first_row_and_moves_are_distinct() {
             for rank in 0..game.tier_size(tier) {
                 for orientation in 0..2 {
                     let p = game.position(retro::Location { tier, rank, orientation });
-                    let list = game.moves(&p);
+                    let list = game.named_moves(&p);
                     let mut seen = std::collections::HashSet::new();
                     for (m, s) in &list {
                         let q = &s.position;

@@ -7,13 +7,15 @@
 //! The values are counted at the end, from the set bits.
 
 use crate::game::{Game, Location};
-use crate::store::{ProbeError, TableSet};
-use crate::value::Value;
+use crate::store::{ProbeError, Tables};
+use crate::value::TableValue;
 use bitvec::prelude::*;
 use rayon::prelude::*;
+use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Reachable positions, by their value for the player to move.
+/// Reachable positions, by their value for the player to move: a win, draw or loss (for
+/// a score, its sign).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Census {
     pub positions: u64,
@@ -51,13 +53,13 @@ impl<T: Ord + Copy + std::fmt::Display> Marks<T> {
             .get((bit / 64) as usize)
             .ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })?;
         let mask = 1u64 << (bit % 64);
-        // Most successors were seen already: a plain load spares the locked instruction.
+        // Most children were seen already: a plain load spares the locked instruction.
         Ok(word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0)
     }
 }
 
 /// Every position reachable from `start` (the start and finished games included).
-pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Position) -> Result<Census, ProbeError> {
+pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position) -> Result<Census, ProbeError> {
     let orientations = game.orientations() as u64;
     let marks = Marks {
         orientations,
@@ -79,14 +81,14 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
                 let mut fresh = Vec::new();
                 for &loc in chunk {
                     let position = game.position(loc);
-                    if game.outcome(&position).is_some() {
+                    if game.end(&position).is_some() {
                         continue;
                     }
                     successors.clear();
-                    game.successor_locations(&position, &mut successors);
-                    for &(child, _) in &successors {
-                        if marks.claim(child)? {
-                            fresh.push(child);
+                    game.move_locations(&position, &mut successors);
+                    for m in &successors {
+                        if marks.claim(m.position)? {
+                            fresh.push(m.position);
                         }
                     }
                 }
@@ -104,12 +106,12 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
             let mut census = Census::default();
             for bit in bits.iter_ones() {
                 let rank = bit as u64 / orientations;
-                let value = table.probe(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+                let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
                 census.positions += 1;
-                match value {
-                    Value::Win(_) => census.win += 1,
-                    Value::Draw => census.draw += 1,
-                    Value::Loss(_) => census.loss += 1,
+                match G::Value::from_code(code).sign() {
+                    Ordering::Greater => census.win += 1,
+                    Ordering::Equal => census.draw += 1,
+                    Ordering::Less => census.loss += 1,
                 }
             }
             Ok(census)
@@ -123,7 +125,7 @@ pub fn reachable_census<G: Game>(game: &G, tables: &TableSet<G>, start: &G::Posi
 /// recomputed, never trusted.
 pub fn cached_census<G: Game>(
     game: &G,
-    tables: &TableSet<G>,
+    tables: &Tables<G>,
     start: &G::Position,
     cache: &std::path::Path,
 ) -> Result<Census, ProbeError> {

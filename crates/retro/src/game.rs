@@ -1,15 +1,24 @@
-//! What a game must give the engine, and the invariants it must keep.
+//! What a game must give the engines, and the invariants it must keep.
 //!
-//! The invariants, tested for every game by `games`' invariant suite:
+//! One trait serves every kind of value ([`TableValue`]): outcomes with distance
+//! ([`crate::Value`]) and scores (`i16`, the difference still to be gained by the mover).
+//! Each tier is solved by one of the [`Engine`]s, chosen per tier by [`Game::engine`].
+//!
+//! The invariants, tested for every game by `games`' invariant suites:
 //! 1. `locate(position(loc)) == loc` for every location, and
 //!    `position(locate(p))` is `p` itself (orientation included).
-//! 2. Every successor lies in the same tier or in one of `child_tiers(tier)`; the tier
+//! 2. Every move leads to the same tier or to one of `child_tiers(tier)`; the tier
 //!    graph is acyclic apart from each tier's own loops.
-//! 3. `predecessors` lists, for a position `c`, exactly the positions `p` of the same tier
-//!    such that `c` is among `successors(p)` with that turn, and none that are over.
-//! 4. Positions that are images under a symmetry of the rules have the same value.
+//! 3. A position has moves exactly when `end` is `None`.
+//! 4. `unmoves` lists, for a position `c`, exactly the positions `p` of the same tier,
+//!    not over, such that `c` is among `moves(p)`, each with that move's turn (needed by
+//!    the [`Engine::Outcome`] and [`Engine::CyclicScore`] engines).
+//! 5. Positions that are images under a symmetry of the rules have the same value.
+//! 6. For [`Engine::Score`]: the moves that stay inside a tier never come back to a
+//!    position. For [`Engine::CyclicScore`]: a move inside a tier gains nothing and
+//!    passes the turn.
 
-use crate::value::{Turn, Value};
+use crate::value::{TableValue, Turn};
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
@@ -26,11 +35,46 @@ pub struct Location<T> {
     pub orientation: u8,
 }
 
-/// A position one move away, and whether the same player moves again there.
+impl<T> Location<T> {
+    /// The location of orientation 0 (the one solved) at `rank` of `tier`.
+    pub fn at(tier: T, rank: u64) -> Location<T> {
+        Location { tier, rank, orientation: 0 }
+    }
+}
+
+/// One move: where it leads (a position, or its location), what its mover banks at once
+/// (always 0 in outcome games), and whether he moves again there.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Successor<P> {
+pub struct Move<P> {
     pub position: P,
+    /// Score the mover banks with this move (in sowing games: seeds sown into his own
+    /// store and captured).
+    pub gain: i16,
     pub turn: Turn,
+}
+
+/// The retrograde engine that solves a tier (see the crate's modules of the same names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Outcomes with distance by retrograde analysis ([`crate::solve`]); needs `unmoves`.
+    Outcome,
+    /// Scores, the moves inside a tier forming a DAG: memoised depth-first evaluation
+    /// ([`crate::score`]).
+    Score,
+    /// Scores whose moves inside a tier may cycle, endless play scoring 0: thresholds by
+    /// retrograde analysis ([`crate::cyclic`]); needs `unmoves`.
+    CyclicScore,
+}
+
+impl Engine {
+    /// The engine's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Outcome => "outcome",
+            Engine::Score => "score",
+            Engine::CyclicScore => "cyclic score",
+        }
+    }
 }
 
 /// A two-player game of perfect information, split into tiers that play never leaves
@@ -39,44 +83,70 @@ pub trait Game: Sync {
     /// Displays in the game's text notation.
     type Position: Clone + Eq + Hash + Debug + Display + Send + Sync;
     type Tier: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync;
+    /// What the tables hold for a position: its value for the player to move.
+    type Value: TableValue;
 
-    /// Names the game, its rules and its parameters; written into every table header and
-    /// checked when a table is opened. Two games with equal keys must have equal tables.
+    /// **Required.** Names the game, its rules and its parameters; written into every
+    /// table header and checked when a table is opened. Two games with equal keys must
+    /// have equal tables.
     fn table_key(&self) -> String;
 
-    /// Number of ranks in `tier`.
+    /// **Required.** Number of ranks in `tier`.
     fn tier_size(&self, tier: Self::Tier) -> u64;
 
-    /// The tiers that a move from `tier` can reach, other than `tier` itself.
+    /// **Required.** The tiers that a move from `tier` can reach, other than `tier` itself.
     fn child_tiers(&self, tier: Self::Tier) -> Vec<Self::Tier>;
 
-    /// How many positions share one rank at most (orientations `0..orientations()`).
+    /// **Optional.** How many positions share one rank at most (orientations
+    /// `0..orientations()`); 1 unless the game folds symmetric positions.
     fn orientations(&self) -> u8 {
         1
     }
 
-    /// The tier, rank and orientation of a position.
+    /// **Required.** The tier, rank and orientation of a position.
     fn locate(&self, position: &Self::Position) -> Location<Self::Tier>;
 
-    /// The position at a location. Orientation 0 is the one solved.
+    /// **Required.** The position at a location. Orientation 0 is the one solved.
     fn position(&self, location: Location<Self::Tier>) -> Self::Position;
 
-    /// The value for the player to move if the game is over at `position`.
-    fn outcome(&self, position: &Self::Position) -> Option<Value>;
-
-    /// The positions one move away from a position that is not over. Order is the
-    /// game's move order; several moves may lead to one position.
-    fn successors(&self, position: &Self::Position, out: &mut Vec<Successor<Self::Position>>);
-
-    /// The locations of the successors, with their turns, in the order of `successors`.
-    /// Games may override this to rank successors without building them.
-    fn successor_locations(&self, position: &Self::Position, out: &mut Vec<(Location<Self::Tier>, Turn)>) {
-        let mut successors = Vec::new();
-        self.successors(position, &mut successors);
-        out.extend(successors.iter().map(|s| (self.locate(&s.position), s.turn)));
+    /// **Optional.** The position at `rank`, given the one at `rank − 1` (`previous`).
+    /// Games whose rank order has a cheap successor override this; the default unranks.
+    #[inline]
+    fn next_position(&self, tier: Self::Tier, rank: u64, previous: &Self::Position) -> Self::Position {
+        let _ = previous;
+        self.position(Location::at(tier, rank))
     }
 
-    /// The positions of the same tier, not over, from which one move leads to `position`,
-    /// with the turn of that move.
-    fn predecessors(&self, position: &Self::Position, out: &mut Vec<Successor<Self::Position>>);
+    /// **Required.** The value for the player to move where the game is over, `None`
+    /// where it goes on.
+    fn end(&self, position: &Self::Position) -> Option<Self::Value>;
+
+    /// **Required.** The legal moves of a position that is not over, appended to `out`.
+    /// Order is the game's move order; several moves may lead to one position.
+    fn moves(&self, position: &Self::Position, out: &mut Vec<Move<Self::Position>>);
+
+    /// **Optional.** The moves of `moves`, in its order, with their positions located,
+    /// appended to `out`. Games may override this to rank children without building them.
+    fn move_locations(&self, position: &Self::Position, out: &mut Vec<Move<Location<Self::Tier>>>) {
+        let mut moves = Vec::new();
+        self.moves(position, &mut moves);
+        out.extend(moves.iter().map(|m| Move { position: self.locate(&m.position), gain: m.gain, turn: m.turn }));
+    }
+
+    /// **Optional.** The positions of the same tier, not over, with a move to `position`,
+    /// each with that move's turn (gain unused), appended to `out`; duplicates allowed.
+    /// The [`Engine::Outcome`] and [`Engine::CyclicScore`] engines need them; the default
+    /// appends nothing, which the invariant checks (`unmoves` against `moves`) catch in a
+    /// game that needs them.
+    fn unmoves(&self, position: &Self::Position, out: &mut Vec<Move<Self::Position>>) {
+        let _ = (position, out);
+    }
+
+    /// **Optional.** The engine that solves `tier`; the default is the value kind's
+    /// ([`TableValue::ENGINE`]). It must suit the value kind: building refuses one that
+    /// does not.
+    fn engine(&self, tier: Self::Tier) -> Engine {
+        let _ = tier;
+        Self::Value::ENGINE
+    }
 }

@@ -1,13 +1,15 @@
 //! Retrograde analysis of two-player games, tier by tier, in parallel.
 //!
 //! A [`Game`] splits its positions into tiers that play only leaves downwards and
-//! numbers each tier's positions densely. [`store::build`] solves the tiers in
-//! dependency order ([`order`]), each with the steps of [`solve`], and keeps each
-//! finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
+//! numbers each tier's positions densely; its values are outcomes with distance or
+//! scores ([`TableValue`]). [`store::build`] solves the tiers in dependency order
+//! ([`order`]), each with the engine the game chooses for it ([`Engine`]: [`solve`],
+//! [`score`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
 //! the rules, [`forward`] is an independent solver for tests, [`census`] counts what is
 //! reachable, and [`line`](mod@line) reads best play back out.
 
 pub mod census;
+pub mod children;
 pub mod cyclic;
 pub mod forward;
 pub mod game;
@@ -21,5 +23,6 @@ pub mod table;
 pub mod value;
 pub mod verify;
 
-pub use game::{Game, Location, Successor};
-pub use value::{Turn, Value};
+pub use game::{Engine, Game, Location, Move};
+pub use store::Tables;
+pub use value::{TableValue, Turn, Value};

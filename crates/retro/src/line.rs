@@ -1,14 +1,16 @@
-//! Reading play out of the tables: the value of each move and the principal line.
+//! Reading play out of the tables, for every kind of value: the worth of each move and
+//! the principal line.
 
-use crate::game::{Game, Successor};
-use crate::store::{ProbeError, TableSet};
-use crate::value::Value;
+use crate::game::{Game, Move};
+use crate::store::{ProbeError, Tables};
+use crate::value::TableValue;
+use thiserror::Error;
 
 /// How a principal line stops.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LineEnd {
-    /// The game is over at the last position.
-    Over(Value),
+pub enum LineEnd<V> {
+    /// The game is over at the last position, with this value for its mover.
+    Over(V),
     /// The last position repeats the one at this index: play goes round for ever.
     Cycle(usize),
     /// The line was cut at the length asked for.
@@ -17,54 +19,66 @@ pub enum LineEnd {
 
 /// A line of play: positions from the given one on, and how it ends.
 #[derive(Debug, Clone)]
-pub struct Line<P> {
+pub struct Line<P, V> {
     pub positions: Vec<P>,
-    pub end: LineEnd,
+    pub end: LineEnd<V>,
 }
 
-/// The value each successor gives the player who moves into it.
+/// Why no line can be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum LineError {
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    #[error("no move reaches the stored value {stored} of {position}: the tables are damaged")]
+    Damaged { position: String, stored: String },
+}
+
+/// The worth of each move to the player who makes it.
 pub fn move_values<'a, G: Game>(
     game: &G,
-    tables: &TableSet<G>,
-    successors: impl IntoIterator<Item = &'a Successor<G::Position>>,
-) -> Result<Vec<Value>, ProbeError>
+    tables: &Tables<G>,
+    moves: impl IntoIterator<Item = &'a Move<G::Position>>,
+) -> Result<Vec<G::Value>, ProbeError>
 where
     G::Position: 'a,
 {
-    successors.into_iter().map(|s| Ok(tables.value(game, &s.position)?.before(s.turn))).collect()
+    moves.into_iter().map(|m| Ok(G::Value::worth(tables.value(game, &m.position)?, m.gain, m.turn))).collect()
 }
 
 /// The index of the best move: the first, in the game's move order, of those with the
-/// best value.
-pub fn best_move(values: &[Value]) -> Option<usize> {
+/// best worth.
+pub fn best_move<V: Ord>(values: &[V]) -> Option<usize> {
     let best = values.iter().max()?;
     values.iter().position(|v| v == best)
 }
 
-/// Play the best move from `position` on until the game ends, a position repeats, or
-/// `max_plies` moves are played.
+/// Play from `position` on, each time the first move (in the game's move order) whose
+/// worth is the stored value, until the game ends, a position repeats, or `max_plies`
+/// moves are played. A position none of whose moves reaches its stored value is an error:
+/// the tables do not hold the values of this game.
 pub fn principal_line<G: Game>(
     game: &G,
-    tables: &TableSet<G>,
+    tables: &Tables<G>,
     position: &G::Position,
     max_plies: usize,
-) -> Result<Line<G::Position>, ProbeError> {
+) -> Result<Line<G::Position, G::Value>, LineError> {
     let mut positions = vec![position.clone()];
     loop {
         let here = positions.last().expect("a line starts with a position");
-        if let Some(v) = game.outcome(here) {
+        if let Some(v) = game.end(here) {
             return Ok(Line { positions, end: LineEnd::Over(v) });
         }
         if positions.len() > max_plies {
             return Ok(Line { positions, end: LineEnd::Cut });
         }
-        let mut successors = Vec::new();
-        game.successors(here, &mut successors);
-        let values = move_values(game, tables, &successors)?;
-        let Some(best) = best_move(&values) else {
-            return Ok(Line { positions, end: LineEnd::Cut });
+        let stored = tables.value(game, here)?;
+        let mut moves = Vec::new();
+        game.moves(here, &mut moves);
+        let values = move_values(game, tables, &moves)?;
+        let Some(best) = values.iter().position(|&v| v == stored) else {
+            return Err(LineError::Damaged { position: here.to_string(), stored: stored.to_string() });
         };
-        let next = successors.swap_remove(best).position;
+        let next = moves.swap_remove(best).position;
         if let Some(i) = positions.iter().position(|p| *p == next) {
             positions.push(next);
             return Ok(Line { positions, end: LineEnd::Cycle(i) });

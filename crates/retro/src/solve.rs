@@ -1,37 +1,37 @@
 //! Solving one tier by retrograde analysis, in five named steps:
 //!
-//! 1. [`load_children`]: the finished tables of the tiers a move can reach;
-//! 2. [`scan_tier`]: every position's successors: lower-tier ones are probed, same-tier
+//! 1. the finished tables of the tiers a move can reach ([`crate::children`]);
+//! 2. [`scan_tier`]: every position's moves: lower-tier ones are probed, same-tier
 //!    ones counted; positions already decided go to the frontier at their distance;
 //! 3. [`push_frontier`]: frontier positions are fixed in order of distance and their
-//!    values pushed to their same-tier predecessors (found by un-moves): a win for a
+//!    values pushed to their same-tier parents (found by un-moves): a win for a
 //!    predecessor is queued at the next distance, and a predecessor all of whose
-//!    successors are bad for it becomes a loss once the last of them is known;
+//!    moves are bad for it becomes a loss once the last of them is known;
 //! 4. [`mark_draws`]: whatever is still undecided can never be forced to an end: a draw;
 //! 5. saving the codes (see [`crate::store`]).
 //!
 //! Why the distances are exact: the frontier is processed one distance at a time, in
 //! increasing order, and a position is fixed the first time it is taken from the
-//! frontier. A win is queued at `1 + d` when a successor is a loss in `d` for the
+//! frontier. A win is queued at `1 + d` when a move is a loss in `d` for the
 //! opponent; it is taken out no later than any other queued win of it, so the first
-//! is the shortest. A loss is queued when its last undecided same-tier successor becomes
-//! a win for the opponent; same-tier successors are decided in increasing distance, so
-//! that one is the longest, and the lower-tier successors' longest was noted in the scan.
+//! is the shortest. A loss is queued when its last undecided same-tier move becomes
+//! a win for the opponent; same-tier moves are decided in increasing distance, so
+//! that one is the longest, and the lower-tier moves' longest was noted in the scan.
 //!
 //! Threads share the tier's arrays through atomics: a position's value is set by one
-//! compare-and-swap from "undecided", and its count of undecided successors is
+//! compare-and-swap from "undecided", and its count of undecided moves is
 //! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
 
-use crate::game::{Game, Location};
-use crate::table::Table;
-use crate::value::{Turn, Value, MAX_DISTANCE};
+use crate::children::{ChildError, ChildTables};
+use crate::game::{Game, Location, Move};
+use crate::value::{TableValue, Turn, Value, MAX_DISTANCE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
 use thiserror::Error;
 
 /// A rank's value slot before it is decided.
 const UNDECIDED: u16 = u16::MAX;
-/// In `worst_lower`: some lower-tier successor is a draw or a win, so this position
+/// In `worst_lower`: some lower-tier move is a draw or a win, so this position
 /// cannot be lost.
 const CANNOT_LOSE: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
@@ -39,10 +39,8 @@ const CHUNK: usize = 1 << 14;
 
 #[derive(Debug, Error)]
 pub enum SolveError {
-    #[error("tier {tier}: a successor lies in tier {child}, which is not among its child tiers")]
-    UnexpectedTier { tier: String, child: String },
-    #[error("tier {tier}: a successor's rank {rank} is past the end of tier {child}")]
-    RankOutOfRange { tier: String, child: String, rank: u64 },
+    #[error(transparent)]
+    Child(#[from] ChildError),
     #[error("tier {tier}: position {position} is not over but has no move")]
     NoMove { tier: String, position: String },
     #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
@@ -65,43 +63,15 @@ pub trait Observer: Sync {
 pub struct Silent;
 impl Observer for Silent {}
 
-/// The finished tables a tier's successors may lie in, sorted by tier for look-up.
-pub struct ChildTables<'a, T> {
-    tables: Vec<(T, &'a Table)>,
-}
-
-impl<'a, T: Ord + Copy> ChildTables<'a, T> {
-    fn find(&self, tier: T) -> Option<&'a Table> {
-        self.tables.binary_search_by(|(t, _)| t.cmp(&tier)).ok().map(|i| self.tables[i].1)
-    }
-}
-
-/// Step 1: the tables of the child tiers, which must all be finished.
-pub fn load_children<'a, G: Game>(
-    game: &G,
-    tier: G::Tier,
-    finished: &impl Fn(G::Tier) -> Option<&'a Table>,
-) -> Result<ChildTables<'a, G::Tier>, SolveError> {
-    let mut tables = Vec::new();
-    for child in game.child_tiers(tier) {
-        let table = finished(child)
-            .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: child.to_string() })?;
-        tables.push((child, table));
-    }
-    tables.sort_by_key(|t| t.0);
-    tables.dedup_by(|a, b| a.0 == b.0);
-    Ok(ChildTables { tables })
-}
-
 /// The working state of a tier being solved.
 pub struct TierWork<T> {
     tier: T,
     /// Value code per rank, or `UNDECIDED`.
     values: Vec<AtomicU16>,
-    /// Same-tier successors not yet known to be wins for the opponent (or, after a
+    /// Same-tier moves not yet known to be wins for the opponent (or, after a
     /// bonus move, losses for the mover).
     pending: Vec<AtomicU16>,
-    /// Longest distance among the lower-tier successors that are bad for the mover, or
+    /// Longest distance among the lower-tier moves that are bad for the mover, or
     /// `CANNOT_LOSE`.
     worst_lower: Vec<u16>,
     /// Positions to fix, by distance: `(rank, value code)`.
@@ -120,17 +90,17 @@ impl<T> TierWork<T> {
     }
 }
 
-/// Splits successor locations into same-tier edges (distinct `(rank, turn)` pairs, into
-/// `edges`) and the others (left in `successors`).
-fn split_successors<T: Copy + Eq>(tier: T, successors: &mut Vec<(Location<T>, Turn)>, edges: &mut Vec<(u64, Turn)>) {
+/// Splits move locations into same-tier edges (distinct `(rank, turn)` pairs, into
+/// `edges`) and the others (left in `moves`).
+fn split_moves<T: Copy + Eq>(tier: T, moves: &mut Vec<Move<Location<T>>>, edges: &mut Vec<(u64, Turn)>) {
     edges.clear();
-    edges.extend(successors.iter().filter(|(loc, _)| loc.tier == tier).map(|(loc, turn)| (loc.rank, *turn)));
-    successors.retain(|(loc, _)| loc.tier != tier);
+    edges.extend(moves.iter().filter(|m| m.position.tier == tier).map(|m| (m.position.rank, m.turn)));
+    moves.retain(|m| m.position.tier != tier);
     edges.sort_unstable();
     edges.dedup();
 }
 
-/// Step 2: classify every position of the tier by its successors.
+/// Step 2: classify every position of the tier by its moves.
 pub fn scan_tier<G: Game>(
     game: &G,
     tier: G::Tier,
@@ -150,7 +120,7 @@ pub fn scan_tier<G: Game>(
         .enumerate()
         .map(|(chunk, worst)| {
             let mut out = Vec::new();
-            let mut successors = Vec::new();
+            let mut moves = Vec::new();
             let mut edges = Vec::new();
             let first = (chunk * CHUNK) as u64;
             for (i, worst) in worst.iter_mut().enumerate() {
@@ -158,7 +128,7 @@ pub fn scan_tier<G: Game>(
                     break;
                 }
                 let rank = first + i as u64;
-                match scan_position(game, tier, rank, children, &mut successors, &mut edges) {
+                match scan_position(game, tier, rank, children, &mut moves, &mut edges) {
                     Ok(scan) => {
                         pending[rank as usize].store(scan.same_tier, Relaxed);
                         *worst = scan.worst_lower;
@@ -198,33 +168,27 @@ fn scan_position<G: Game>(
     tier: G::Tier,
     rank: u64,
     children: &ChildTables<'_, G::Tier>,
-    successors: &mut Vec<(Location<G::Tier>, Turn)>,
+    moves: &mut Vec<Move<Location<G::Tier>>>,
     edges: &mut Vec<(u64, Turn)>,
 ) -> Result<ScannedPosition, SolveError> {
     let position = game.position(Location { tier, rank, orientation: 0 });
-    if let Some(value) = game.outcome(&position) {
+    if let Some(value) = game.end(&position) {
+        let value = Value::from_code(value.code());
         let queue = (value != Value::Draw).then_some(value);
         return Ok(ScannedPosition { same_tier: 0, worst_lower: CANNOT_LOSE, queue });
     }
-    successors.clear();
-    game.successor_locations(&position, successors);
-    if successors.is_empty() {
+    moves.clear();
+    game.move_locations(&position, moves);
+    if moves.is_empty() {
         return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
     }
-    split_successors(tier, successors, edges);
+    split_moves(tier, moves, edges);
     let mut best_win: Option<u16> = None;
     let mut worst = 0u16;
     let mut can_lose = true;
-    for &(loc, turn) in successors.iter() {
-        let table = children
-            .find(loc.tier)
-            .ok_or_else(|| SolveError::UnexpectedTier { tier: tier.to_string(), child: loc.tier.to_string() })?;
-        let child = table.probe(loc.rank).ok_or_else(|| SolveError::RankOutOfRange {
-            tier: tier.to_string(),
-            child: loc.tier.to_string(),
-            rank: loc.rank,
-        })?;
-        match child.before(turn) {
+    for m in moves.iter() {
+        let child = Value::from_code(children.code(m.position.tier, m.position.rank)?);
+        match child.before(m.turn) {
             Value::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
             Value::Loss(d) => worst = worst.max(d),
             Value::Draw => can_lose = false,
@@ -233,7 +197,7 @@ fn scan_position<G: Game>(
     if best_win.unwrap_or(0).max(worst) > MAX_DISTANCE {
         return Err(SolveError::TooDeep { tier: tier.to_string() });
     }
-    // A position has far fewer distinct successors than this; more would be a game bug.
+    // A position has far fewer distinct moves than this; more would be a game bug.
     let same_tier = u16::try_from(edges.len()).unwrap_or(u16::MAX);
     if let Some(d) = best_win {
         return Ok(ScannedPosition { same_tier, worst_lower: CANNOT_LOSE, queue: Some(Value::Win(d)) });
@@ -245,11 +209,11 @@ fn scan_position<G: Game>(
         return Ok(ScannedPosition { same_tier, worst_lower: worst, queue: Some(Value::Loss(worst)) });
     }
     // `worst` is a distance after the move already; a loss found later adds the
-    // same-tier successor's ply the same way, so keep it one ply back.
+    // same-tier move's ply the same way, so keep it one ply back.
     Ok(ScannedPosition { same_tier, worst_lower: worst.saturating_sub(1), queue: None })
 }
 
-/// Step 3: fix frontier positions in order of distance and push them to predecessors.
+/// Step 3: fix frontier positions in order of distance and push them to their parents.
 pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<(), SolveError> {
     let tier = work.tier;
     let mut level = 0;
@@ -269,7 +233,7 @@ pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<
             .par_chunks(CHUNK / 4)
             .map(|chunk| {
                 let mut out = Vec::new();
-                let mut predecessors = Vec::new();
+                let mut unmoves = Vec::new();
                 let mut edges: Vec<(u64, Turn)> = Vec::new();
                 for &(rank, code) in chunk {
                     if values[rank as usize].compare_exchange(UNDECIDED, code, Relaxed, Relaxed).is_err() {
@@ -277,10 +241,10 @@ pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<
                     }
                     let value = Value::from_code(code);
                     let position = game.position(Location { tier, rank, orientation: 0 });
-                    predecessors.clear();
-                    game.predecessors(&position, &mut predecessors);
+                    unmoves.clear();
+                    game.unmoves(&position, &mut unmoves);
                     edges.clear();
-                    edges.extend(predecessors.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
+                    edges.extend(unmoves.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
                     edges.sort_unstable();
                     edges.dedup();
                     for &(parent, turn) in edges.iter() {
@@ -325,15 +289,16 @@ pub fn mark_draws<T>(work: TierWork<T>) -> Vec<u16> {
         .collect()
 }
 
-/// Steps 1 to 4 for one tier: the value code of every rank.
-pub fn solve_tier<'a, G: Game>(
+/// Steps 2 to 4 for one tier whose child tiers' tables are `children`: the value code of
+/// every rank. The game's values must be coded as outcomes with distance
+/// ([`crate::store::build`] checks this before it calls an engine).
+pub fn solve_tier<G: Game>(
     game: &G,
     tier: G::Tier,
-    finished: &impl Fn(G::Tier) -> Option<&'a Table>,
+    children: &ChildTables<'_, G::Tier>,
     observer: &dyn Observer,
 ) -> Result<Vec<u16>, SolveError> {
-    let children = load_children(game, tier, finished)?;
-    let mut work = scan_tier(game, tier, &children, observer)?;
+    let mut work = scan_tier(game, tier, children, observer)?;
     push_frontier(game, &mut work)?;
     Ok(mark_draws(work))
 }

@@ -6,11 +6,12 @@
 //! damaged or built for something else stops the build with an error naming it, so
 //! nothing is silently rebuilt over or reused.
 
-use crate::game::Game;
+use crate::children::ChildTables;
+use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
-use crate::solve::{solve_tier, Observer, SolveError};
+use crate::solve::{Observer, SolveError};
 use crate::table::{check_regular_file, write_table, Table, TableError, TableIdentity, ValueEncoding};
-use crate::value::Value;
+use crate::value::TableValue;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -34,6 +35,8 @@ pub enum BuildError {
     Io { path: PathBuf, error: std::io::Error },
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
+    #[error("tier {tier}: the {engine} engine cannot solve values coded as {encoding}", engine = .engine.name(), encoding = .encoding.name())]
+    EngineMismatch { tier: String, engine: Engine, encoding: ValueEncoding },
 }
 
 impl From<TableError> for BuildError {
@@ -89,8 +92,8 @@ pub struct BuildReport {
     pub bytes: u64,
 }
 
-/// The finished tables of one game, by tier.
-pub struct TableSet<G: Game> {
+/// The finished tables of one game, by tier, memory-mapped.
+pub struct Tables<G: Game> {
     dir: PathBuf,
     tables: BTreeMap<G::Tier, Table>,
 }
@@ -100,8 +103,9 @@ pub fn tier_file(dir: &Path, tier: impl std::fmt::Display) -> PathBuf {
     dir.join(format!("tier-{tier}.tbl"))
 }
 
-fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
-    TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: ValueEncoding::OutcomeDistance }
+/// What the table of `tier` must be: the game's key, the tier, the value kind's coding.
+pub fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
+    TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: G::Value::ENCODING }
 }
 
 /// Opens and checks the table of a tier of `entries` positions.
@@ -189,30 +193,64 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
     Ok(tables)
 }
 
-/// Builds (or reuses) every tier needed for `roots` in `dir`.
+/// The engine chosen for `tier`, if it can solve the game's kind of value.
+fn engine<G: Game>(game: &G, tier: G::Tier) -> Result<Engine, BuildError> {
+    let engine = game.engine(tier);
+    let needs = match engine {
+        Engine::Outcome => ValueEncoding::OutcomeDistance,
+        Engine::Score | Engine::CyclicScore => ValueEncoding::Score,
+    };
+    if needs != G::Value::ENCODING {
+        return Err(BuildError::EngineMismatch { tier: tier.to_string(), engine, encoding: G::Value::ENCODING });
+    }
+    Ok(engine)
+}
+
+/// Solves one tier with the engine the game chooses for it, given the finished tables.
+fn solve_tier<G: Game>(
+    game: &G,
+    tier: G::Tier,
+    finished: &BTreeMap<G::Tier, Table>,
+    observer: &dyn Observer,
+) -> Result<Vec<u16>, BuildError> {
+    let children = ChildTables::new(tier, game.child_tiers(tier), finished);
+    Ok(match engine(game, tier)? {
+        Engine::Outcome => crate::solve::solve_tier(game, tier, &children, observer)?,
+        Engine::Score => crate::score::solve_tier(game, tier, &children, observer)?,
+        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
+    })
+}
+
+/// Builds (or reuses, after checking them) every tier needed for `roots` in `dir`, each
+/// solved by the engine [`Game::engine`] chooses for it. An engine that does not suit
+/// the game's kind of value is refused before anything is written.
 pub fn build<G: Game>(
     game: &G,
     dir: &Path,
     roots: &[G::Tier],
     observer: &dyn Observer,
     options: &BuildOptions,
-) -> Result<(TableSet<G>, BuildReport), BuildError> {
+) -> Result<(Tables<G>, BuildReport), BuildError> {
+    let order = tier_order(game, roots)?;
+    for &tier in &order {
+        engine(game, tier)?;
+    }
     let (tables, report) = build_tiers(
         dir,
-        tier_order(game, roots)?,
+        order,
         |t| identity(game, t),
         |t| game.tier_size(t),
-        |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?),
+        |t, done| solve_tier(game, t, done, observer),
         observer,
         options,
     )?;
-    Ok((TableSet { dir: dir.to_owned(), tables }, report))
+    Ok((Tables { dir: dir.to_owned(), tables }, report))
 }
 
 /// Opens the finished tables needed for `roots` without building anything.
-pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<TableSet<G>, BuildError> {
+pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<Tables<G>, BuildError> {
     let tables = open_tiers(dir, tier_order(game, roots)?, |t| identity(game, t), |t| game.tier_size(t))?;
-    Ok(TableSet { dir: dir.to_owned(), tables })
+    Ok(Tables { dir: dir.to_owned(), tables })
 }
 
 /// Why a position cannot be looked up.
@@ -224,24 +262,39 @@ pub enum ProbeError {
     BadRank { tier: String, rank: u64 },
 }
 
-impl<G: Game> TableSet<G> {
+impl<G: Game> Tables<G> {
+    /// The directory the tables are in.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The table of `tier`, if it is among these.
     pub fn table(&self, tier: G::Tier) -> Option<&Table> {
         self.tables.get(&tier)
     }
 
+    /// Every tier's table, lowest tier first.
     pub fn tables(&self) -> impl Iterator<Item = (&G::Tier, &Table)> {
         self.tables.iter()
     }
 
+    /// The tiers these tables hold, lowest first.
+    pub fn tiers(&self) -> impl Iterator<Item = &G::Tier> {
+        self.tables.keys()
+    }
+
+    /// The stored value at a tier and rank, for the player to move.
+    #[inline]
+    pub fn probe(&self, tier: G::Tier, rank: u64) -> Result<G::Value, ProbeError> {
+        let table = self.tables.get(&tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
+        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+        Ok(G::Value::from_code(code))
+    }
+
     /// The value of a position for the player to move.
-    pub fn value(&self, game: &G, position: &G::Position) -> Result<Value, ProbeError> {
+    pub fn value(&self, game: &G, position: &G::Position) -> Result<G::Value, ProbeError> {
         let loc = game.locate(position);
-        let table = self.tables.get(&loc.tier).ok_or_else(|| ProbeError::MissingTier(loc.tier.to_string()))?;
-        table.probe(loc.rank).ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })
+        self.probe(loc.tier, loc.rank)
     }
 
     /// A checksum of the whole set: the tiers and their bodies' checksums.

@@ -469,14 +469,6 @@ impl Table {
         Some(self.body().get(rank)?.min(u16::MAX as u32) as u16)
     }
 
-    /// The value stored for `rank` of an outcome-and-distance table, or `None` past the
-    /// end of the tier.
-    #[inline]
-    pub fn probe(&self, rank: u64) -> Option<Value> {
-        debug_assert_eq!(self.header.identity.encoding, ValueEncoding::OutcomeDistance);
-        Some(Value::from_code(self.code(rank)?))
-    }
-
     /// Every stored value code, in rank order.
     pub fn codes(&self) -> Vec<u16> {
         self.body().iter().map(|c| c as u16).collect()

@@ -1,8 +1,83 @@
 //! The value of a position for the player to move: a win or loss with the number of plies
 //! to the end under perfect play (the winner hurries, the loser delays), or a draw.
 
+use crate::game::Engine;
+use crate::table::ValueEncoding;
 use std::cmp::Ordering;
 use std::fmt;
+
+/// A kind of value the tables can hold, for the player to move: an outcome with distance
+/// ([`Value`]) or a score (`i16`: the difference still to be gained by the mover). Its
+/// order is the mover's preference: he takes the greatest.
+pub trait TableValue: Copy + Ord + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// How the value is coded in table files.
+    const ENCODING: ValueEncoding;
+    /// The engine that solves a tier of this kind unless the game chooses another.
+    const ENGINE: Engine;
+    /// Table code.
+    fn code(self) -> u16;
+    /// Inverse of [`TableValue::code`].
+    fn from_code(code: u16) -> Self;
+    /// A move's worth to its mover, given `child`, the value of the position it leads
+    /// to, the score it banks at once and who moves next.
+    fn worth(child: Self, gain: i16, turn: Turn) -> Self;
+    /// Whether the value is a win (`Greater`), a draw (`Equal`) or a loss (`Less`) for
+    /// the player to move.
+    fn sign(self) -> Ordering;
+}
+
+impl TableValue for Value {
+    const ENCODING: ValueEncoding = ValueEncoding::OutcomeDistance;
+    const ENGINE: Engine = Engine::Outcome;
+    #[inline]
+    fn code(self) -> u16 {
+        Value::code(self)
+    }
+    #[inline]
+    fn from_code(code: u16) -> Self {
+        Value::from_code(code)
+    }
+    /// Outcome games bank nothing: the child's value seen from the mover, one ply on.
+    #[inline]
+    fn worth(child: Self, _gain: i16, turn: Turn) -> Self {
+        child.before(turn)
+    }
+    #[inline]
+    fn sign(self) -> Ordering {
+        match self {
+            Value::Win(_) => Ordering::Greater,
+            Value::Draw => Ordering::Equal,
+            Value::Loss(_) => Ordering::Less,
+        }
+    }
+}
+
+impl TableValue for i16 {
+    const ENCODING: ValueEncoding = ValueEncoding::Score;
+    const ENGINE: Engine = Engine::Score;
+    #[inline]
+    fn code(self) -> u16 {
+        score_code(self)
+    }
+    #[inline]
+    fn from_code(code: u16) -> Self {
+        code_score(code)
+    }
+    /// The gain plus the child's value seen from the mover: itself when he moves again,
+    /// its negation when the turn passes. Saturates, so that a damaged table's extreme
+    /// codes give a wrong value to report, not an overflow.
+    #[inline]
+    fn worth(child: Self, gain: i16, turn: Turn) -> Self {
+        match turn {
+            Turn::Keeps => gain.saturating_add(child),
+            Turn::Passes => gain.saturating_sub(child),
+        }
+    }
+    #[inline]
+    fn sign(self) -> Ordering {
+        self.cmp(&0)
+    }
+}
 
 /// Game-theoretic value for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,8 +7,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use games::kalah::{Board, Kalah, MoveList, Position, Rules};
-use retro::score::{self, ScoreGame};
 use retro::solve::Silent;
+use retro::store::{self, BuildOptions};
+use retro::{Game, Location};
 use search::kalah::Search;
 
 /// Boards spread over the tiers of six pits up to `seeds` seeds.
@@ -17,7 +18,7 @@ fn sample(game: &Kalah, seeds: u32) -> Vec<Board> {
     for tier in game.tiers_up_to(seeds) {
         let size = game.tier_size(tier);
         for k in 0..16u64 {
-            out.push(game.position(tier, size * k / 16));
+            out.push(game.position(Location::at(tier, size * k / 16)));
         }
     }
     out
@@ -49,7 +50,7 @@ fn bench(c: &mut Criterion) {
     let endgame = 12;
     let small = Kalah::new(6, endgame, rules).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let (tables, _) = score::build(&small, dir.path(), &[endgame as u16], &Silent).unwrap();
+    let (tables, _) = store::build(&small, dir.path(), &[endgame as u16], &Silent, &BuildOptions::default()).unwrap();
     let start = Position::start(6, 3).unwrap().board();
     let nodes = {
         let search = Search::new(&small, &tables, endgame, 20).unwrap();

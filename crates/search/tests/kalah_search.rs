@@ -2,8 +2,9 @@
 //! on several threads, under every preset.
 
 use games::kalah::{Kalah, Rules};
-use retro::score::{self, ScoreGame};
 use retro::solve::Silent;
+use retro::store::{self, BuildOptions};
+use retro::{Game, Location, Tables};
 use search::kalah::Search;
 
 fn presets() -> [Rules; 3] {
@@ -12,10 +13,10 @@ fn presets() -> [Rules; 3] {
 
 /// Kalah with `m` pits under `rules`, and its tables up to `seeds` built in a temporary
 /// directory (kept alive by the caller: the tables are mapped from it).
-fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, score::ScoreTables<Kalah>) {
+fn built(m: usize, seeds: u32, rules: Rules) -> (Kalah, tempfile::TempDir, Tables<Kalah>) {
     let game = Kalah::new(m, seeds, rules).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let (tables, _) = score::build(&game, dir.path(), &[seeds as u16], &Silent).unwrap();
+    let (tables, _) = store::build(&game, dir.path(), &[seeds as u16], &Silent, &BuildOptions::default()).unwrap();
     (game, dir, tables)
 }
 
@@ -28,7 +29,7 @@ fn search_on_several_threads_equals_the_full_tables() {
         for probe_seeds in [0, 6] {
             let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(3);
             for rank in 0..game.tier_size(12) {
-                let board = game.position(12, rank);
+                let board = game.position(Location::at(12, rank));
                 let exact = tables.probe(12, rank).unwrap();
                 assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
                 if rank % 5 == 0 {
@@ -39,13 +40,14 @@ fn search_on_several_threads_equals_the_full_tables() {
             // Many boards at once, each announced once with its own value.
             for threads in [1, 3] {
                 let search = Search::new(&game, &tables, probe_seeds, 10).unwrap().with_threads(threads);
-                let boards: Vec<_> = (0..game.tier_size(11)).step_by(7).map(|rank| game.position(11, rank)).collect();
+                let boards: Vec<_> =
+                    (0..game.tier_size(11)).step_by(7).map(|rank| game.position(Location::at(11, rank))).collect();
                 let heard = std::sync::Mutex::new(vec![None; boards.len()]);
                 let values = search
                     .values(&boards, &|i, v| assert_eq!(heard.lock().unwrap()[i].replace(v), None, "{i} heard twice"))
                     .unwrap();
                 for (i, board) in boards.iter().enumerate() {
-                    let (tier, rank) = game.locate(board);
+                    let Location { tier, rank, .. } = game.locate(board);
                     let exact = tables.probe(tier, rank).unwrap();
                     assert_eq!(values[i], exact, "{rules}, tables to {probe_seeds}, {threads} threads: {board:?}");
                     assert_eq!(heard.lock().unwrap()[i], Some(values[i]));
@@ -66,7 +68,7 @@ fn search_equals_the_full_tables_on_every_board_of_a_tier() {
             let search = Search::new(&game, &tables, probe_seeds, 10).unwrap();
             for tier in [10u16, 12] {
                 for rank in 0..game.tier_size(tier) {
-                    let board = game.position(tier, rank);
+                    let board = game.position(Location::at(tier, rank));
                     let exact = tables.probe(tier, rank).unwrap();
                     assert_eq!(search.value(&board).unwrap(), exact, "{rules}, tables to {probe_seeds}: {board:?}");
                     assert_eq!(search.value_from(&board, 5).unwrap(), exact, "{rules}: {board:?} from 5");
@@ -93,7 +95,7 @@ fn search_stays_exact_while_its_table_grows() {
         let search = Search::new(&game, &tables, 0, 24).unwrap().with_threads(threads);
         let first = search.table_entries();
         for rank in 0..game.tier_size(12) {
-            let board = game.position(12, rank);
+            let board = game.position(Location::at(12, rank));
             assert_eq!(search.value(&board).unwrap(), tables.probe(12, rank).unwrap(), "{threads} threads: {board:?}");
         }
         assert!(search.table_entries() > first, "{} boards searched, the table never grew", search.nodes());

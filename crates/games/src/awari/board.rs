@@ -233,11 +233,11 @@ impl Board {
     /// stones), each once: the sowings of [`Board::for_each_unsowing`] that Awari allows.
     /// Such a sowing leaves the opponent (this board's mover) a stone unless this board's
     /// mover has none; only then must no other move of the parent feed him.
-    pub fn unmoves(&self, out: &mut Vec<Board>) {
+    pub fn for_each_unmove(&self, mut f: impl FnMut(Board)) {
         let fed = self.mover_stones() > 0;
         self.for_each_unsowing(|_, parent| {
             if fed || !parent.some_move_feeds() {
-                out.push(parent);
+                f(parent);
             }
         });
     }

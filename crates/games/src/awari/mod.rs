@@ -15,9 +15,7 @@ pub mod board;
 pub use board::{Board, BoardError, MoveList, Sown, CELLS, MAX_PITS, START_STONES};
 
 use encoding::{IndexError, WordIndex};
-use retro::cyclic::CyclicScoreGame;
-use retro::score::{ScoreGame, ScoreMove};
-use retro::value::Turn;
+use retro::{Engine, Game, Location, Move, Turn};
 use thiserror::Error;
 
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -89,11 +87,10 @@ pub fn published_count(n: u32) -> u64 {
     }
 }
 
-// The score engine's view of Awari; its moves inside a tier form cycles, so its tables
-// are built by the cyclic engine (`CyclicScoreGame` below), never by `score::build`.
-impl ScoreGame for Awari {
+impl Game for Awari {
     type Position = Board;
     type Tier = u8;
+    type Value = i16;
 
     fn table_key(&self) -> String {
         // Not the largest tier: a tier's table is the same in every build. The real
@@ -111,34 +108,37 @@ impl ScoreGame for Awari {
     }
 
     #[inline]
-    fn locate(&self, board: &Board) -> (u8, u64) {
+    fn locate(&self, board: &Board) -> Location<u8> {
         let stones = board.stones();
-        (stones as u8, self.index.rank_unchecked(board.cells(), [stones, 0]))
+        Location::at(stones as u8, self.index.rank_unchecked(board.cells(), [stones, 0]))
     }
 
-    fn position(&self, tier: u8, rank: u64) -> Board {
+    fn position(&self, location: Location<u8>) -> Board {
         let mut cells = [0u8; CELLS];
         let cells = &mut cells[..2 * self.m];
-        self.index.unrank([tier as u32, 0], rank, cells).expect("rank inside its tier");
+        self.index.unrank([location.tier as u32, 0], location.rank, cells).expect("rank inside its tier");
         Board::from_cells(cells)
     }
 
-    fn outcome(&self, board: &Board) -> Option<i16> {
+    fn end(&self, board: &Board) -> Option<i16> {
         board.outcome()
     }
 
-    fn moves(&self, board: &Board, out: &mut Vec<ScoreMove<Board>>) {
-        out.extend(board.moves().iter().map(|(_, s)| ScoreMove {
+    fn moves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
+        out.extend(board.moves().iter().map(|(_, s)| Move {
             position: s.board,
             gain: s.captured as i16,
             turn: Turn::Passes,
         }));
     }
-}
 
-impl CyclicScoreGame for Awari {
-    fn unmoves(&self, board: &Board, out: &mut Vec<Board>) {
-        board.unmoves(out);
+    fn unmoves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
+        board.for_each_unmove(|parent| out.push(Move { position: parent, gain: 0, turn: Turn::Passes }));
+    }
+
+    /// Moves inside a tier (sowings that capture nothing) form cycles.
+    fn engine(&self, _tier: u8) -> Engine {
+        Engine::CyclicScore
     }
 }
 
@@ -165,7 +165,7 @@ mod tests {
         for n in 0..=7u32 {
             let game = Awari::new(MAX_PITS, n).unwrap();
             let count = (0..game.tier_size(n as u8))
-                .filter(|&r| game.position(n as u8, r).cells()[MAX_PITS..].contains(&0))
+                .filter(|&r| game.position(Location::at(n as u8, r)).cells()[MAX_PITS..].contains(&0))
                 .count() as u64;
             assert_eq!(count, published_count(n), "n = {n}");
             assert_eq!(game.tier_size(n as u8), tier_entries(MAX_PITS, n));

@@ -404,6 +404,15 @@ pub fn turn_name(pits: &[u8]) -> String {
     pits.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("-")
 }
 
+impl fmt::Display for Board {
+    /// The mover's row, then the opponent's, each from its owner's pit 1: `4,4,4/4,4,4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |r: &[u8]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+        let (mine, theirs) = self.cells().split_at(self.m as usize);
+        write!(f, "{}/{}", row(mine), row(theirs))
+    }
+}
+
 impl fmt::Display for Position {
     /// The notation read by [`super::notation::parse`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

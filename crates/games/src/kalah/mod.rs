@@ -17,7 +17,7 @@ pub use board::{turn_name, Board, MoveList, Position, PositionError, Side, Sown,
 pub use rules::{Capture, End, Leftovers, Rules, RulesError};
 
 use encoding::{IndexError, WordIndex};
-use retro::score::{ScoreGame, ScoreMove};
+use retro::{Game, Location, Move};
 use std::collections::{BTreeMap, HashSet};
 
 /// Kalah with `m` pits a row under one set of rules, indexed up to `max_seeds` seeds in
@@ -62,7 +62,7 @@ impl Kalah {
         let stores = start.stores()[0] as u64 + start.stores()[1] as u64 + start.seeds_in_pits() as u64 + 1;
         let key = |p: &Position| {
             let south = Board::new(p.south(), p.north());
-            let (_, rank) = self.locate(&south);
+            let rank = self.locate(&south).rank;
             (rank * stores + p.stores()[0] as u64) * 2 + (p.to_move() == Side::North) as u64
         };
         let mut pending: BTreeMap<u32, (HashSet<u64>, Vec<Position>)> = BTreeMap::new();
@@ -98,9 +98,10 @@ impl Kalah {
     }
 }
 
-impl ScoreGame for Kalah {
+impl Game for Kalah {
     type Position = Board;
     type Tier = u16;
+    type Value = i16;
 
     fn table_key(&self) -> String {
         // Not the seeds per pit: a tier's table is the same for every Kalah(m, n).
@@ -116,15 +117,15 @@ impl ScoreGame for Kalah {
     }
 
     #[inline]
-    fn locate(&self, board: &Board) -> (u16, u64) {
+    fn locate(&self, board: &Board) -> Location<u16> {
         let seeds = board.seeds();
-        (seeds as u16, self.index.rank_unchecked(board.cells(), [seeds, 0]))
+        Location::at(seeds as u16, self.index.rank_unchecked(board.cells(), [seeds, 0]))
     }
 
-    fn position(&self, tier: u16, rank: u64) -> Board {
+    fn position(&self, location: Location<u16>) -> Board {
         let mut cells = [0u8; 2 * MAX_PITS];
         let cells = &mut cells[..2 * self.m];
-        self.index.unrank([tier as u32, 0], rank, cells).expect("rank inside its tier");
+        self.index.unrank([location.tier as u32, 0], location.rank, cells).expect("rank inside its tier");
         Board::from_cells(cells)
     }
 
@@ -150,19 +151,19 @@ impl ScoreGame for Kalah {
                     cells[n - 1] = mass - 1;
                 }
                 // The last word of the tier has no successor: unrank (and fail) as usual.
-                _ => return self.position(tier, rank),
+                _ => return self.position(Location::at(tier, rank)),
             }
         }
         Board::from_cells(&cells[..n])
     }
 
-    fn outcome(&self, board: &Board) -> Option<i16> {
+    fn end(&self, board: &Board) -> Option<i16> {
         board.outcome(&self.rules)
     }
 
-    fn moves(&self, board: &Board, out: &mut Vec<ScoreMove<Board>>) {
+    fn moves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
         let mut list = MoveList::default();
         board.moves_into(&self.rules, &mut list);
-        out.extend(list.iter().map(|(_, s)| ScoreMove { position: s.board, gain: s.gain, turn: s.turn }));
+        out.extend(list.iter().map(|(_, s)| Move { position: s.board, gain: s.gain, turn: s.turn }));
     }
 }

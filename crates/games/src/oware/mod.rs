@@ -20,7 +20,7 @@ pub use position::{NotationError, Position};
 
 use crate::awari::{Board, Sown, CELLS, MAX_PITS, START_STONES};
 use encoding::{IndexError, WordIndex};
-use retro::{Game, Location, Successor, Turn, Value};
+use retro::{Game, Location, Move, Turn, Value};
 use thiserror::Error;
 
 /// The two rule sets with a target.
@@ -162,7 +162,7 @@ impl Oware {
     /// The legal moves of a position that is not over: the mover's pit (0..m) and the
     /// sowing. When his opponent has no stone and some move gives him one, only those
     /// moves; a move that then captures every stone of the opponent is allowed.
-    pub fn moves(&self, position: &Position) -> Vec<(usize, Sown)> {
+    pub fn sowings(&self, position: &Position) -> Vec<(usize, Sown)> {
         let mut out = Vec::new();
         self.for_each_move(&position.board, |pit, sown| out.push((pit, sown)));
         out
@@ -205,6 +205,7 @@ impl Oware {
 impl Game for Oware {
     type Position = Position;
     type Tier = u8;
+    type Value = Value;
 
     fn table_key(&self) -> String {
         format!("oware pits={} stones={} rules={} target={}", self.m, self.total, self.rules.name(), self.target)
@@ -240,7 +241,7 @@ impl Game for Oware {
         Position { board: Board::from_cells(cells), mine, theirs: (self.total - stones) as u8 - mine }
     }
 
-    fn outcome(&self, p: &Position) -> Option<Value> {
+    fn end(&self, p: &Position) -> Option<Value> {
         if p.theirs as u32 >= self.target {
             return Some(Value::Loss(0));
         }
@@ -258,9 +259,9 @@ impl Game for Oware {
         None
     }
 
-    fn successors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+    fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         self.for_each_move(&position.board, |_, sown| {
-            out.push(Successor { position: self.after(position, sown), turn: Turn::Passes })
+            out.push(Move { position: self.after(position, sown), gain: 0, turn: Turn::Passes })
         });
     }
 
@@ -268,7 +269,7 @@ impl Game for Oware {
     /// is not over. The parent's mover is `position`'s opponent: his captures are
     /// `theirs`, so a child whose opponent holds the target has no parent. A parent whose
     /// opponent had no stone must have fed him, unless (Trysse) no move could.
-    fn predecessors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+    fn unmoves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         if position.theirs as u32 >= self.target || position.mine as u32 >= self.target {
             return;
         }
@@ -280,7 +281,7 @@ impl Game for Oware {
                 return;
             }
             let parent = Position { board, mine: position.theirs, theirs: position.mine };
-            out.push(Successor { position: parent, turn: Turn::Passes });
+            out.push(Move { position: parent, gain: 0, turn: Turn::Passes });
         });
     }
 }

@@ -11,7 +11,7 @@ pub use index::{BoardIndex, ThiTier};
 pub use moves::{Move, RuleSet, Rules};
 
 use encoding::IndexError;
-use retro::{Game, Location, Successor, Turn, Value};
+use retro::{Game, Location, Value};
 use thiserror::Error;
 
 /// How the players' counters stand at the start.
@@ -165,8 +165,8 @@ impl Thi {
     }
 
     /// Every move with the position it leads to, in canonical order.
-    pub fn moves(&self, position: &Position) -> Vec<(Move, Successor<Position>)> {
-        if self.outcome(position).is_some() {
+    pub fn named_moves(&self, position: &Position) -> Vec<(Move, retro::Move<Position>)> {
+        if self.end(position).is_some() {
             return Vec::new();
         }
         moves::moves(self.rules, position)
@@ -185,6 +185,7 @@ impl Thi {
 impl Game for Thi {
     type Position = Position;
     type Tier = ThiTier;
+    type Value = Value;
 
     fn table_key(&self) -> String {
         format!(
@@ -231,22 +232,22 @@ impl Game for Thi {
         }
     }
 
-    fn outcome(&self, position: &Position) -> Option<Value> {
+    fn end(&self, position: &Position) -> Option<Value> {
         moves::outcome(self.rules, position)
     }
 
-    fn successors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
+    fn moves(&self, position: &Position, out: &mut Vec<retro::Move<Position>>) {
         moves::successors(self.rules, position, out)
     }
 
-    fn successor_locations(&self, position: &Position, out: &mut Vec<(Location<ThiTier>, Turn)>) {
+    fn move_locations(&self, position: &Position, out: &mut Vec<retro::Move<Location<ThiTier>>>) {
         moves::for_each_successor(self.rules, position, |board, next, turn| {
             let (tier, rank, orientation) = self.index.locate(board, next);
-            out.push((Location { tier, rank, orientation }, turn));
+            out.push(retro::Move { position: Location { tier, rank, orientation }, gain: 0, turn });
         });
     }
 
-    fn predecessors(&self, position: &Position, out: &mut Vec<Successor<Position>>) {
-        moves::predecessors(self.rules, position, out)
+    fn unmoves(&self, position: &Position, out: &mut Vec<retro::Move<Position>>) {
+        moves::unmoves(self.rules, position, out)
     }
 }

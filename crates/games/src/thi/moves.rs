@@ -6,7 +6,7 @@
 //! position are one move, named by the first such path in N, E, S, W order.
 
 use super::board::{Colour, Position, Stack};
-use retro::{Successor, Turn, Value};
+use retro::{Turn, Value};
 use std::fmt;
 
 /// The five rule sets of `shared/rules/thi.md`.
@@ -270,7 +270,12 @@ fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> T
 /// with their names into `names` when given. With names, paths that give the same
 /// position are one move (the first path names it); without, every path is listed, as
 /// the engine folds equal successors itself and is spared the comparisons.
-fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>, mut names: Option<&mut Vec<Move>>) {
+fn generate(
+    rules: Rules,
+    position: &Position,
+    out: &mut Vec<retro::Move<Position>>,
+    mut names: Option<&mut Vec<Move>>,
+) {
     let mover = position.to_move();
     let first = out.len();
     for_each_walk(position, &mut |from, board, borne, path| {
@@ -280,7 +285,7 @@ fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>
         let turn = next_turn(rules, board, mover, borne);
         let mut next = board.clone();
         next.set_to_move(if turn == Turn::Keeps { mover } else { mover.other() });
-        out.push(Successor { position: next, turn });
+        out.push(retro::Move { position: next, gain: 0, turn });
         if let Some(names) = names.as_deref_mut() {
             names.push(Move::Sow { from, steps: Steps::new(path) });
         }
@@ -289,7 +294,7 @@ fn generate(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>
     if pass_allowed(rules, out.len() > first) {
         let mut next = position.clone();
         next.set_to_move(mover.other());
-        out.push(Successor { position: next, turn: Turn::Passes });
+        out.push(retro::Move { position: next, gain: 0, turn: Turn::Passes });
         if let Some(names) = names {
             names.push(Move::Pass);
         }
@@ -323,7 +328,7 @@ pub fn for_each_successor(rules: Rules, position: &Position, mut visit: impl FnM
 }
 
 /// Every move of a position that is not over, with the position it leads to.
-pub fn moves(rules: Rules, position: &Position) -> Vec<(Move, Successor<Position>)> {
+pub fn moves(rules: Rules, position: &Position) -> Vec<(Move, retro::Move<Position>)> {
     let mut successors = Vec::new();
     let mut names = Vec::new();
     generate(rules, position, &mut successors, Some(&mut names));
@@ -331,19 +336,19 @@ pub fn moves(rules: Rules, position: &Position) -> Vec<(Move, Successor<Position
 }
 
 /// The positions one move away, one per path (the engine's view of [`moves`]).
-pub fn successors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
+pub fn successors(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Position>>) {
     generate(rules, position, out, None);
 }
 
 /// The positions, with the same counters on the board, from which one move leads to
 /// `position`: walks that bore nothing off, and passes.
-pub fn predecessors(rules: Rules, position: &Position, out: &mut Vec<Successor<Position>>) {
+pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Position>>) {
     let mover = position.to_move().other();
     if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
         let mut before = position.clone();
         before.set_to_move(mover);
         if outcome(rules, &before).is_none() && moves(rules, &before).iter().any(|(m, _)| *m == Move::Pass) {
-            out.push(Successor { position: before, turn: Turn::Passes });
+            out.push(retro::Move { position: before, gain: 0, turn: Turn::Passes });
         }
     }
     let n = position.size();
@@ -376,7 +381,7 @@ fn unwalk(
     at: usize,
     came_from: Option<usize>,
     counters: &mut [Colour; 4],
-    out: &mut Vec<Successor<Position>>,
+    out: &mut Vec<retro::Move<Position>>,
 ) {
     let n = board.size();
     for d in Direction::ALL {
@@ -394,7 +399,7 @@ fn unwalk(
             let Some(stack) = Stack::from_counters(&counters[..height as usize]) else { continue };
             board.set(prev, stack);
             if board.misplaced_counter().is_none() && outcome(rules, board).is_none() {
-                out.push(Successor { position: board.clone(), turn: Turn::Passes });
+                out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
             }
             board.set(prev, Stack::EMPTY);
         } else {

@@ -1,4 +1,5 @@
-//! Score games whose moves inside a tier form cycles (Awari): exact scores by thresholds.
+//! The cyclic score engine ([`crate::game::Engine::CyclicScore`]): score games whose
+//! moves inside a tier form cycles (Awari), solved exactly by thresholds.
 //!
 //! A position's value `V ∈ [−n, n]` is the final difference, mover minus opponent, of the
 //! `n` stones still on the board under perfect play; a game that never ends scores 0 (in
@@ -7,7 +8,7 @@
 //! - **exits**: they leave the tier (a capture), so the child's value is final, and are
 //!   worth `gain − V(child)` to the mover when the turn passes, `gain + V(child)` when he
 //!   moves again. A position with no move has its value fixed by the rules
-//!   ([`ScoreGame::outcome`]); the engine treats it as one exit of that worth.
+//!   ([`crate::Game::end`]); the engine treats it as one exit of that worth.
 //! - **in-tier moves**: no gain, the turn passes, worth `−V(child)`.
 //!
 //! ## The method ([`solve`])
@@ -41,7 +42,7 @@
 //! child reached by two moves of the same parent is counted once on both sides.
 //!
 //! ## Checking tables
-//! [`crate::score::verify_tier`] re-checks cyclic tables too, but here the local check is
+//! [`crate::verify::verify_tier`] re-checks cyclic tables too, but here the local check is
 //! **not complete on its own**: on a cycle whose positions' only moves are the cycle's
 //! in-tier moves, any alternating values `v, −v, v, …` pass it, while the true value is 0
 //! (endless play). A pass proves the tables are *a* fixpoint of the move equations, not
@@ -53,35 +54,4 @@
 
 pub mod solve;
 
-use crate::score::{build_with, ScoreGame, ScoreTables};
-use crate::solve::Observer;
-use crate::store::{BuildError, BuildReport};
-use std::path::Path;
-
 pub use solve::solve_tier;
-
-/// A two-player score game split into tiers that play never leaves except downwards,
-/// whose moves inside a tier may form cycles (endless play scores 0).
-///
-/// Invariants (tested for Awari in `games/tests/awari_rules.rs`):
-/// 1. `locate(position(tier, rank)) == (tier, rank)` for every rank of every tier.
-/// 2. Every move leads to the same tier or to one of `child_tiers(tier)`; a move inside
-///    the tier gains nothing and passes the turn.
-/// 3. `unmoves(c)` lists exactly the positions of `c`'s tier that have a move to `c`.
-/// 4. A position has moves exactly when `outcome` is `None`.
-pub trait CyclicScoreGame: ScoreGame {
-    /// The positions of the same tier with a legal move to `position`, appended to `out`
-    /// (duplicates allowed; the engine removes them).
-    fn unmoves(&self, position: &Self::Position, out: &mut Vec<Self::Position>);
-}
-
-/// Builds (or reuses, after checking them) every tier needed for `roots` in `dir`. The
-/// tables are score tables like any other: open and probe them with [`crate::score`].
-pub fn build<G: CyclicScoreGame>(
-    game: &G,
-    dir: &Path,
-    roots: &[G::Tier],
-    observer: &dyn Observer,
-) -> Result<(ScoreTables<G>, BuildReport), BuildError> {
-    build_with(game, dir, roots, observer, |t, done| Ok(solve_tier(game, t, &|c| done.get(&c), observer)?))
-}

@@ -19,12 +19,11 @@
 //! layer (the positions one layer decides are the next layer), with values set by
 //! compare-and-swap and counters decremented atomically (see `Pass`).
 
-use super::CyclicScoreGame;
-use crate::score::lower::LowerTables;
-use crate::score::{ScoreMove, ScoreSolveError};
+use crate::children::{ChildError, ChildTables};
+use crate::game::{Game, Location, Move};
+use crate::score::ScoreSolveError;
 use crate::solve::Observer;
-use crate::table::Table;
-use crate::value::{code_score, score_code, Turn};
+use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 
@@ -33,14 +32,14 @@ const NO_EXIT: i8 = i8::MIN;
 /// Ranks handed to one rayon task at a time in the scan.
 const CHUNK: usize = 1 << 14;
 
-struct TierSolver<'a, G: CyclicScoreGame> {
+struct TierSolver<'a, G: Game> {
     game: &'a G,
     tier: G::Tier,
     size: u64,
-    children: LowerTables<'a, G>,
+    children: &'a ChildTables<'a, G::Tier>,
 }
 
-impl<G: CyclicScoreGame> TierSolver<'_, G> {
+impl<G: Game> TierSolver<'_, G> {
     fn err_tier(&self) -> String {
         self.tier.to_string()
     }
@@ -56,12 +55,12 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
     fn scan(
         &self,
         rank: u64,
-        moves: &mut Vec<ScoreMove<G::Position>>,
+        moves: &mut Vec<Move<G::Position>>,
         inside: &mut Vec<u64>,
     ) -> Result<(i8, u8), ScoreSolveError> {
-        let position = self.game.position(self.tier, rank);
-        if let Some(v) = self.game.outcome(&position) {
-            return Ok((self.fits(v as i32)?, 0));
+        let position = self.game.position(Location::at(self.tier, rank));
+        if let Some(v) = self.game.end(&position) {
+            return Ok((self.fits(code_score(v.code()) as i32)?, 0));
         }
         moves.clear();
         inside.clear();
@@ -71,7 +70,7 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
         }
         let mut best = i32::MIN;
         for mv in moves.iter() {
-            let (tier, child) = self.game.locate(&mv.position);
+            let Location { tier, rank: child, .. } = self.game.locate(&mv.position);
             if tier == self.tier {
                 if mv.gain != 0 || mv.turn != Turn::Passes {
                     return Err(ScoreSolveError::InTierGain {
@@ -80,17 +79,18 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
                     });
                 }
                 if child >= self.size {
-                    return Err(ScoreSolveError::RankOutOfRange {
+                    return Err(ChildError::RankOutOfRange {
                         tier: self.err_tier(),
                         child: tier.to_string(),
                         rank: child,
-                    });
+                    }
+                    .into());
                 }
                 inside.push(child);
                 continue;
             }
             let code = self.children.code(tier, child)?;
-            best = best.max(mv.worth(code_score(code)) as i32);
+            best = best.max(i16::worth(code_score(code), mv.gain, mv.turn) as i32);
         }
         inside.sort_unstable();
         inside.dedup();
@@ -103,13 +103,18 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
     }
 
     /// The distinct in-tier parents of the position at `rank`, into `parents`.
-    fn parents(&self, rank: u64, buffer: &mut Vec<G::Position>, parents: &mut Vec<u64>) -> Result<(), ScoreSolveError> {
-        let position = self.game.position(self.tier, rank);
+    fn parents(
+        &self,
+        rank: u64,
+        buffer: &mut Vec<Move<G::Position>>,
+        parents: &mut Vec<u64>,
+    ) -> Result<(), ScoreSolveError> {
+        let position = self.game.position(Location::at(self.tier, rank));
         buffer.clear();
         parents.clear();
         self.game.unmoves(&position, buffer);
         for parent in buffer.iter() {
-            let (tier, r) = self.game.locate(parent);
+            let Location { tier, rank: r, .. } = self.game.locate(&parent.position);
             if tier != self.tier || r >= self.size {
                 return Err(ScoreSolveError::UnmoveOutsideTier {
                     tier: self.err_tier(),
@@ -124,17 +129,17 @@ impl<G: CyclicScoreGame> TierSolver<'_, G> {
     }
 }
 
-/// Solves one tier whose lower child tiers are finished (`lower` finds their tables);
-/// returns the tier's value codes ([`score_code`]) in rank order.
-pub fn solve_tier<'a, G: CyclicScoreGame>(
+/// Solves one tier whose lower child tiers' tables are `children`; returns the tier's
+/// value codes ([`score_code`]) in rank order. The game's values must be coded as scores
+/// ([`crate::store::build`] checks this before it calls an engine).
+pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
-    lower: &'a (dyn Fn(G::Tier) -> Option<&'a Table> + Sync),
+    children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
 ) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
-    let children = LowerTables::new(game, tier, lower);
     let solver = TierSolver { game, tier, size, children };
 
     // 1. Scan.
@@ -149,7 +154,7 @@ pub fn solve_tier<'a, G: CyclicScoreGame>(
             }
             // The scan is most of the work; the passes below are counted with it.
             observer.advanced(best.len() as u64);
-            Ok(())
+            Ok::<(), ScoreSolveError>(())
         },
     )?;
 
@@ -173,14 +178,14 @@ pub fn solve_tier<'a, G: CyclicScoreGame>(
 /// falls. Which thread gets there first changes nothing: at threshold `t` every position
 /// marked is worth ±t, and the fixpoint of the attractor does not depend on the order in
 /// which it is reached.
-struct Pass<'a, G: CyclicScoreGame> {
+struct Pass<'a, G: Game> {
     solver: &'a TierSolver<'a, G>,
     best_exit: &'a [i8],
     counter: &'a [AtomicU8],
     value: &'a [AtomicI8],
 }
 
-impl<G: CyclicScoreGame> Pass<'_, G> {
+impl<G: Game> Pass<'_, G> {
     /// Marks the undecided positions that threshold `t` decides without looking at their
     /// in-tier children's new values: an exit worth ≥ t (won), or exits all worth ≤ −t and
     /// every in-tier child already won for the opponent (lost). Returns them.
@@ -233,7 +238,7 @@ impl<G: CyclicScoreGame> Pass<'_, G> {
                                         tier: self.solver.err_tier(),
                                         position: format!(
                                             "{:?}",
-                                            self.solver.game.position(self.solver.tier, q as u64)
+                                            self.solver.game.position(Location::at(self.solver.tier, q as u64))
                                         ),
                                     }
                                 })?;

@@ -14,11 +14,10 @@
 //! A chain inside the tier longer than the tier has positions must revisit one: the
 //! moves are not a DAG, and the tier is refused with [`ScoreSolveError::Cycle`].
 
-use super::lower::LowerTables;
-use super::{ScoreGame, ScoreMove};
+use crate::children::{ChildError, ChildTables};
+use crate::game::{Game, Location, Move};
 use crate::solve::Observer;
-use crate::table::Table;
-use crate::value::{code_score, score_code};
+use crate::value::{code_score, score_code, TableValue};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use thiserror::Error;
@@ -30,10 +29,8 @@ const CHUNK: u64 = 1 << 14;
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ScoreSolveError {
-    #[error("tier {tier}: a move leads to tier {child}, which is neither this tier nor a finished child tier")]
-    UnexpectedTier { tier: String, child: String },
-    #[error("tier {tier}: a move leads to rank {rank} of tier {child}, past its end")]
-    RankOutOfRange { tier: String, child: String, rank: u64 },
+    #[error(transparent)]
+    Child(#[from] ChildError),
     #[error("tier {tier}: position {position} is not over but has no move")]
     NoMove { tier: String, position: String },
     #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
@@ -58,24 +55,24 @@ pub enum ScoreSolveError {
 /// and the best worth so far (over every move already resolved).
 struct Frame<P> {
     rank: u64,
-    moves: Vec<ScoreMove<P>>,
+    moves: Vec<Move<P>>,
     ranks: Vec<u64>,
     next: usize,
     best: i32,
 }
 
 /// Reusable buffers of a finished frame.
-type Spare<P> = (Vec<ScoreMove<P>>, Vec<u64>);
+type Spare<P> = (Vec<Move<P>>, Vec<u64>);
 
-struct TierSolver<'a, G: ScoreGame> {
+struct TierSolver<'a, G: Game> {
     game: &'a G,
     tier: G::Tier,
     values: Vec<AtomicU16>,
     /// The finished lower tiers a move can reach.
-    children: LowerTables<'a, G>,
+    children: &'a ChildTables<'a, G::Tier>,
 }
 
-impl<G: ScoreGame> TierSolver<'_, G> {
+impl<G: Game> TierSolver<'_, G> {
     fn error_tier(&self) -> String {
         self.tier.to_string()
     }
@@ -100,8 +97,8 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         position: &G::Position,
         (mut moves, mut ranks): Spare<G::Position>,
     ) -> Result<Result<Frame<G::Position>, i32>, ScoreSolveError> {
-        if let Some(v) = self.game.outcome(position) {
-            return Ok(Err(v as i32));
+        if let Some(v) = self.game.end(position) {
+            return Ok(Err(code_score(v.code()) as i32));
         }
         moves.clear();
         ranks.clear();
@@ -113,7 +110,7 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         // so that the loads' cache misses overlap.
         let mut tiers = [None; 16];
         for (i, mv) in moves.iter().enumerate() {
-            let (tier, rank) = self.game.locate(&mv.position);
+            let Location { tier, rank, .. } = self.game.locate(&mv.position);
             if let Some(slot) = tiers.get_mut(i) {
                 *slot = Some(tier);
             }
@@ -123,14 +120,11 @@ impl<G: ScoreGame> TierSolver<'_, G> {
         for (i, mv) in moves.iter().enumerate() {
             let tier = match tiers.get(i) {
                 Some(&Some(t)) => t,
-                _ => self.game.locate(&mv.position).0,
+                _ => self.game.locate(&mv.position).tier,
             };
             let child_rank = ranks[i];
-            let out_of_range = || ScoreSolveError::RankOutOfRange {
-                tier: self.error_tier(),
-                child: tier.to_string(),
-                rank: child_rank,
-            };
+            let out_of_range =
+                || ChildError::RankOutOfRange { tier: self.error_tier(), child: tier.to_string(), rank: child_rank };
             let code = if tier == self.tier {
                 self.values.get(child_rank as usize).ok_or_else(out_of_range)?.load(Relaxed)
             } else {
@@ -150,7 +144,7 @@ impl<G: ScoreGame> TierSolver<'_, G> {
                 ranks.swap(kept, i);
                 kept += 1;
             } else {
-                best = best.max(moves[i].worth(code_score(code)) as i32);
+                best = best.max(worth(&moves[i], code) as i32);
             }
         }
         if kept == 0 {
@@ -197,7 +191,7 @@ impl<G: ScoreGame> TierSolver<'_, G> {
                     // this move is looked at again when the child is done.
                     continue;
                 }
-                frame.best = frame.best.max(mv.worth(code_score(code)) as i32);
+                frame.best = frame.best.max(worth(mv, code) as i32);
                 frame.next += 1;
             } else {
                 let done = stack.pop().expect("the loop holds a frame");
@@ -209,17 +203,23 @@ impl<G: ScoreGame> TierSolver<'_, G> {
     }
 }
 
-/// Solves one tier whose lower child tiers are finished (`lower` finds their tables);
-/// returns the tier's value codes in rank order.
-pub fn solve_tier<'a, G: ScoreGame>(
+/// A move's worth to its mover, given the value code of the position it leads to.
+#[inline]
+fn worth<P>(mv: &Move<P>, code: u16) -> i16 {
+    i16::worth(code_score(code), mv.gain, mv.turn)
+}
+
+/// Solves one tier whose lower child tiers' tables are `children`; returns the tier's
+/// value codes in rank order. The game's values must be coded as scores
+/// ([`crate::store::build`] checks this before it calls an engine).
+pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
-    lower: &'a (dyn Fn(G::Tier) -> Option<&'a Table> + Sync),
+    children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
 ) -> Result<Vec<u16>, ScoreSolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
-    let children = LowerTables::new(game, tier, lower);
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
@@ -227,7 +227,7 @@ pub fn solve_tier<'a, G: ScoreGame>(
         |(stack, spares), chunk| {
             let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
             // Positions in rank order: one unranking per chunk, then steps.
-            let mut position = game.position(tier, from);
+            let mut position = game.position(Location::at(tier, from));
             for rank in from..to {
                 if rank > from {
                     position = game.next_position(tier, rank, &position);
@@ -235,7 +235,7 @@ pub fn solve_tier<'a, G: ScoreGame>(
                 solver.evaluate(rank, &position, stack, spares)?;
             }
             observer.advanced(to - from);
-            Ok(())
+            Ok::<(), ScoreSolveError>(())
         },
     )?;
     // Same size and alignment: the conversion reuses the allocation.

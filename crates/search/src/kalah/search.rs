@@ -36,9 +36,9 @@
 
 use super::transposition::{Entry, Fetched, TranspositionTable};
 use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
-use retro::score::ScoreTables;
 use retro::store::ProbeError;
 use retro::table::Table;
+use retro::Tables;
 use retro::Turn;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -166,7 +166,7 @@ impl<'a> Search<'a> {
     /// memory.
     pub fn new(
         game: &'a Kalah,
-        tables: &'a ScoreTables<Kalah>,
+        tables: &'a Tables<Kalah>,
         probe_seeds: u32,
         table_bits: u32,
     ) -> std::io::Result<Search<'a>> {
@@ -368,7 +368,7 @@ impl<'a> Search<'a> {
     /// The table holding a board of `seeds` seeds, and the board's rank in it.
     #[inline]
     fn place(&self, board: &Board, seeds: u32) -> Result<(&'a Table, u64), ProbeError> {
-        let (tier, rank) = retro::score::ScoreGame::locate(self.game, board);
+        let retro::Location { tier, rank, .. } = retro::Game::locate(self.game, board);
         let table = self
             .tables
             .get(seeds as usize)

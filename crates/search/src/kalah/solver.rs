@@ -5,9 +5,9 @@ use super::search::Search;
 use encoding::IndexError;
 use games::kalah::{turn_name, Kalah, Position, Rules};
 use retro::memory;
-use retro::score::{self, ScoreGame, ScoreTables};
 use retro::solve::Observer;
-use retro::store::{BuildError, BuildReport, ProbeError};
+use retro::store::{self, BuildError, BuildOptions, BuildReport, ProbeError};
+use retro::{Game, Tables};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -151,8 +151,9 @@ impl Plan {
     pub fn build(self, observer: &dyn Observer) -> Result<Solver, SolverError> {
         self.check_memory()?;
         let started = Instant::now();
-        let (tables, report) = score::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer)
-            .map_err(|source| SolverError::Build { dir: self.dir.clone(), source })?;
+        let (tables, report) =
+            store::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer, &BuildOptions::default())
+                .map_err(|source| SolverError::Build { dir: self.dir.clone(), source })?;
         Ok(Solver {
             game: self.game,
             tables,
@@ -167,7 +168,7 @@ impl Plan {
 /// Tables up to some number of seeds, and a search above them.
 pub struct Solver {
     game: Kalah,
-    tables: ScoreTables<Kalah>,
+    tables: Tables<Kalah>,
     endgame_seeds: u32,
     tt_bits: u32,
     /// Seconds the tables took to build or load.
@@ -195,7 +196,7 @@ impl Solver {
         &self.game
     }
 
-    pub fn tables(&self) -> &ScoreTables<Kalah> {
+    pub fn tables(&self) -> &Tables<Kalah> {
         &self.tables
     }
 

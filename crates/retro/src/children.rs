@@ -1,0 +1,50 @@
+//! The finished child tiers a tier's moves can reach, probed with checks: every engine
+//! looks its lower-tier children up here.
+
+use crate::table::Table;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Why a move's child could not be looked up.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ChildError {
+    #[error("tier {tier}: a move leads to tier {child}, which is neither this tier nor a finished child tier")]
+    UnexpectedTier { tier: String, child: String },
+    #[error("tier {tier}: a move leads to rank {rank} of tier {child}, past its end")]
+    RankOutOfRange { tier: String, child: String, rank: u64 },
+}
+
+/// The child tiers' tables, in a short list scanned in order: a map lookup per move
+/// shows in profiles.
+pub struct ChildTables<'a, T> {
+    tier: T,
+    tables: Vec<(T, &'a Table)>,
+}
+
+impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
+    /// The tables among `finished` of `tier`'s child tiers `children`.
+    pub fn new(tier: T, children: Vec<T>, finished: &'a BTreeMap<T, Table>) -> Self {
+        let mut tables: Vec<(T, &Table)> =
+            children.into_iter().filter_map(|t| finished.get(&t).map(|table| (t, table))).collect();
+        tables.sort_by_key(|t| t.0);
+        tables.dedup_by(|a, b| a.0 == b.0);
+        ChildTables { tier, tables }
+    }
+
+    /// The value code at `rank` of the child tier `child`; an error if `child` is not a
+    /// finished child tier or the rank lies past its end.
+    #[inline]
+    pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
+        let table = self
+            .tables
+            .iter()
+            .find(|(t, _)| *t == child)
+            .map(|&(_, table)| table)
+            .ok_or_else(|| ChildError::UnexpectedTier { tier: self.tier.to_string(), child: child.to_string() })?;
+        table.code(rank).ok_or_else(|| ChildError::RankOutOfRange {
+            tier: self.tier.to_string(),
+            child: child.to_string(),
+            rank,
+        })
+    }
+}
