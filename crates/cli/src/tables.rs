@@ -13,24 +13,32 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Args)]
-#[command(about = "Print what a table file is: game, rules, tier, size, encoding, checksum, writer")]
+#[command(
+    about = "Print what a table file is: game, rules, tier, size, encoding, checksum, writer",
+    long_about = "Prints what a table file is: game, rules, tier, size, encoding, checksum, writer.\n\n\
+                  Given a directory instead (a table directory, or the root given to --out, with \
+                  thi/, kalah/, awari/, oware/ below it), prints one line per table directory \
+                  found: its game and rules, its tiers, positions and bytes on disk. Every file \
+                  is opened and its header and checksum checked."
+)]
 pub struct InfoArgs {
-    /// A table file (`tier-*.tbl`).
+    /// A table file (`tier-*.tbl`), a table directory, or the root of several.
     file: PathBuf,
 }
 
 #[derive(Args)]
 #[command(
     about = "Re-check every stored value against the values of its successors",
-    long_about = "Re-checks every stored value of a table (or of every table in a directory) \
-                  against the best value over its successors, read from the same directory: the \
-                  tables a tier depends on must be present. Reports the first wrong position in \
+    long_about = "Re-checks every stored value of a table (or of every table in a directory, or \
+                  in every table directory below the root given to --out) against the best value \
+                  over its successors, read from the same directory: the tables a tier depends on \
+                  must be present. Reports the first wrong position in \
                   the game's notation, or how many positions were checked. Exits non-zero on any \
                   fault. Passing this check everywhere proves the tables hold the true values \
                   (see docs/architecture.md)."
 )]
 pub struct VerifyTableArgs {
-    /// A table file, or a directory of them.
+    /// A table file, a directory of them, or the root of several (the --out directory).
     path: PathBuf,
 }
 
@@ -42,11 +50,27 @@ fn open_any(path: &Path) -> Result<Table> {
 
 pub fn info(args: InfoArgs) -> Result<()> {
     if args.file.is_dir() {
-        bail!(
-            "{}: is a directory, not a table file (`solve verify-table {}` checks every table in it)",
-            args.file.display(),
-            args.file.display()
-        );
+        for dir in table_dirs(&args.file)? {
+            let (_, files) = table_files(&dir)?;
+            let (mut keys, mut positions, mut bytes) = (Vec::new(), 0, 0);
+            for file in &files {
+                let table = open_any(file)?;
+                let key = &table.header().identity.key;
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+                positions += table.entries();
+                bytes += table.file_bytes();
+            }
+            println!(
+                "{}: `{}`, {} tier(s), {positions} positions, {}",
+                dir.display(),
+                keys.join("`, `"),
+                files.len(),
+                memory::human(bytes as f64)
+            );
+        }
+        return Ok(());
     }
     let table = open_any(&args.file)?;
     let h = table.header();
@@ -119,6 +143,43 @@ fn kalah_from_key(key: &str, max_seeds: u32) -> Result<Kalah> {
     Ok(Kalah::new(pits, max_seeds, rules)?)
 }
 
+/// How deep below a root `table_dirs` looks: `<root>/<game>/<board-and-rules>` is two.
+const MAX_DEPTH: usize = 3;
+
+/// The table directories at or below `root` (itself if it holds tables), sorted; an
+/// error if there are none.
+fn table_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<()> {
+        let mut subdirs = Vec::new();
+        let mut has_tables = false;
+        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+            let kind = entry.file_type().with_context(|| format!("reading {}", entry.path().display()))?;
+            if kind.is_dir() {
+                subdirs.push(entry.path());
+            } else if entry.path().extension().is_some_and(|x| x == "tbl") {
+                has_tables = true;
+            }
+        }
+        if has_tables {
+            found.push(dir.to_owned());
+        }
+        if depth < MAX_DEPTH {
+            for sub in subdirs {
+                walk(&sub, depth + 1, found)?;
+            }
+        }
+        Ok(())
+    }
+    let mut found = Vec::new();
+    walk(root, 0, &mut found)?;
+    found.sort();
+    if found.is_empty() {
+        bail!("{}: no table files (tier-*.tbl) here or in the directories below", root.display());
+    }
+    Ok(found)
+}
+
 /// The tables to check: every `*.tbl` of a directory, or one file; with their directory.
 fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
     if path.is_dir() {
@@ -139,7 +200,30 @@ fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
 }
 
 pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
-    let (dir, files) = table_files(&args.path)?;
+    if !args.path.is_dir() {
+        return verify_files(&args.path);
+    }
+    let dirs = table_dirs(&args.path)?;
+    let mut faults = 0;
+    for dir in &dirs {
+        if let Err(e) = verify_files(dir) {
+            eprintln!("error: {}: {e:#}", dir.display());
+            faults += 1;
+        }
+    }
+    if faults > 0 {
+        bail!(
+            "{faults} of {} table director{} failed the check",
+            dirs.len(),
+            if dirs.len() == 1 { "y" } else { "ies" }
+        );
+    }
+    Ok(())
+}
+
+/// Checks one table file, or every table of one directory.
+fn verify_files(path: &Path) -> Result<()> {
+    let (dir, files) = table_files(path)?;
     // Every file's key must agree, and each must sit under its tier's file name.
     let mut tiers = Vec::new();
     let mut key = None;
@@ -207,7 +291,8 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
         _ => bail!("tables of `{key}` cannot be verified by this version (THI`, Kalah, Awari, Trysse and Wari only)"),
     };
     println!(
-        "verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",
+        "{}: verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",
+        dir.display(),
         files.len(),
         started.elapsed().as_secs_f64()
     );

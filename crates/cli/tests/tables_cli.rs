@@ -131,12 +131,46 @@ fn fifos_are_refused_not_waited_on() {
 }
 
 #[test]
-fn a_directory_is_not_a_table() {
+fn a_directory_without_tables_is_named_as_such() {
     let out = tempfile::tempdir().unwrap();
-    let info = solve_in_time(&["info", out.path().to_str().unwrap()]);
-    assert!(!info.status.success());
-    let err = stderr(&info);
-    assert!(err.contains("is a directory") && err.contains("verify-table"), "{err}");
+    std::fs::create_dir_all(out.path().join("thi/empty")).unwrap();
+    for command in ["info", "verify-table"] {
+        let run = solve_in_time(&[command, out.path().to_str().unwrap()]);
+        assert!(!run.status.success(), "{command}");
+        let err = stderr(&run);
+        assert!(err.contains("no table files (tier-*.tbl) here or in the directories below"), "{command}: {err}");
+    }
+}
+
+/// The directory given to `--out` holds a directory per game below it: `info` and
+/// `verify-table` find every table directory there.
+#[test]
+fn the_out_root_is_checked_whole() {
+    let out = tempfile::tempdir().unwrap();
+    primus(out.path());
+    let kalah = solve(out.path(), &["kalah", "--pits", "2", "--seeds", "2", "--table", "--json"]);
+    assert!(kalah.status.success(), "{}", stderr(&kalah));
+    let root = out.path().to_str().unwrap();
+
+    let verify = solve_in_time(&["verify-table", root]);
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let text = String::from_utf8_lossy(&verify.stdout);
+    assert!(text.contains("thi/3x3-original: verified 11020 positions"), "{text}");
+    assert!(text.contains("kalah/m2-empty-capture: verified"), "{text}");
+
+    let info = solve_in_time(&["info", root]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(text.contains("thi/3x3-original: `thi size=3 rules=original bonus=no`"), "{text}");
+    assert!(text.lines().count() == 2, "one line per table directory: {text}");
+
+    // A fault in one directory fails the whole check, naming the directory.
+    let tier = out.path().join("thi/3x3-original/tier-0-0.tbl");
+    std::fs::write(&tier, b"not a table").unwrap();
+    let verify = solve_in_time(&["verify-table", root]);
+    assert!(!verify.status.success());
+    let err = stderr(&verify);
+    assert!(err.contains("3x3-original") && err.contains("1 of 2 table directories failed"), "{err}");
 }
 
 #[test]
