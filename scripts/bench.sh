@@ -18,8 +18,8 @@ build() { # threads -> prints "seconds positions bytes peak_bytes"
     python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-b, t = r["build"], r["table"]
-print(b["seconds"], t["positions"], t["bytes"], b["peak_memory_bytes"])'
+t = r["tables"]
+print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"])'
 }
 
 echo "THI\` TRIAS, rules original, built from scratch (tables + reachable census)"

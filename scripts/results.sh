@@ -17,13 +17,13 @@ for board in primus duo trias; do
         python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-s, c, t = r["start"], r["reachable"], r["table"]
+s, c, t = r["value"], r["reachable"], r["tables"]
 value = {"win": "**win**", "loss": "**loss**", "draw": "draw"}[s["outcome"]]
 plies = "–" if s["plies"] is None else str(s["plies"])
-claim = "holds" if r["claim_perfect_play_draws"] else "**refuted**"
-bonus = "yes" if r["bonus"] else "no"
+claim = "holds" if r["details"]["claim_perfect_play_draws"] else "**refuted**"
+bonus = "yes" if r["parameters"]["bonus"] else "no"
 reach = "{:,} ({:,} / {:,} / {:,})".format(c["positions"], c["win"], c["draw"], c["loss"])
-cells = [r["board"], r["rules"], bonus, value, plies, claim, reach,
+cells = [r["parameters"]["board"], r["rules"], bonus, value, plies, claim, reach,
          "{:,}".format(t["positions"]), "{:,}".format(t["bytes"]), "`" + sys.argv[1] + "`"]
 print("| " + " | ".join(cells) + " |")
 ' "$cmd"

@@ -6,9 +6,11 @@ use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
 use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::{Game, Tables, Value};
+use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use tablebase::analysis;
+use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport, SCHEMA};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -176,17 +178,51 @@ pub fn run(args: ThiArgs) -> Result<()> {
     }
 
     match query {
-        Some(position) => analyse(&game, &tables, setup, &position, &args),
+        Some(position) => analyse(&game, &tables, setup, &position, &args, &report, build_seconds),
         None => verdict(&game, &tables, setup, &args, &report, build_seconds),
     }
 }
 
-fn rules_json(rules: Rules) -> serde_json::Value {
-    json!(rules.set.name())
-}
-
-fn value_json(v: Value) -> serde_json::Value {
-    json!({"outcome": v.outcome(), "plies": v.plies()})
+/// The report of `position` in the schema of docs/json.md.
+#[allow(clippy::too_many_arguments)]
+fn position_report(
+    game: &Thi,
+    tables: &Tables<Thi>,
+    setup: Setup,
+    position: &Position,
+    args: &ThiArgs,
+    build: &retro::store::BuildReport,
+    build_seconds: f64,
+    reachable: Option<ReachableReport>,
+    details: serde_json::Value,
+) -> Result<PositionReport> {
+    let named: Vec<(String, Move<Position>)> =
+        game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
+    let analysis = analysis::analyse(game, tables, position, &named, |a, b| move_name(game, a, b), args.max_line)?;
+    let rules = game.rules();
+    Ok(PositionReport {
+        schema: SCHEMA,
+        game: "thi".to_owned(),
+        parameters: json!({
+            "board": setup.name(),
+            "size": setup.size(),
+            "counters": setup.counters(),
+            "bonus": rules.bonus,
+        }),
+        rules: rules.set.name().to_owned(),
+        position: position.to_string(),
+        start: *position == setup.start(),
+        to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
+        over: analysis.over,
+        value: analysis.value,
+        moves: Some(analysis.moves),
+        best: analysis.best,
+        line: analysis.line,
+        line_end: analysis.line_end,
+        tables: TablesReport::new(tables, build, build_seconds, memory::peak_resident()),
+        reachable,
+        details: details.as_object().is_some_and(|d| !d.is_empty()).then_some(details),
+    })
 }
 
 fn verdict(
@@ -207,41 +243,15 @@ fn verdict(
     let (positions, bytes) = tables.size();
     let claim_holds = value == Value::Draw;
     if args.json {
-        let out = json!({
-            "game": "thi",
-            "board": setup.name(),
-            "size": setup.size(),
-            "counters": setup.counters(),
-            "rules": rules_json(rules),
-            "bonus": rules.bonus,
-            "start_position": start.to_string(),
-            "start": value_json(value),
-            "claim_perfect_play_draws": claim_holds,
-            "reachable": {
-                "positions": census.positions,
-                "win": census.win,
-                "draw": census.draw,
-                "loss": census.loss,
-            },
-            "table": {
-                "positions": positions,
-                "bytes": bytes,
-                "tiers": report.tiers_built + report.tiers_reused,
-                // Every rank is a legal arrangement of stacks.
-                "index_density": 1.0,
-                // Reachable positions per index slot (two positions, one per side to
-                // move, share each slot).
-                "reachable_share": census.positions as f64 / (2 * positions).max(1) as f64,
-                "directory": tables.dir().display().to_string(),
-            },
-            "build": {
-                "tiers_built": report.tiers_built,
-                "tiers_reused": report.tiers_reused,
-                "seconds": build_seconds,
-                "peak_memory_bytes": memory::peak_resident(),
-            },
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        let reachable = ReachableReport {
+            positions: census.positions,
+            win: Some(census.win),
+            draw: Some(census.draw),
+            loss: Some(census.loss),
+        };
+        let details = json!({ "claim_perfect_play_draws": claim_holds });
+        let out = position_report(game, tables, setup, &start, args, report, build_seconds, Some(reachable), details)?;
+        print_json(&out)?;
         return Ok(());
     }
     println!(
@@ -295,7 +305,20 @@ fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
         .unwrap_or_else(|| "?".to_owned())
 }
 
-fn analyse(game: &Thi, tables: &Tables<Thi>, setup: Setup, position: &Position, args: &ThiArgs) -> Result<()> {
+fn analyse(
+    game: &Thi,
+    tables: &Tables<Thi>,
+    setup: Setup,
+    position: &Position,
+    args: &ThiArgs,
+    build: &retro::store::BuildReport,
+    build_seconds: f64,
+) -> Result<()> {
+    if args.json {
+        let out = position_report(game, tables, setup, position, args, build, build_seconds, None, json!({}))?;
+        print_json(&out)?;
+        return Ok(());
+    }
     let value = tables.value(game, position)?;
     let named = game.named_moves(position);
     // One entry per move (paths that give the same position are one move), aligned with
@@ -305,36 +328,6 @@ fn analyse(game: &Thi, tables: &Tables<Thi>, setup: Setup, position: &Position, 
     let line = principal_line(game, tables, position, args.max_line)?;
     let line_moves: Vec<String> = line.positions.windows(2).map(|w| move_name(game, &w[0], &w[1])).collect();
     let mover = position.to_move();
-    if args.json {
-        let moves: Vec<_> = named
-            .iter()
-            .zip(&values)
-            .map(|((m, s), v)| {
-                json!({"move": m.name(position), "outcome": v.outcome(), "plies": v.plies(), "leads_to": s.position.to_string()})
-            })
-            .collect();
-        let end = match line.end {
-            LineEnd::Over(v) => json!({"kind": "over", "value_at_end": value_json(v)}),
-            LineEnd::Cycle(i) => json!({"kind": "cycle", "repeats_ply": i}),
-            LineEnd::Cut => json!({"kind": "cut"}),
-        };
-        let out = json!({
-            "game": "thi",
-            "board": setup.name(),
-            "rules": rules_json(game.rules()),
-            "bonus": game.rules().bonus,
-            "position": position.to_string(),
-            "to_move": if mover == Colour::White { "white" } else { "black" },
-            "value": value_json(value),
-            "over": game.end(position).is_some(),
-            "moves": moves,
-            "best": best,
-            "line": line_moves,
-            "line_end": end,
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
-    }
     println!("{}", position.picture());
     println!("position: {position}");
     println!("rules: {}", game.rules());

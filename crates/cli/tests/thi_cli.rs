@@ -30,18 +30,18 @@ fn primus_verdict_matches_an_independent_forward_search() {
         let start = oracle[&Setup::named("primus").unwrap().start()];
         let count = |f: fn(&Value) -> bool| oracle.values().filter(|v| f(v)).count() as u64;
         assert_eq!(report["game"], "thi");
-        assert_eq!(report["board"], "primus");
+        assert_eq!(report["parameters"]["board"], "primus");
         assert_eq!(report["rules"], rules);
-        assert_eq!(report["bonus"], bonus);
-        assert_eq!(report["start"]["outcome"], start.outcome());
-        assert_eq!(report["start"]["plies"], serde_json::json!(start.plies()));
-        assert_eq!(report["claim_perfect_play_draws"], start == Value::Draw);
+        assert_eq!(report["parameters"]["bonus"], bonus);
+        assert_eq!(report["value"]["outcome"], start.outcome());
+        assert_eq!(report["value"]["plies"], serde_json::json!(start.plies()));
+        assert_eq!(report["details"]["claim_perfect_play_draws"], start == Value::Draw);
         assert_eq!(report["reachable"]["positions"], oracle.len() as u64);
         assert_eq!(report["reachable"]["win"], count(|v| matches!(v, Value::Win(_))));
         assert_eq!(report["reachable"]["draw"], count(|v| *v == Value::Draw));
         assert_eq!(report["reachable"]["loss"], count(|v| matches!(v, Value::Loss(_))));
-        assert_eq!(report["table"]["positions"], 11_020);
-        assert!(report["table"]["bytes"].as_u64().unwrap() > 0);
+        assert_eq!(report["tables"]["positions"], 11_020);
+        assert!(report["tables"]["bytes"].as_u64().unwrap() > 0);
     }
 }
 
@@ -49,10 +49,10 @@ fn primus_verdict_matches_an_independent_forward_search() {
 fn a_second_run_reuses_the_tables() {
     let dir = tempfile::tempdir().unwrap();
     let first = json(&solve(dir.path(), &["--board", "primus", "--json"]));
-    assert_eq!(first["build"]["tiers_reused"], 0);
+    assert_eq!(first["tables"]["tiers_reused"], 0);
     let second = json(&solve(dir.path(), &["--board", "primus", "--json"]));
-    assert_eq!(second["build"]["tiers_built"], 0);
-    assert_eq!(second["start"], first["start"]);
+    assert_eq!(second["tables"]["tiers_built"], 0);
+    assert_eq!(second["value"], first["value"]);
     assert_eq!(second["reachable"], first["reachable"]);
 }
 
@@ -70,8 +70,7 @@ fn position_analysis_is_consistent() {
     assert!(!moves.is_empty());
     let best = moves.iter().find(|m| m["move"] == report["best"]).expect("best move listed");
     // The best move keeps the position's value, so the line to the end has its length.
-    assert_eq!(best["outcome"], value["outcome"]);
-    assert_eq!(best["plies"], value["plies"]);
+    assert_eq!(best["value"], *value);
     let line = report["line"].as_array().unwrap();
     assert_eq!(line[0], report["best"]);
     assert_eq!(Some(line.len() as u64), value["plies"].as_u64());
@@ -191,9 +190,9 @@ fn every_listed_move_carries_the_value_of_its_own_position() {
     let moves = report["moves"].as_array().unwrap();
     let mut seen = std::collections::HashSet::new();
     for m in moves {
-        assert!(seen.insert(m["leads_to"].as_str().unwrap().to_owned()), "two moves lead to {}", m["leads_to"]);
+        assert!(seen.insert(m["position"].as_str().unwrap().to_owned()), "two moves lead to {}", m["position"]);
         let next =
-            json(&solve(dir.path(), &["--board", "primus", "--position", m["leads_to"].as_str().unwrap(), "--json"]));
+            json(&solve(dir.path(), &["--board", "primus", "--position", m["position"].as_str().unwrap(), "--json"]));
         let there = match (next["value"]["outcome"].as_str().unwrap(), next["value"]["plies"].as_u64()) {
             ("win", Some(d)) => Value::Win(d as u16),
             ("loss", Some(d)) => Value::Loss(d as u16),
@@ -201,8 +200,8 @@ fn every_listed_move_carries_the_value_of_its_own_position() {
         };
         // No bonus moves here, so the turn always passes.
         let expected = there.before(retro::Turn::Passes);
-        assert_eq!(m["outcome"], expected.outcome(), "{}", m["move"]);
-        assert_eq!(m["plies"], serde_json::json!(expected.plies()), "{}", m["move"]);
+        assert_eq!(m["value"]["outcome"], expected.outcome(), "{}", m["move"]);
+        assert_eq!(m["value"]["plies"], serde_json::json!(expected.plies()), "{}", m["move"]);
     }
     // b2:NE and b2:NW both bear the two counters off on row 3: one move, named b2:NE.
     let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();

@@ -1,4 +1,6 @@
 //! What the `solve` command and its server share: the reports every subcommand fills
-//! ([`report`], in the schema of `docs/json.md`).
+//! ([`report`], in the schema of `docs/json.md`) and the analysis of a position read out
+//! of tables ([`analysis`]).
 
+pub mod analysis;
 pub mod report;

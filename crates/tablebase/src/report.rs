@@ -94,6 +94,28 @@ pub struct TablesReport {
     pub peak_memory_bytes: Option<u64>,
 }
 
+impl TablesReport {
+    /// The report of a set of tables and of the build that made or found them.
+    pub fn new<G: retro::Game>(
+        tables: &retro::store::Tables<G>,
+        build: &retro::store::BuildReport,
+        seconds: f64,
+        peak_memory_bytes: Option<u64>,
+    ) -> TablesReport {
+        let (positions, bytes) = tables.size();
+        TablesReport {
+            directory: tables.dir().display().to_string(),
+            positions,
+            bytes,
+            tiers: build.tiers_built + build.tiers_reused,
+            tiers_built: build.tiers_built,
+            tiers_reused: build.tiers_reused,
+            seconds,
+            peak_memory_bytes,
+        }
+    }
+}
+
 /// Positions reachable from the start, by their value for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ReachableReport {
