@@ -31,20 +31,23 @@ for board in $boards; do
       python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-def short(outcome, distance):
-    return {"win": "W", "draw": "D", "loss": "L"}[outcome] + ("" if distance is None else str(distance))
+p, v, t = r["parameters"], r["value"], r["tables"]
+def short(value):
+    return {"win": "W", "draw": "D", "loss": "L"}[value["outcome"]] + ("" if value["plies"] is None else str(value["plies"]))
 if r["rules"] == "awari":
     target = "–"
-    start = "{:+d} ({})".format(r["value"], r["outcome"])
-    moves = ", ".join("{}: {:+d}".format(m["pit"], m["score"]) for m in r["moves"])
+    start = "{:+d} ({})".format(v["score"], v["outcome"])
+    moves = ", ".join("{}: {:+d}".format(m["move"], m["value"]["score"]) for m in r["moves"])
+    stones = p["stones"]
 else:
-    target = str(r["target"])
-    start = r["outcome"] if r["distance"] is None else "{} in {}".format(r["outcome"], r["distance"])
-    moves = ", ".join("{}: {}".format(m["pit"], short(m["outcome"], m["distance"])) for m in r["moves"])
-if r["outcome"] != "draw":
+    target = str(p["target"])
+    start = v["outcome"] if v["plies"] is None else "{} in {}".format(v["outcome"], v["plies"])
+    moves = ", ".join("{}: {}".format(m["move"], short(m["value"])) for m in r["moves"])
+    stones = 2 * p["pits"] * p["seeds"]
+if v["outcome"] != "draw":
     start = "**" + start + "**"
-cells = ["{}×{}".format(r["pits"], r["seeds"]), str(r["stones"]), r["rules"], target, start, moves,
-         "{:,}".format(r["positions"]), "{:.1f}".format(r["build_seconds"]), "`" + sys.argv[1] + "`"]
+cells = ["{}×{}".format(p["pits"], p["seeds"]), str(stones), r["rules"], target, start, moves,
+         "{:,}".format(t["positions"]), "{:.1f}".format(t["seconds"]), "`" + sys.argv[1] + "`"]
 print("| " + " | ".join(cells) + " |")
 ' "$cmd"
   done

@@ -12,9 +12,13 @@ use games::oware::TargetRules;
 use retro::store::{self, tier_file, BuildOptions};
 use retro::{Game, Tables};
 use serde_json::json;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::report::{
+    print_json, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesOnlyReport, TablesReport,
+    TierReport, ValueReport, SCHEMA,
+};
 
 /// The rule sets of the Oware family.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -151,7 +155,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         }
     }
     let dir = table_dir(&args.out, m);
-    let mut out = json!({});
+    let mut stones_report = None;
     if let Some(k) = args.stones {
         let game = Awari::new(m, k).context("indexing the boards")?;
         if let Some(e) = too_big(&game, k) {
@@ -160,23 +164,22 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let (tables, seconds, report) = build(&game, k, &dir, args.json)?;
         let tiers = tier_report(&game, &tables, k)?;
         if args.json {
-            out = json!({
-                "pits": m,
-                "stones": k,
-                "tables": dir.display().to_string(),
-                "tiers": tiers.iter().map(|t| json!({
-                    "stones": t.stones,
-                    "entries": t.entries,
-                    "published_rule": t.published,
-                    "values": t.values.iter().map(|(v, c)| (v.to_string(), json!(c))).collect::<serde_json::Map<_, _>>(),
-                })).collect::<Vec<_>>(),
-                "entries": tiers.iter().map(|t| t.entries).sum::<u64>(),
-                "published_rule": tiers.iter().map(|t| t.published).sum::<Option<u64>>(),
-                "tiers_built": report.tiers_built,
-                "tiers_reused": report.tiers_reused,
-                "bytes": report.bytes,
-                "build_seconds": seconds,
-                "peak_memory_bytes": memory::peak_resident(),
+            let tiers = tiers
+                .iter()
+                .map(|t| TierReport {
+                    tier: t.stones.to_string(),
+                    positions: t.entries,
+                    values: t.values.iter().map(|(v, c)| (v.to_string(), *c)).collect(),
+                    published_rule: t.published,
+                })
+                .collect();
+            stones_report = Some(TablesOnlyReport {
+                schema: SCHEMA,
+                game: "awari".to_owned(),
+                parameters: json!({"pits": m, "seeds": null, "stones": k}),
+                rules: "awari".to_owned(),
+                tables: TablesReport::new(&tables, &report, seconds, memory::peak_resident()),
+                tiers,
             });
         } else {
             print_tiers(&tiers);
@@ -205,18 +208,21 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 args.out.display()
             );
         }
+        let opened = Instant::now();
         let tables = store::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
+        let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
+        let seconds = opened.elapsed().as_secs_f64();
         let analysis = analyse(&game, &tables, &p, args.max_line)?;
         if args.json {
-            out["position"] = json!(p.to_string());
-            out["stones"] = json!(n);
-            analysis_json(&analysis, &mut out);
+            let tables = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+            print_json(&position_report(m, None, &p, &analysis, tables))?;
         } else {
             print_analysis(&p, &analysis);
         }
+        return Ok(());
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+    if let Some(report) = stones_report {
+        print_json(&report)?;
     }
     Ok(())
 }
@@ -248,22 +254,8 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
         _ => "loss",
     };
     if args.json {
-        let mut out = json!({
-            "game": "oware",
-            "rules": "awari",
-            "pits": m,
-            "seeds": seeds,
-            "stones": total,
-            "position": board.to_string(),
-            "outcome": outcome,
-            "positions": report.positions,
-            "tables": dir.display().to_string(),
-            "tiers_built": report.tiers_built,
-            "tiers_reused": report.tiers_reused,
-            "build_seconds": seconds,
-        });
-        analysis_json(&analysis, &mut out);
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        let tables = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
+        print_json(&position_report(m, Some(seeds), &board, &analysis, tables))?;
         return Ok(());
     }
     println!("Awari {m}x{seeds}: {m} pits a row, {seeds} stones in each ({total} stones), South to move");
@@ -360,7 +352,29 @@ struct Analysis {
     moves: Vec<MoveScore>,
     /// The line of best moves: pit and the board before it.
     line: Vec<(usize, Board)>,
-    end: &'static str,
+    /// The last board of the line.
+    last: Board,
+    end: LineEnd,
+}
+
+/// How a line of best moves stops.
+enum LineEnd {
+    /// No move: the opponent takes the stones left.
+    NoMove,
+    /// The board before this ply comes back: the stones left are split.
+    Repeats(usize),
+    /// Cut at --max-line.
+    Cut,
+}
+
+impl LineEnd {
+    fn text(&self) -> &'static str {
+        match self {
+            LineEnd::NoMove => "no move: the opponent takes the stones left",
+            LineEnd::Repeats(_) => "a position repeats: the stones left are split",
+            LineEnd::Cut => "cut at --max-line",
+        }
+    }
 }
 
 impl Analysis {
@@ -389,18 +403,17 @@ fn analyse(game: &Awari, tables: &Tables<Awari>, p: &Board, max_line: usize) -> 
     let moves = move_scores(game, tables, p)?;
     // The line: a best move each turn (the first in pit order), until the game ends, a
     // position comes back (the stones are then split), or the line is long enough.
-    let mut line = Vec::new();
-    let mut seen = HashSet::new();
+    let mut line: Vec<(usize, Board)> = Vec::new();
     let mut at = *p;
     let end = loop {
         if at.outcome().is_some() {
-            break "no move: the opponent takes the stones left";
+            break LineEnd::NoMove;
         }
-        if !seen.insert(at) {
-            break "a position repeats: the stones left are split";
+        if let Some(ply) = line.iter().position(|(_, b)| *b == at) {
+            break LineEnd::Repeats(ply);
         }
         if line.len() >= max_line {
-            break "cut at --max-line";
+            break LineEnd::Cut;
         }
         let v = tables.value(game, &at)? as i32;
         let best = move_scores(game, tables, &at)?
@@ -410,20 +423,44 @@ fn analyse(game: &Awari, tables: &Tables<Awari>, p: &Board, max_line: usize) -> 
         line.push((best.pit, at));
         at = best.child;
     };
-    Ok(Analysis { value, moves, line, end })
+    Ok(Analysis { value, moves, line, last: at, end })
 }
 
-/// The fields of an analysis in the JSON report.
-fn analysis_json(a: &Analysis, out: &mut serde_json::Value) {
-    out["value"] = json!(a.value);
-    out["moves"] = a
-        .moves
-        .iter()
-        .map(|m| json!({"pit": m.pit, "captures": m.captured, "score": m.score, "leads_to": m.child.to_string()}))
-        .collect();
-    out["best"] = json!(a.best());
-    out["line"] = json!(a.line.iter().map(|(pit, _)| pit).collect::<Vec<_>>());
-    out["line_ends"] = json!(a.end);
+/// The report of an analysis in the schema of docs/json.md; `seeds` for a start.
+fn position_report(m: usize, seeds: Option<u32>, p: &Board, a: &Analysis, tables: TablesReport) -> PositionReport {
+    let (kind, repeats_ply) = match a.end {
+        LineEnd::NoMove => (LineEndKind::Over, None),
+        LineEnd::Repeats(ply) => (LineEndKind::Repetition, Some(ply)),
+        LineEnd::Cut => (LineEndKind::Cut, None),
+    };
+    PositionReport {
+        schema: SCHEMA,
+        game: "awari".to_owned(),
+        parameters: json!({"pits": m, "seeds": seeds, "stones": p.stones()}),
+        rules: "awari".to_owned(),
+        position: p.to_string(),
+        start: seeds.is_some(),
+        to_move: if seeds.is_some() { "south" } else { "mover" }.to_owned(),
+        over: p.outcome().is_some(),
+        value: ValueReport::score(a.value as i32),
+        moves: Some(
+            a.moves
+                .iter()
+                .map(|mv| MoveReport {
+                    name: mv.pit.to_string(),
+                    value: ValueReport::score(mv.score),
+                    position: mv.child.to_string(),
+                    captures: Some(mv.captured as u32),
+                })
+                .collect(),
+        ),
+        best: a.best().map(|pit| pit.to_string()),
+        line: a.line.iter().map(|(pit, _)| pit.to_string()).collect(),
+        line_end: ReportLineEnd { kind, position: a.last.to_string(), repeats_ply },
+        tables,
+        reachable: None,
+        details: None,
+    }
 }
 
 /// The board as across a table: the opponent's row right to left above the mover's.
@@ -446,7 +483,7 @@ fn print_analysis(p: &Board, a: &Analysis) {
         None => println!("no move: the opponent takes the {} stones left", p.stones()),
     }
     let line: Vec<String> = a.line.iter().map(|(pit, _)| pit.to_string()).collect();
-    println!("line: {} ({})", if line.is_empty() { "-".to_owned() } else { line.join(" ") }, a.end);
+    println!("line: {} ({})", if line.is_empty() { "-".to_owned() } else { line.join(" ") }, a.end.text());
 }
 
 /// The game a table key names, for `solve verify-table`: `awari pits=M rules=awari`.

@@ -12,6 +12,10 @@ use retro::Tables;
 use retro::{Game, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use tablebase::report::{
+    print_json as print_json_report, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesReport,
+    SCHEMA,
+};
 
 /// Working memory of the outcome engine per position of the tier being solved (value,
 /// pending count, worst lower distance: 2 bytes each; frontier entries, 16 bytes, at
@@ -220,42 +224,44 @@ fn print_json(
     report: &BuildReport,
     seconds: f64,
 ) -> Result<()> {
-    let end = match a.end {
-        LineEnd::Over(v) => json!({"kind": "over", "at": a.last.to_string(), "outcome_for_mover": v.outcome()}),
-        LineEnd::Cycle(i) => json!({"kind": "cycle", "repeats_ply": i}),
-        LineEnd::Cut => json!({"kind": "cut"}),
+    let kind = match a.end {
+        LineEnd::Over(_) => LineEndKind::Over,
+        LineEnd::Cycle(_) => LineEndKind::Repetition,
+        LineEnd::Cut => LineEndKind::Cut,
     };
-    let (positions, bytes) = tables.size();
-    let out = json!({
-        "game": "oware",
-        "rules": game.rules().name(),
-        "pits": game.pits_per_row(),
-        "seeds": game.seeds(),
-        "stones": game.total(),
-        "target": game.target(),
-        "position": position.to_string(),
-        "start": *position == game.start(),
-        "over": a.over.is_some(),
-        "outcome": a.value.outcome(),
-        "distance": a.value.plies(),
-        "moves": a.moves.iter().map(|m| json!({
-            "pit": m.pit,
-            "captures": m.captured,
-            "outcome": m.value.outcome(),
-            "distance": m.value.plies(),
-            "leads_to": m.child.to_string(),
-        })).collect::<Vec<_>>(),
-        "best": a.best,
-        "line": a.line,
-        "line_end": end,
-        "positions": positions,
-        "bytes": bytes,
-        "tables": tables.dir().display().to_string(),
-        "tiers_built": report.tiers_built,
-        "tiers_reused": report.tiers_reused,
-        "build_seconds": seconds,
-        "peak_memory_bytes": memory::peak_resident(),
-    });
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    let repeats_ply = match a.end {
+        LineEnd::Cycle(i) => Some(i),
+        _ => None,
+    };
+    let rules = game.rules().name().to_owned();
+    let out = PositionReport {
+        schema: SCHEMA,
+        game: rules.clone(),
+        parameters: json!({"pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()}),
+        rules,
+        position: position.to_string(),
+        start: *position == game.start(),
+        to_move: if *position == game.start() { "south" } else { "mover" }.to_owned(),
+        over: a.over.is_some(),
+        value: a.value.into(),
+        moves: Some(
+            a.moves
+                .iter()
+                .map(|m| MoveReport {
+                    name: m.pit.to_string(),
+                    value: m.value.into(),
+                    position: m.child.to_string(),
+                    captures: Some(m.captured as u32),
+                })
+                .collect(),
+        ),
+        best: a.best.map(|pit| pit.to_string()),
+        line: a.line.iter().map(|pit| pit.to_string()).collect(),
+        line_end: ReportLineEnd { kind, position: a.last.to_string(), repeats_ply },
+        tables: TablesReport::new(tables, report, seconds, memory::peak_resident()),
+        reachable: None,
+        details: None,
+    };
+    print_json_report(&out)?;
     Ok(())
 }

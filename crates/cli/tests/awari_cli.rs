@@ -13,7 +13,7 @@ fn builds_reports_and_answers_positions() {
     let tiers = built["tiers"].as_array().unwrap();
     assert_eq!(tiers.len(), 8);
     // C(7 + 11, 11) boards; those with every non-mover pit full are the 1-stone boards.
-    assert_eq!(tiers[7]["entries"], 31824);
+    assert_eq!(tiers[7]["positions"], 31824);
     assert_eq!(tiers[7]["published_rule"], 31824 - 12);
     let in_tier_7: u64 = tiers[7]["values"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(in_tier_7, 31824);
@@ -21,10 +21,10 @@ fn builds_reports_and_answers_positions() {
     // Mover's sixth pit reaches the opponent's first and second: 2 and 3 there, 5 taken;
     // the one stone left (the mover's) is then his, the opponent having no move.
     let p = json(&solve(dir.path(), &["awari", "--position", "0,0,0,0,0,2, 1,2,0,0,0,1", "--json"]));
-    assert_eq!(p["stones"], 6);
+    assert_eq!(p["parameters"]["stones"], 6);
     assert_eq!(p["moves"][0]["captures"], 5);
-    assert_eq!(p["value"], p["moves"][0]["score"]);
-    assert_eq!(p["best"], 6);
+    assert_eq!(p["value"], p["moves"][0]["value"]);
+    assert_eq!(p["best"], "6");
 
     // The text form names the best move and the line.
     let text = solve(dir.path(), &["awari", "--position", "0 0 0 0 0 1 0 0 0 0 0 1"]);
@@ -61,22 +61,23 @@ fn small_boards_start_and_tables() {
     let dir = tempfile::tempdir().unwrap();
     let r = json(&solve(dir.path(), &["awari", "--pits", "2", "--seeds", "2", "--json"]));
     assert_eq!(
-        (r["game"].as_str(), r["rules"].as_str(), r["pits"].as_u64(), r["seeds"].as_u64()),
-        (Some("oware"), Some("awari"), Some(2), Some(2))
+        (r["game"].as_str(), r["rules"].as_str(), r["parameters"]["pits"].as_u64(), r["parameters"]["seeds"].as_u64()),
+        (Some("awari"), Some("awari"), Some(2), Some(2))
     );
-    assert_eq!(r["stones"], 8);
-    let best = r["moves"].as_array().unwrap().iter().map(|m| m["score"].as_i64().unwrap()).max().unwrap();
-    assert_eq!(r["value"].as_i64(), Some(best), "the start's value is its best opening move's");
+    assert_eq!(r["parameters"]["stones"], 8);
+    assert_eq!(r["value"]["kind"], "score");
+    let best = r["moves"].as_array().unwrap().iter().map(|m| m["value"]["score"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(r["value"]["score"].as_i64(), Some(best), "the start's value is its best opening move's");
     let outcome = match best {
         v if v > 0 => "win",
         0 => "draw",
         _ => "loss",
     };
-    assert_eq!(r["outcome"], outcome);
+    assert_eq!(r["value"]["outcome"], outcome);
     assert!(dir.path().join("awari").join("awari-m2").join("tier-8.tbl").exists());
     // The small board's tables answer positions of its size, and verify.
     let p = json(&solve(dir.path(), &["awari", "--position", "1,1,1,0", "--json"]));
-    assert_eq!(p["best"], 1, "pit 2 would take all the opponent has");
+    assert_eq!(p["best"], "1", "pit 2 would take all the opponent has");
     let out = Command::new(env!("CARGO_BIN_EXE_solve"))
         .arg("verify-table")
         .arg(dir.path().join("awari").join("awari-m2"))
@@ -85,7 +86,7 @@ fn small_boards_start_and_tables() {
     assert!(out.status.success(), "{}", stderr(&out));
     // --stones on a small board: no published counts (they are the real board's).
     let t = json(&solve(dir.path(), &["awari", "--pits", "3", "--stones", "4", "--json"]));
-    assert_eq!(t["tiers"][4]["entries"], 126);
+    assert_eq!(t["tiers"][4]["positions"], 126);
     assert!(t["tiers"][4]["published_rule"].is_null());
 }
 
@@ -101,27 +102,35 @@ fn the_real_board_start_is_refused_with_the_tables_it_needs() {
 fn trysse_and_wari_solve_the_start_and_positions() {
     let dir = tempfile::tempdir().unwrap();
     let r = json(&solve(dir.path(), &["awari", "--rules", "trysse", "--pits", "3", "--seeds", "3", "--json"]));
-    for (field, value) in [("game", "oware"), ("rules", "trysse")] {
+    for (field, value) in [("game", "trysse"), ("rules", "trysse")] {
         assert_eq!(r[field], value);
     }
-    assert_eq!((r["pits"].as_u64(), r["seeds"].as_u64(), r["target"].as_u64()), (Some(3), Some(3), Some(8)));
-    assert!(["win", "draw", "loss"].contains(&r["outcome"].as_str().unwrap()));
-    assert_eq!(r["distance"].is_null(), r["outcome"] == "draw");
+    let parameters = &r["parameters"];
+    assert_eq!(
+        (parameters["pits"].as_u64(), parameters["seeds"].as_u64(), parameters["target"].as_u64()),
+        (Some(3), Some(3), Some(8))
+    );
+    assert!(["win", "draw", "loss"].contains(&r["value"]["outcome"].as_str().unwrap()));
+    assert_eq!(r["value"]["plies"].is_null(), r["value"]["outcome"] == "draw");
     let moves = r["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
-    assert!(moves.iter().all(|m| m["outcome"].is_string() && m["pit"].is_u64()));
-    assert!(r["positions"].as_u64().unwrap() > 100_000);
+    assert!(moves.iter().all(|m| m["value"]["outcome"].is_string() && m["move"].is_string()));
+    assert!(r["tables"]["positions"].as_u64().unwrap() > 100_000);
     assert!(dir.path().join("oware").join("trysse-m3-s3-t8").join("tier-18.tbl").exists());
 
     // A position: notation with the captured counts; --pits and --seeds follow from it.
     // Pit 2 takes the opponent's only stone and brings the mover to 5, Wari's target on 8.
     let p = json(&solve(dir.path(), &["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"]));
-    assert_eq!((p["pits"].as_u64(), p["seeds"].as_u64(), p["target"].as_u64()), (Some(2), Some(2), Some(5)));
+    let parameters = &p["parameters"];
     assert_eq!(
-        (p["over"].as_bool(), p["outcome"].as_str(), p["distance"].as_u64()),
+        (parameters["pits"].as_u64(), parameters["seeds"].as_u64(), parameters["target"].as_u64()),
+        (Some(2), Some(2), Some(5))
+    );
+    assert_eq!(
+        (p["over"].as_bool(), p["value"]["outcome"].as_str(), p["value"]["plies"].as_u64()),
         (Some(false), Some("win"), Some(1))
     );
-    assert_eq!(p["best"], 2);
+    assert_eq!(p["best"], "2");
     let text = solve(dir.path(), &["awari", "--rules", "wari", "--position", "1,0,0,0 4-3"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("the game is over: win"), "{text}");

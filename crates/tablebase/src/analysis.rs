@@ -58,7 +58,12 @@ where
     let moves = named
         .iter()
         .zip(&values)
-        .map(|((name, m), v)| MoveReport { name: name.clone(), value: v.report(), position: m.position.to_string() })
+        .map(|((name, m), v)| MoveReport {
+            name: name.clone(),
+            value: v.report(),
+            position: m.position.to_string(),
+            captures: None,
+        })
         .collect();
     let line = principal_line(game, tables, position, max_line)?;
     let names = line.positions.windows(2).map(|w| name_between(&w[0], &w[1])).collect();

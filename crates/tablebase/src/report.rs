@@ -57,6 +57,9 @@ pub struct MoveReport {
     pub name: String,
     pub value: ValueReport,
     pub position: String,
+    /// Sowing games: what the move captures at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captures: Option<u32>,
 }
 
 /// How a principal line stops.
