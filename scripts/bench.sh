@@ -55,8 +55,8 @@ json=$("$solve" kalah --pits 6 --seeds 4 --value-only --out "$work/data" --json)
 python3 - "$json" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
-t, s = r["table"], r["seconds"]
-b, n, k = t["build_seconds"], r["search_nodes"], t["positions"]
+t, s = r["tables"], r["details"]["seconds"]
+b, n, k = t["seconds"], r["details"]["search_nodes"], t["positions"]
 print(f"value:                {r['margin']:+} ({r['outcome']})")
 print(f"endgame tables:       {k:,} boards up to {r['endgame_seeds']} seeds in {b:.2f} s ({k / b / 1e6:.2f} M boards/s)")
 print(f"on disk:              {t['bytes']:,} bytes ({t['bytes'] / k:.3f} bytes/board)")

@@ -25,7 +25,7 @@ for m in 1 2 3 4 5 6; do
       --out "$out" --json 2>/dev/null | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
-print("{:+d}".format(r["margin"]).replace("-", "−").replace("+0", "0"), "{:.1f}".format(r["seconds"]))')
+print("{:+d}".format(r["value"]["score"]).replace("-", "−").replace("+0", "0"), "{:.1f}".format(r["details"]["seconds"]))')
     row+=" $margin |"
     times+=("Kalah($m,$n) ${seconds} s")
   done

@@ -12,6 +12,9 @@ use search::kalah::{auto_endgame_seeds, Plan, Search, Solver, SolverError};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::report::{
+    print_json, LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
+};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Preset {
@@ -296,47 +299,51 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let strongly = endgame_seeds >= total;
     let mover = position.to_move();
     if args.json {
-        // `null` with --value-only: not computed, which an empty list would not say.
-        let moves: Option<Vec<_>> = turns.as_ref().map(|turns| {
-            turns
-                .iter()
-                .map(|(name, next, v)| json!({"move": name, "margin": v, "leads_to": next.to_string()}))
-                .collect()
-        });
-        let mut out = json!({
-            "game": "kalah",
-            "pits": m,
-            "rules": rules.name(),
-            "switches": rules.switches(),
-            "position": position.to_string(),
-            "to_move": mover.name().to_lowercase(),
-            "margin": margin,
-            "outcome": outcome_word(margin),
-            "moves": moves,
-            "line": line,
-            "solved": if strongly { "strongly: every position is one table probe" } else { "weakly: search above the endgame tables" },
-            "endgame_seeds": endgame_seeds,
-            "table": {
-                "positions": positions,
-                "bytes": bytes,
-                "directory": solver.tables().dir().display().to_string(),
-                "tiers_built": solver.report.tiers_built,
-                "tiers_reused": solver.report.tiers_reused,
-                "build_seconds": solver.build_seconds,
+        let (line, last) = line;
+        let over = last.final_difference(&rules).is_some();
+        let out = PositionReport {
+            schema: SCHEMA,
+            game: "kalah".to_owned(),
+            parameters: json!({"pits": m, "seeds": args.position.is_none().then_some(args.seeds)}),
+            rules: rules.name(),
+            position: position.to_string(),
+            start: args.position.is_none(),
+            to_move: mover.name().to_lowercase(),
+            over: position.final_difference(&rules).is_some(),
+            value: ValueReport::score(margin),
+            // `None` with --value-only: not computed, which an empty list would not say.
+            moves: turns.as_ref().map(|turns| {
+                turns
+                    .iter()
+                    .map(|(name, next, v)| MoveReport {
+                        name: name.clone(),
+                        value: ValueReport::score(*v),
+                        position: next.to_string(),
+                        captures: None,
+                    })
+                    .collect()
+            }),
+            best: turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone())),
+            line,
+            line_end: LineEnd {
+                kind: if over { LineEndKind::Over } else { LineEndKind::Cut },
+                position: last.to_string(),
+                repeats_ply: None,
             },
-            "search_nodes": search.as_ref().map(|s| s.nodes()),
-            "seconds": seconds,
-            "peak_memory_bytes": memory::peak_resident(),
-        });
-        if args.position.is_none() {
-            out["seeds"] = json!(args.seeds);
-        }
-        if let Some(r) = reachable {
-            out["reachable"] = json!(r);
-        }
-        println!("{}", serde_json::to_string_pretty(&out)?);
+            tables: TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident()),
+            reachable: reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
+            details: Some(json!({
+                "switches": rules.switches(),
+                "endgame_seeds": endgame_seeds,
+                "solved": if strongly { "strongly" } else { "weakly" },
+                "search_nodes": search.as_ref().map(|s| s.nodes()),
+                "seconds": seconds,
+            })),
+        };
+        print_json(&out)?;
         return Ok(());
     }
+    let (line, _) = line;
     match args.position {
         None => println!("Kalah({m},{}), rules: {rules}", args.seeds),
         Some(_) => {

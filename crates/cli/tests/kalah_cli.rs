@@ -35,13 +35,12 @@ fn json_report_of_the_start() {
     let dir = tempfile::tempdir().unwrap();
     let report = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "2", "--json"]));
     assert_eq!(report["game"], "kalah");
-    assert_eq!(report["pits"], 4);
-    assert_eq!(report["seeds"], 2);
+    assert_eq!(report["parameters"]["pits"], 4);
+    assert_eq!(report["parameters"]["seeds"], 2);
     assert_eq!(report["rules"], "empty-capture");
-    assert_eq!(report["margin"], 6);
-    assert_eq!(report["outcome"], "win");
+    assert_eq!(report["value"], serde_json::json!({"kind": "score", "outcome": "win", "score": 6}));
     let moves = report["moves"].as_array().unwrap();
-    let best = moves.iter().map(|m| m["margin"].as_i64().unwrap()).max().unwrap();
+    let best = moves.iter().map(|m| m["value"]["score"].as_i64().unwrap()).max().unwrap();
     assert_eq!(best, 6, "the start's value is its best opening move's");
     // Pit 3 of 4 with 2 seeds ends in the store: its turns are written `3-…`.
     assert!(moves.iter().any(|m| m["move"].as_str().unwrap().starts_with("3-")), "{moves:?}");
@@ -49,7 +48,7 @@ fn json_report_of_the_start() {
     assert!(!report["line"].as_array().unwrap().is_empty());
     // The value alone: the same margin and line, the moves not computed (null, not []).
     let alone = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "2", "--json", "--value-only"]));
-    assert_eq!(alone["margin"], 6);
+    assert_eq!(alone["value"]["score"], 6);
     assert!(alone["moves"].is_null(), "{alone}");
     assert_eq!(alone["line"], report["line"]);
 }
@@ -59,8 +58,8 @@ fn full_table_reports_its_size_and_the_reachable_positions() {
     let dir = tempfile::tempdir().unwrap();
     let report = json(&solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]));
     // Boards of up to 12 seeds on 6 pits: C(18, 6).
-    assert_eq!(report["table"]["positions"], 18_564);
-    assert_eq!(report["endgame_seeds"], 12);
+    assert_eq!(report["tables"]["positions"], 18_564);
+    assert_eq!(report["details"]["endgame_seeds"], 12);
     // An independent count: breadth first over full positions.
     let rules = Rules::EMPTY_CAPTURE;
     let start = Position::start(3, 2).unwrap();
@@ -75,7 +74,7 @@ fn full_table_reports_its_size_and_the_reachable_positions() {
             }
         }
     }
-    assert_eq!(report["reachable"], seen.len() as u64);
+    assert_eq!(report["reachable"]["positions"], seen.len() as u64);
 }
 
 #[test]
@@ -100,8 +99,8 @@ fn weak_search_agrees_with_the_full_table() {
                 "--json",
             ],
         ));
-        assert!(weak["search_nodes"].as_u64().unwrap() > 0);
-        assert_eq!(weak["margin"], full["margin"], "{rules}");
+        assert!(weak["details"]["search_nodes"].as_u64().unwrap() > 0);
+        assert_eq!(weak["value"], full["value"], "{rules}");
         assert_eq!(weak["moves"], full["moves"], "{rules}");
         assert_eq!(weak["line"], full["line"], "{rules}");
     }
@@ -115,11 +114,11 @@ fn any_position_with_a_picture() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(text.contains("North to move") && text.contains("[ 10]"), "{text}");
     let report = json(&solve(dir.path(), &["kalah", "--position", "0,3,1,0/2,0,0,4 10-9 N", "--json"]));
-    assert_eq!(report["pits"], 4);
+    assert_eq!(report["parameters"]["pits"], 4);
     assert_eq!(report["to_move"], "north");
     // A finished game: its margin is the final store difference.
     let over = json(&solve(dir.path(), &["kalah", "--position", "0,0/1,2 5-4 S", "--json"]));
-    assert_eq!(over["margin"], 5 - 4 - 3);
+    assert_eq!(over["value"]["score"], 5 - 4 - 3);
     assert_eq!(over["moves"].as_array().unwrap().len(), 0);
 }
 

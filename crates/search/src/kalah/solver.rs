@@ -345,15 +345,16 @@ impl Solver {
     }
 
     /// Best play from `p` (worth `margin` to its mover), at most `max` turns: each turn the
-    /// first in pit order that keeps the margin. Each turn is tested with one null-window
-    /// search (is it worth at least the margin?), not solved exactly.
+    /// first in pit order that keeps the margin, and the position the line ends at. Each
+    /// turn is tested with one null-window search (is it worth at least the margin?), not
+    /// solved exactly.
     pub fn principal_line(
         &self,
         search: Option<&Search>,
         p: &Position,
         margin: i32,
         max: usize,
-    ) -> Result<Vec<String>, SolverError> {
+    ) -> Result<(Vec<String>, Position), SolverError> {
         let mut line = Vec::new();
         let mut p = *p;
         let mut margin = margin;
@@ -372,7 +373,7 @@ impl Solver {
             }
             p = next;
         }
-        Ok(line)
+        Ok((line, p))
     }
 }
 
