@@ -16,6 +16,8 @@ pub fn json(output: &Output) -> Json {
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
 
+/// What a run printed on standard error.
+#[allow(dead_code)] // each test file is its own crate and uses a subset of these helpers
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
