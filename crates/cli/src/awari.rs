@@ -15,6 +15,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::registry;
 use tablebase::report::{
     print_json, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesOnlyReport, TablesReport,
     TierReport, ValueReport, SCHEMA,
@@ -100,12 +101,6 @@ pub struct AwariArgs {
 /// each) and the 2-byte code written out.
 const WORK_BYTES_PER_POSITION: f64 = 5.0;
 
-/// Where the Awari tables of `m` pits a row live: the real board's where they always were.
-pub fn table_dir(out: &Path, m: usize) -> PathBuf {
-    let name = if m == MAX_PITS { "awari".to_owned() } else { format!("awari-m{m}") };
-    out.join("awari").join(name)
-}
-
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.
 pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<usize> {
     match (given, in_position) {
@@ -154,7 +149,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
             bail!("the position has {} stones: it needs tables up to --stones {}", p.stones(), p.stones());
         }
     }
-    let dir = table_dir(&args.out, m);
+    let dir = registry::awari_dir(&args.out, m);
     let mut stones_report = None;
     if let Some(k) = args.stones {
         let game = Awari::new(m, k).context("indexing the boards")?;
@@ -245,7 +240,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
              and those {e}"
         );
     }
-    let dir = table_dir(&args.out, m);
+    let dir = registry::awari_dir(&args.out, m);
     let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
     let analysis = analyse(&game, &tables, &board, args.max_line)?;
     let outcome = match analysis.value {
@@ -484,15 +479,4 @@ fn print_analysis(p: &Board, a: &Analysis) {
     }
     let line: Vec<String> = a.line.iter().map(|(pit, _)| pit.to_string()).collect();
     println!("line: {} ({})", if line.is_empty() { "-".to_owned() } else { line.join(" ") }, a.end.text());
-}
-
-/// The game a table key names, for `solve verify-table`: `awari pits=M rules=awari`.
-pub fn game_from_key(key: &str, max_stones: u32) -> Result<Awari> {
-    let m = (1..=MAX_PITS)
-        .find(|&m| key == format!("awari pits={m} rules=awari"))
-        .with_context(|| format!("table key `{key}` is not one this version builds (`awari pits=M rules=awari`)"))?;
-    if max_stones > START_STONES {
-        bail!("a tier of {max_stones} stones: boards here hold at most {START_STONES}");
-    }
-    Ok(Awari::new(m, max_stones)?)
 }

@@ -10,8 +10,9 @@ use games::kalah::{Position, Rules};
 use search::kalah::solver::LARGE_INSTANCE;
 use search::kalah::{auto_endgame_seeds, Plan, Search, Solver, SolverError};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
+use tablebase::registry;
 use tablebase::report::{
     print_json, LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
 };
@@ -148,11 +149,6 @@ fn rules(args: &KalahArgs) -> Result<Rules> {
     Ok(rules)
 }
 
-/// Where the tables of `m` pits under `rules` live.
-pub fn table_dir(out: &Path, m: usize, rules: &Rules) -> PathBuf {
-    out.join("kalah").join(format!("m{m}-{}", rules.name()))
-}
-
 /// Says on standard error what a solve of `seeds` seeds will need before it starts: the
 /// endgame tables (their boards, size and the boards still to build) and, above them, the
 /// transposition table, warning that a search of that many seeds may not finish.
@@ -269,7 +265,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
         (false, None) => auto_endgame_seeds(m, total, args.tt_bits)?,
     };
     let started = Instant::now();
-    let plan = Plan::new(m, rules, endgame_seeds, total, &table_dir(&args.out, m, &rules), args.tt_bits)?;
+    let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), args.tt_bits)?;
     if !args.json {
         announce(&plan, total);
     }

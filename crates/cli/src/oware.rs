@@ -11,7 +11,7 @@ use retro::store::BuildReport;
 use retro::Tables;
 use retro::{Game, Value};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use tablebase::registry;
 use tablebase::report::{
     print_json as print_json_report, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesReport,
     SCHEMA,
@@ -22,17 +22,6 @@ use tablebase::report::{
 /// most about one a position), and table bytes per position of every tier (mapped).
 const WORK_BYTES_PER_POSITION: f64 = 6.0 + 16.0;
 const TABLE_BYTES_PER_POSITION: f64 = 2.0;
-
-/// Where the tables of a board, stones in play and target live.
-pub fn table_dir(out: &Path, game: &Oware) -> PathBuf {
-    out.join("oware").join(format!(
-        "{}-m{}-s{}-t{}",
-        game.rules().name(),
-        game.pits_per_row(),
-        game.seeds(),
-        game.target()
-    ))
-}
 
 pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     if let Some(k) = args.stones {
@@ -75,7 +64,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         None => game.start(),
     };
     check_memory(&game)?;
-    let dir = table_dir(&args.out, &game);
+    let dir = registry::oware_dir(&args.out, &game);
     let root = game.locate(&position).tier;
     let (tables, report, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
     let analysis = analyse(&game, &tables, &position, args.max_line)?;

@@ -3,14 +3,11 @@
 use crate::memory;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use games::kalah::{self, Kalah, Rules as KalahRules};
-use games::thi::{RuleSet, Rules, Thi, ThiTier};
-use retro::store::{open, tier_file};
+use retro::store::tier_file;
 use retro::table::{Table, ValueEncoding};
-use retro::verify::verify_tier;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::registry;
 
 #[derive(Args)]
 #[command(
@@ -92,55 +89,6 @@ pub fn info(args: InfoArgs) -> Result<()> {
         table.file_bytes() as f64 / h.entries.max(1) as f64
     );
     Ok(())
-}
-
-/// The fields of a table key `game name=value …`, after checking the game's name.
-fn key_fields<'a>(key: &'a str, game: &str) -> Result<HashMap<&'a str, &'a str>> {
-    let mut words = key.split_whitespace();
-    if words.next() != Some(game) {
-        bail!("table key `{key}` is not a {game} key");
-    }
-    words.map(|w| w.split_once('=').with_context(|| format!("field `{w}` of table key `{key}` has no `=`"))).collect()
-}
-
-fn field<'a>(fields: &HashMap<&str, &'a str>, name: &str, key: &str) -> Result<&'a str> {
-    fields.get(name).copied().with_context(|| format!("table key `{key}` has no `{name}`"))
-}
-
-fn yes(value: &str) -> Result<bool> {
-    match value {
-        "yes" => Ok(true),
-        "no" => Ok(false),
-        _ => bail!("`{value}` is neither yes nor no"),
-    }
-}
-
-/// The THI` game a table key names: `thi size=N rules=R bonus=yes|no`.
-fn thi_from_key(key: &str, max: u8) -> Result<Thi> {
-    let fields = key_fields(key, "thi")?;
-    let size: usize = field(&fields, "size", key)?.parse().context("board size")?;
-    let rules = field(&fields, "rules", key)?;
-    let set = RuleSet::from_name(rules).with_context(|| format!("unknown THI` rules `{rules}`"))?;
-    let bonus = yes(field(&fields, "bonus", key)?)?;
-    Ok(Thi::new(size, max, Rules { set, bonus })?)
-}
-
-/// The Kalah game a table key names: `kalah pits=M capture=… skip-origin=… end=…
-/// leftovers=… must-leave-move=…`.
-fn kalah_from_key(key: &str, max_seeds: u32) -> Result<Kalah> {
-    let fields = key_fields(key, "kalah")?;
-    let pits: usize = field(&fields, "pits", key)?.parse().context("pits")?;
-    if !(1..=kalah::board::MAX_PITS).contains(&pits) || max_seeds > kalah::board::MAX_SEEDS {
-        bail!("table key `{key}` names a board this version cannot index");
-    }
-    let rules = KalahRules {
-        capture: KalahRules::parse_capture(field(&fields, "capture", key)?)?,
-        skip_origin: yes(field(&fields, "skip-origin", key)?)?,
-        end: KalahRules::parse_end(field(&fields, "end", key)?)?,
-        leftovers: KalahRules::parse_leftovers(field(&fields, "leftovers", key)?)?,
-        must_leave_move: yes(field(&fields, "must-leave-move", key)?)?,
-    };
-    Ok(Kalah::new(pits, max_seeds, rules)?)
 }
 
 /// How deep below a root `table_dirs` looks: `<root>/<game>/<board-and-rules>` is two.
@@ -245,51 +193,16 @@ fn verify_files(path: &Path) -> Result<()> {
     }
     let key = key.expect("at least one file");
     let started = Instant::now();
-    let checked = match key.split_whitespace().next() {
-        Some("thi") => {
-            let tiers: Vec<ThiTier> = tiers
-                .iter()
-                .map(|t| parse_thi_tier(t).with_context(|| format!("`{t}` is not a THI` tier")))
-                .collect::<Result<_>>()?;
-            let game = thi_from_key(&key, tiers.iter().map(|t| t.high).max().unwrap_or(0))?;
-            verify_tiers(&game, &dir, tiers)?
-        }
-        Some("kalah") => {
-            let tiers: Vec<u16> = tiers
-                .iter()
-                .map(|t| t.parse().with_context(|| format!("`{t}` is not a Kalah tier")))
-                .collect::<Result<_>>()?;
-            let game = kalah_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
-            verify_tiers(&game, &dir, tiers)?
-        }
-        Some("awari") => {
-            let tiers: Vec<u8> = tiers
-                .iter()
-                .map(|t| t.parse().with_context(|| format!("`{t}` is not an Awari tier")))
-                .collect::<Result<_>>()?;
-            let game = crate::awari::game_from_key(&key, tiers.iter().copied().max().unwrap_or(0) as u32)?;
-            let checked = verify_tiers(&game, &dir, tiers)?;
-            // With cycles inside a tier the local check can pass a consistent wrong
-            // labelling of a cycle; say so rather than claim a proof.
-            eprintln!(
-                "note: Awari tiers hold cycles; this check is necessary, not sufficient (see \
-                 crates/retro/src/cyclic/mod.rs)"
-            );
-            checked
-        }
-        Some("oware") => {
-            let tiers: Vec<u8> = tiers
-                .iter()
-                .map(|t| t.parse().with_context(|| format!("`{t}` is not a Trysse or Wari tier")))
-                .collect::<Result<_>>()?;
-            let game = games::oware::from_key(&key)?;
-            if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
-                bail!("tier {t}: more stones than the {} in play", game.total());
-            }
-            verify_tiers(&game, &dir, tiers)?
-        }
-        _ => bail!("tables of `{key}` cannot be verified by this version (THI`, Kalah, Awari, Trysse and Wari only)"),
-    };
+    let verified = registry::game_of_key(&key)?.verify(&key, &dir, &tiers)?;
+    let checked = verified.positions;
+    if !verified.complete {
+        // With cycles inside a tier the local check can pass a consistent wrong
+        // labelling of a cycle; say so rather than claim a proof.
+        eprintln!(
+            "note: these tiers hold cycles; this check is necessary, not sufficient (see \
+             crates/retro/src/verify.rs)"
+        );
+    }
     println!(
         "{}: verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",
         dir.display(),
@@ -297,20 +210,4 @@ fn verify_files(path: &Path) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-fn parse_thi_tier(name: &str) -> Option<ThiTier> {
-    let (h, l) = name.split_once('-')?;
-    Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
-}
-
-/// Opens the tables of `tiers` in `dir` and checks every stored value against its
-/// moves; returns the positions checked.
-fn verify_tiers<G: retro::Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<u64> {
-    let tables = open(game, dir, &tiers).with_context(|| format!("opening the tables in {}", dir.display()))?;
-    let mut checked = 0;
-    for tier in tiers {
-        checked += verify_tier(game, &tables, tier)?;
-    }
-    Ok(checked)
 }

@@ -8,9 +8,9 @@ use retro::census::cached_census;
 use retro::line::{best_move, move_values, principal_line, LineEnd};
 use retro::{Game, Move, Tables, Value};
 use serde_json::json;
-use std::path::{Path, PathBuf};
-use tablebase::analysis;
+use std::path::PathBuf;
 use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport, SCHEMA};
+use tablebase::{analysis, registry};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -103,11 +103,6 @@ fn setup(args: &ThiArgs) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-/// Where the tables of a board size and rules live.
-fn table_dir(out: &Path, size: usize, rules: Rules) -> PathBuf {
-    out.join("thi").join(format!("{size}x{size}-{}{}", rules.set.name(), if rules.bonus { "-bonus" } else { "" }))
-}
-
 /// Bytes a build needs at its peak, beyond the finished tables: the working arrays of
 /// the largest tier (value, pending count, worst lower distance: 2 bytes each) and its
 /// frontier (16 bytes an entry, at most one per position in practice).
@@ -164,7 +159,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
         None => None,
     };
 
-    let dir = table_dir(&args.out, setup.size(), rules);
+    let dir = registry::thi_dir(&args.out, setup.size(), rules);
     let root = game.locate(&setup.start()).tier;
     let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
 

@@ -1,6 +1,6 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
-use crate::kalah::{build, table_dir, with_search_progress};
+use crate::kalah::{build, with_search_progress};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
@@ -142,7 +142,14 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
-        let plan = Plan::new(row.m, rules, endgame_seeds, total, &table_dir(&args.out, row.m, &rules), args.tt_bits)?;
+        let plan = Plan::new(
+            row.m,
+            rules,
+            endgame_seeds,
+            total,
+            &tablebase::registry::kalah_dir(&args.out, row.m, &rules),
+            args.tt_bits,
+        )?;
         let solver = build(plan, false)?;
         let search = solver.search(total)?;
         let (computed, margin) = with_search_progress(search.as_ref(), false, |_| {

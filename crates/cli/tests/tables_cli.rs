@@ -67,7 +67,7 @@ fn finished_tables_are_queried_without_writing() {
     set_mode(&dir, 0o755);
     // Tests may run as root, where the modes stop no write: the listing shows any.
     assert_eq!(after, before, "a query wrote in the table directory");
-    assert_eq!(json(&start)["build"]["tiers_built"], 0);
+    assert_eq!(json(&start)["tables"]["tiers_built"], 0);
     json(&position);
 }
 

@@ -1,6 +1,8 @@
 //! What the `solve` command and its server share: the reports every subcommand fills
 //! ([`report`], in the schema of `docs/json.md`) and the analysis of a position read out
-//! of tables ([`analysis`]).
+//! of tables ([`analysis`]), and the registry of games: their table directories and keys
+//! ([`registry`]).
 
 pub mod analysis;
+pub mod registry;
 pub mod report;

@@ -1,0 +1,218 @@
+//! The games this tool knows, in one place: each game's name, where its tables live under
+//! the `--out` root, and how a table key names it back. `solve info`, `solve
+//! verify-table` and every game's subcommand find tables through here, so a new game
+//! registers once ([`GAMES`]) and is found by every command that reads tables.
+
+use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
+use games::kalah::{self, Kalah, Rules as KalahRules};
+use games::oware::Oware;
+use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
+use retro::store::{open, BuildError};
+use retro::verify::{verify_tier, VerifyError};
+use retro::{Engine, Game};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why tables cannot be named or checked.
+#[derive(Debug, Error)]
+pub enum RegistryError {
+    #[error("table key `{key}`: {why}")]
+    BadKey { key: String, why: String },
+    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse and Wari)")]
+    UnknownGame(String),
+    #[error("`{tier}` is not a tier of `{key}`")]
+    BadTier { key: String, tier: String },
+    #[error(transparent)]
+    Open(#[from] BuildError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+/// What checking a directory of tables found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verified {
+    /// Positions checked.
+    pub positions: u64,
+    /// Whether passing the local check proves the values (false where a tier's moves
+    /// cycle with scores: see `retro::verify`).
+    pub complete: bool,
+}
+
+/// One game of the registry.
+pub struct GameEntry {
+    /// The game's name: its table keys' first word and its directory under the root.
+    pub name: &'static str,
+    /// What it is, in a line.
+    pub summary: &'static str,
+    /// Re-checks the tables of `tiers` (tier names as in the files) of a key of this game
+    /// in `dir`.
+    verify: fn(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError>,
+}
+
+impl GameEntry {
+    /// Re-checks every stored value of the tables of `tiers` in `dir`, all of key `key`,
+    /// against the values of its moves.
+    pub fn verify(&self, key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+        (self.verify)(key, dir, tiers)
+    }
+}
+
+/// Every game, by the first word of its table keys.
+pub static GAMES: [GameEntry; 4] = [
+    GameEntry { name: "thi", summary: "THI` (Transporter), every board and rule set", verify: verify_thi },
+    GameEntry { name: "kalah", summary: "Kalah(m, n) under its rule switches", verify: verify_kalah },
+    GameEntry { name: "awari", summary: "Awari: Oware under the computer-science rules", verify: verify_awari },
+    GameEntry { name: "oware", summary: "Trysse and Wari: Oware, first to a target", verify: verify_oware },
+];
+
+/// The game a table key belongs to.
+pub fn game_of_key(key: &str) -> Result<&'static GameEntry, RegistryError> {
+    let word = key.split_whitespace().next().unwrap_or("");
+    GAMES.iter().find(|g| g.name == word).ok_or_else(|| RegistryError::UnknownGame(key.to_owned()))
+}
+
+/// Where THI`'s tables of a board size and rules live under `out`.
+pub fn thi_dir(out: &Path, size: usize, rules: ThiRules) -> PathBuf {
+    out.join("thi").join(format!("{size}x{size}-{}{}", rules.set.name(), if rules.bonus { "-bonus" } else { "" }))
+}
+
+/// Where Kalah's tables of `m` pits under `rules` live under `out`.
+pub fn kalah_dir(out: &Path, m: usize, rules: &KalahRules) -> PathBuf {
+    out.join("kalah").join(format!("m{m}-{}", rules.name()))
+}
+
+/// Where Awari's tables of `m` pits a row live under `out`: the real board's where they
+/// always were.
+pub fn awari_dir(out: &Path, m: usize) -> PathBuf {
+    let name = if m == AWARI_MAX_PITS { "awari".to_owned() } else { format!("awari-m{m}") };
+    out.join("awari").join(name)
+}
+
+/// Where the Trysse or Wari tables of a board, stones in play and target live under `out`.
+pub fn oware_dir(out: &Path, game: &Oware) -> PathBuf {
+    out.join("oware").join(format!(
+        "{}-m{}-s{}-t{}",
+        game.rules().name(),
+        game.pits_per_row(),
+        game.seeds(),
+        game.target()
+    ))
+}
+
+fn bad(key: &str, why: impl ToString) -> RegistryError {
+    RegistryError::BadKey { key: key.to_owned(), why: why.to_string() }
+}
+
+/// The fields of a table key `game name=value …`.
+fn key_fields(key: &str) -> Result<HashMap<&str, &str>, RegistryError> {
+    key.split_whitespace()
+        .skip(1)
+        .map(|w| w.split_once('=').ok_or_else(|| bad(key, format!("field `{w}` has no `=`"))))
+        .collect()
+}
+
+fn field<'a>(fields: &HashMap<&str, &'a str>, name: &str, key: &str) -> Result<&'a str, RegistryError> {
+    fields.get(name).copied().ok_or_else(|| bad(key, format!("no `{name}`")))
+}
+
+fn yes(value: &str, key: &str) -> Result<bool, RegistryError> {
+    match value {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        _ => Err(bad(key, format!("`{value}` is neither yes nor no"))),
+    }
+}
+
+/// Parses every tier name, naming the first that is not one.
+fn tiers_of<T>(key: &str, tiers: &[String], parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, RegistryError> {
+    tiers
+        .iter()
+        .map(|t| parse(t).ok_or_else(|| RegistryError::BadTier { key: key.to_owned(), tier: t.clone() }))
+        .collect()
+}
+
+/// Opens the tables of `tiers` in `dir` and checks every stored value against its moves.
+fn verify_tiers<G: Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<Verified, RegistryError> {
+    let tables = open(game, dir, &tiers)?;
+    let complete = tiers.iter().all(|&t| game.engine(t) != Engine::CyclicScore);
+    let mut positions = 0;
+    for tier in tiers {
+        positions += verify_tier(game, &tables, tier)?;
+    }
+    Ok(Verified { positions, complete })
+}
+
+/// THI`: `thi size=N rules=R bonus=yes|no`, tiers `high-low`.
+fn verify_thi(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers = tiers_of(key, tiers, |t| {
+        let (h, l) = t.split_once('-')?;
+        Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
+    })?;
+    let fields = key_fields(key)?;
+    let size: usize = field(&fields, "size", key)?.parse().map_err(|e| bad(key, format!("board size: {e}")))?;
+    let rules = field(&fields, "rules", key)?;
+    let set = RuleSet::from_name(rules).ok_or_else(|| bad(key, format!("unknown THI` rules `{rules}`")))?;
+    let bonus = yes(field(&fields, "bonus", key)?, key)?;
+    let max = tiers.iter().map(|t| t.high).max().unwrap_or(0);
+    let game = Thi::new(size, max, ThiRules { set, bonus }).map_err(|e| bad(key, e))?;
+    verify_tiers(&game, dir, tiers)
+}
+
+/// Kalah: `kalah pits=M capture=… skip-origin=… end=… leftovers=… must-leave-move=…`,
+/// tiers by seeds in the pits.
+fn verify_kalah(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers: Vec<u16> = tiers_of(key, tiers, |t| t.parse().ok())?;
+    let fields = key_fields(key)?;
+    let pits: usize = field(&fields, "pits", key)?.parse().map_err(|e| bad(key, format!("pits: {e}")))?;
+    let max_seeds = tiers.iter().copied().max().unwrap_or(0) as u32;
+    if !(1..=kalah::board::MAX_PITS).contains(&pits) || max_seeds > kalah::board::MAX_SEEDS {
+        return Err(bad(key, "a board this version cannot index"));
+    }
+    let rules = KalahRules {
+        capture: KalahRules::parse_capture(field(&fields, "capture", key)?).map_err(|e| bad(key, e))?,
+        skip_origin: yes(field(&fields, "skip-origin", key)?, key)?,
+        end: KalahRules::parse_end(field(&fields, "end", key)?).map_err(|e| bad(key, e))?,
+        leftovers: KalahRules::parse_leftovers(field(&fields, "leftovers", key)?).map_err(|e| bad(key, e))?,
+        must_leave_move: yes(field(&fields, "must-leave-move", key)?, key)?,
+    };
+    let game = Kalah::new(pits, max_seeds, rules).map_err(|e| bad(key, e))?;
+    verify_tiers(&game, dir, tiers)
+}
+
+/// Awari: `awari pits=M rules=awari`, tiers by stones on the board.
+fn verify_awari(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
+    let m = (1..=AWARI_MAX_PITS)
+        .find(|&m| key == format!("awari pits={m} rules=awari"))
+        .ok_or_else(|| bad(key, "not one this version builds (`awari pits=M rules=awari`)"))?;
+    let max_stones = tiers.iter().copied().max().unwrap_or(0) as u32;
+    if max_stones > START_STONES {
+        return Err(bad(key, format!("a tier of {max_stones} stones: boards here hold at most {START_STONES}")));
+    }
+    let game = Awari::new(m, max_stones).map_err(|e| bad(key, e))?;
+    verify_tiers(&game, dir, tiers)
+}
+
+/// Trysse and Wari: the key of `games::oware::from_key`, tiers by stones on the board.
+fn verify_oware(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
+    let game = games::oware::from_key(key).map_err(|e| bad(key, e))?;
+    if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
+        return Err(RegistryError::BadTier { key: key.to_owned(), tier: t.to_string() });
+    }
+    verify_tiers(&game, dir, tiers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_found_by_its_keys_first_word() {
+        for game in &GAMES {
+            assert_eq!(game_of_key(&format!("{} pits=3", game.name)).unwrap().name, game.name);
+        }
+        assert!(matches!(game_of_key("chess kings=2"), Err(RegistryError::UnknownGame(_))));
+    }
+}
