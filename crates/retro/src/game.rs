@@ -9,7 +9,8 @@
 //!    `position(locate(p))` is `p` itself (orientation included).
 //! 2. Every move leads to the same tier or to one of `child_tiers(tier)`; the tier
 //!    graph is acyclic apart from each tier's own loops.
-//! 3. A position has moves exactly when `end` is `None`.
+//! 3. A position where `end` is `None` has at least one move (the moves of a finished
+//!    game are never asked for).
 //! 4. `unmoves` lists, for a position `c`, exactly the positions `p` of the same tier,
 //!    not over, such that `c` is among `moves(p)`, each with that move's turn (needed by
 //!    the [`Engine::Outcome`] and [`Engine::CyclicScore`] engines).

@@ -13,6 +13,7 @@ pub mod children;
 pub mod cyclic;
 pub mod forward;
 pub mod game;
+pub mod kit;
 pub mod line;
 pub mod memory;
 pub mod order;
