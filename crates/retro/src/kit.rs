@@ -29,10 +29,10 @@ pub type Symmetry<'a, P> = (&'a str, &'a (dyn Fn(&P) -> P + Sync));
 
 /// A small deterministic generator (SplitMix64): the samples are the same on every run,
 /// so a failure can be reproduced.
-pub struct SplitMix(pub u64);
+struct SplitMix(u64);
 
 impl SplitMix {
-    pub fn next(&mut self) -> u64 {
+    fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -41,8 +41,8 @@ impl SplitMix {
     }
 
     /// A number in `0..n` (`n > 0`); the modulo bias is irrelevant here.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+    fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
     }
 }
 
