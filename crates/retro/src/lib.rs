@@ -21,6 +21,7 @@ pub mod score;
 pub mod solve;
 pub mod store;
 pub mod table;
+pub mod toy;
 pub mod value;
 pub mod verify;
 

@@ -1,0 +1,81 @@
+//! The engines test themselves on the toy game (`retro::toy`): one variant per engine,
+//! each through the whole invariant kit, the verifier and an independent oracle, and a
+//! few values worked by hand.
+
+use retro::kit::{
+    check_against_oracle, check_ends, check_locations, check_moves_and_unmoves, check_tables, check_tier_graph,
+    outcome_oracle, sample_locations, score_oracle,
+};
+use retro::store::{build, Tables};
+use retro::toy::{Pile, Toy};
+use retro::{Game, Value};
+
+const STONES: u8 = 7;
+
+/// The position checks of the kit on every position, then the tables built to `STONES`.
+fn checked_tables<G: Game<Position = Pile, Tier = u8>>(game: &G, dir: &std::path::Path) -> Tables<G> {
+    let tiers: Vec<u8> = (0..=STONES).collect();
+    let positions = check_locations(game, &sample_locations(game, &tiers, u64::MAX, 1));
+    check_tier_graph(game, &tiers, &positions);
+    assert_eq!(check_ends(game, &positions), 3, "the empty pile, on each of 3 cells");
+    let (tables, report) = build(game, dir, &[STONES], &retro::solve::Silent, &Default::default()).unwrap();
+    assert_eq!(report.tiers_built, tiers.len());
+    assert_eq!(check_tables(game, &tables, &tiers), 3 * tiers.len() as u64);
+    tables
+}
+
+fn pile(stones: u8, marker: u8) -> Pile {
+    Pile { stones, marker }
+}
+
+#[test]
+fn outcome_engine() {
+    let game = Toy::outcome(3);
+    let dir = tempfile::tempdir().unwrap();
+    let tables = checked_tables(&game, dir.path());
+    let (forward, backward) = check_moves_and_unmoves(&game, &game.positions(STONES));
+    assert!(forward > 0 && backward > 0);
+    assert_eq!(check_against_oracle(&game, &tables, &outcome_oracle(&game, &game.positions(STONES))), 24);
+    // One stone, marker on 1: taking it empties the pile and passes; the opponent cannot
+    // move and loses, so this is a win in 1.
+    assert_eq!(tables.value(&game, &pile(1, 1)).unwrap(), Value::Win(1));
+    // One stone, marker on 0: taking it keeps the turn on an empty pile, which loses;
+    // shifting to cell 1 hands the opponent the win in 1 above, so this is a loss in 2.
+    assert_eq!(tables.value(&game, &pile(1, 0)).unwrap(), Value::Loss(2));
+}
+
+#[test]
+fn score_engine_on_acyclic_tiers() {
+    let game = Toy::score(3);
+    let dir = tempfile::tempdir().unwrap();
+    let tables = checked_tables(&game, dir.path());
+    // No un-moves: the score engine needs none, and the kit skips its tiers.
+    assert_eq!(check_moves_and_unmoves(&game, &game.positions(STONES)), (0, 0));
+    assert_eq!(check_against_oracle(&game, &tables, &score_oracle(&game, &game.positions(STONES))), 24);
+    // Two stones, marker on the last cell (2, which the marker cannot leave): taking
+    // both scores 2 and ends the game; taking one leaves the opponent the last, so 2.
+    assert_eq!(tables.value(&game, &pile(2, 2)).unwrap(), 2);
+}
+
+#[test]
+fn cyclic_score_engine() {
+    let game = Toy::cyclic_score(3);
+    let dir = tempfile::tempdir().unwrap();
+    let tables = checked_tables(&game, dir.path());
+    let (forward, backward) = check_moves_and_unmoves(&game, &game.positions(STONES));
+    assert!(forward > 0 && backward > 0);
+    assert_eq!(check_against_oracle(&game, &tables, &score_oracle(&game, &game.positions(STONES))), 24);
+    // One stone: whoever takes it scores 1 and ends the game, from any cell, and no one
+    // gains by shifting instead: the value is 1 everywhere.
+    for marker in 0..3 {
+        assert_eq!(tables.value(&game, &pile(1, marker)).unwrap(), 1);
+    }
+}
+
+#[test]
+fn a_build_refuses_tables_of_another_variant() {
+    // The same directory holding the outcome variant's tables is foreign to the score one.
+    let dir = tempfile::tempdir().unwrap();
+    build(&Toy::outcome(3), dir.path(), &[2], &retro::solve::Silent, &Default::default()).unwrap();
+    assert!(build(&Toy::cyclic_score(3), dir.path(), &[2], &retro::solve::Silent, &Default::default()).is_err());
+}
