@@ -87,3 +87,20 @@ fn every_game_reports_in_one_schema() {
         check_report(&json(&solve(out, args)), game, kind);
     }
 }
+
+/// A command that fails prints its error on standard error and no JSON (docs/json.md,
+/// Errors).
+#[test]
+fn a_failing_command_prints_no_json() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["thi", "--board", "nonsense", "--json"][..],
+        &["kalah", "--position", "4,4/4 0-0 S", "--json"],
+        &["awari", "--position", "1,2,3", "--json"],
+    ] {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
