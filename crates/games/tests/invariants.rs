@@ -152,7 +152,7 @@ fn kalah_every_position_of_small_boards_under_every_preset() {
             let positions = check_locations(&game, &sample_locations(&game, &tiers, 2000, m as u64));
             check_tier_graph(&game, &tiers, &positions);
             assert!(check_ends(&game, &positions) > 0, "{}: no finished position sampled", game.table_key());
-            // Kalah's tiers are solved forward (Engine::Score): no un-moves to check.
+            // Kalah's tiers are solved forward (Engine::Acyclic): no un-moves to check.
             assert_eq!(check_moves_and_unmoves(&game, &positions), (0, 0));
         }
     }

@@ -15,7 +15,7 @@
 //!    not over, such that `c` is among `moves(p)`, each with that move's turn (needed by
 //!    the [`Engine::Outcome`] and [`Engine::CyclicScore`] engines).
 //! 5. Positions that are images under a symmetry of the rules have the same value.
-//! 6. For [`Engine::Score`]: the moves that stay inside a tier never come back to a
+//! 6. For [`Engine::Acyclic`]: the moves that stay inside a tier never come back to a
 //!    position. For [`Engine::CyclicScore`]: a move inside a tier gains nothing and
 //!    passes the turn.
 
@@ -59,9 +59,9 @@ pub struct Move<P> {
 pub enum Engine {
     /// Outcomes with distance by retrograde analysis ([`crate::solve`]); needs `unmoves`.
     Outcome,
-    /// Scores, the moves inside a tier forming a DAG: memoised depth-first evaluation
-    /// ([`crate::score`]).
-    Score,
+    /// Any kind of value, the moves inside a tier forming a DAG (or none staying in
+    /// it): memoised depth-first evaluation ([`crate::acyclic`]).
+    Acyclic,
     /// Scores whose moves inside a tier may cycle, endless play scoring 0: thresholds by
     /// retrograde analysis ([`crate::cyclic`]); needs `unmoves`.
     CyclicScore,
@@ -72,7 +72,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Outcome => "outcome",
-            Engine::Score => "score",
+            Engine::Acyclic => "acyclic",
             Engine::CyclicScore => "cyclic score",
         }
     }

@@ -134,12 +134,12 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
 /// among its predecessors with the same turn; each predecessor `q` of `p` is in `p`'s
 /// tier, not over, and has `p` among its successors with that turn. Returns how many
 /// successor and predecessor links were followed, so a caller can see the check bit.
-/// Positions of tiers whose engine needs no un-moves ([`Engine::Score`]) are skipped.
+/// Positions of tiers whose engine needs no un-moves ([`Engine::Acyclic`]) are skipped.
 pub fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> (usize, usize) {
     let links = positions.par_iter().map(|p| {
         let tier = game.locate(p).tier;
         let (mut forward_links, mut backward_links) = (0, 0);
-        if game.engine(tier) == Engine::Score {
+        if game.engine(tier) == Engine::Acyclic {
             return (0, 0);
         }
         if game.end(p).is_none() {

@@ -4,10 +4,11 @@
 //! numbers each tier's positions densely; its values are outcomes with distance or
 //! scores ([`TableValue`]). [`store::build`] solves the tiers in dependency order
 //! ([`order`]), each with the engine the game chooses for it ([`Engine`]: [`solve`],
-//! [`score`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
+//! [`acyclic`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
 //! the rules, [`forward`] is an independent solver for tests, [`census`] counts what is
 //! reachable, and [`line`](mod@line) reads best play back out.
 
+pub mod acyclic;
 pub mod census;
 pub mod children;
 pub mod cyclic;
@@ -17,7 +18,6 @@ pub mod kit;
 pub mod line;
 pub mod memory;
 pub mod order;
-pub mod score;
 pub mod solve;
 pub mod store;
 pub mod table;

@@ -23,7 +23,9 @@ pub enum BuildError {
     #[error(transparent)]
     Solve(#[from] SolveError),
     #[error(transparent)]
-    ScoreSolve(#[from] crate::score::ScoreSolveError),
+    Acyclic(#[from] crate::acyclic::AcyclicError),
+    #[error(transparent)]
+    Cyclic(#[from] crate::cyclic::CyclicError),
     // Not a `source`: the message says it all, once.
     #[error("{0}{hint}", hint = if .0.is_bad_contents() { "\n  (remove the file to have it rebuilt)" } else { "" })]
     Table(TableError),
@@ -197,10 +199,11 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
 fn engine<G: Game>(game: &G, tier: G::Tier) -> Result<Engine, BuildError> {
     let engine = game.engine(tier);
     let needs = match engine {
-        Engine::Outcome => ValueEncoding::OutcomeDistance,
-        Engine::Score | Engine::CyclicScore => ValueEncoding::Score,
+        Engine::Outcome => Some(ValueEncoding::OutcomeDistance),
+        Engine::Acyclic => None,
+        Engine::CyclicScore => Some(ValueEncoding::Score),
     };
-    if needs != G::Value::ENCODING {
+    if needs.is_some_and(|needs| needs != G::Value::ENCODING) {
         return Err(BuildError::EngineMismatch { tier: tier.to_string(), engine, encoding: G::Value::ENCODING });
     }
     Ok(engine)
@@ -216,7 +219,7 @@ fn solve_tier<G: Game>(
     let children = ChildTables::new(tier, game.child_tiers(tier), finished);
     Ok(match engine(game, tier)? {
         Engine::Outcome => crate::solve::solve_tier(game, tier, &children, observer)?,
-        Engine::Score => crate::score::solve_tier(game, tier, &children, observer)?,
+        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?,
         Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
     })
 }

@@ -8,7 +8,7 @@
 //! - [`Toy::outcome`]: the cells form a ring; whoever cannot move loses (normal play).
 //!   Shifting round the ring makes cycles inside a tier ([`Engine::Outcome`]).
 //! - [`Toy::score`]: each stone taken scores one; the cells form a line, the marker
-//!   only advances, so a tier's moves form a DAG ([`Engine::Score`]).
+//!   only advances, so a tier's moves form a DAG ([`Engine::Acyclic`]).
 //! - [`Toy::cyclic_score`]: scores, on a ring: cycles inside a tier, endless play
 //!   scoring 0 ([`Engine::CyclicScore`]).
 //!
@@ -137,7 +137,7 @@ macro_rules! toy_game {
             fn engine(&self, _tier: u8) -> Engine {
                 match ($score, self.ring) {
                     (false, _) => Engine::Outcome,
-                    (true, false) => Engine::Score,
+                    (true, false) => Engine::Acyclic,
                     (true, true) => Engine::CyclicScore,
                 }
             }

@@ -54,7 +54,7 @@ impl TableValue for Value {
 
 impl TableValue for i16 {
     const ENCODING: ValueEncoding = ValueEncoding::Score;
-    const ENGINE: Engine = Engine::Score;
+    const ENGINE: Engine = Engine::Acyclic;
     #[inline]
     fn code(self) -> u16 {
         score_code(self)

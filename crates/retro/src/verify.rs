@@ -7,7 +7,7 @@
 //! checked directly; a wrong draw implies a wrong value among its children in the same
 //! way. So a table that passes everywhere holds the true values.
 //!
-//! **Scores whose in-tier moves form a DAG ([`Engine::Score`]): complete too.** If every
+//! **Values whose in-tier moves form a DAG ([`Engine::Acyclic`]): complete too.** If every
 //! value equals the best over its children, then by induction along the DAG (and over
 //! tiers, lowest first) every value is the true minimax value, since the values at the
 //! DAG's sinks are the outcomes of finished games.
@@ -19,7 +19,7 @@
 //! the attractor argument of [`crate::cyclic`] and on the suite's comparison with an
 //! independent solver on small boards (`games/tests/awari_tables.rs`).
 //!
-//! [`Engine::Score`]: crate::game::Engine::Score
+//! [`Engine::Acyclic`]: crate::game::Engine::Acyclic
 //! [`Engine::CyclicScore`]: crate::game::Engine::CyclicScore
 
 use crate::game::{Game, Location, Move};

@@ -54,4 +54,4 @@
 
 pub mod solve;
 
-pub use solve::solve_tier;
+pub use solve::{solve_tier, CyclicError};

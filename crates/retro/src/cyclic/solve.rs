@@ -21,11 +21,31 @@
 
 use crate::children::{ChildError, ChildTables};
 use crate::game::{Game, Location, Move};
-use crate::score::ScoreSolveError;
 use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum CyclicError {
+    #[error(transparent)]
+    Child(#[from] ChildError),
+    #[error("tier {tier}: position {position} is not over but has no move")]
+    NoMove { tier: String, position: String },
+    #[error("tier {tier}: a score of {score} does not fit the engine's value codes")]
+    ScoreRange { tier: String, score: i32 },
+    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
+    InTierGain { tier: String, position: String },
+    #[error("tier {tier}: an un-move of {position} leaves the tier")]
+    UnmoveOutsideTier { tier: String, position: String },
+    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
+    UnmoveNotAMove { tier: String, position: String },
+    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
+    TooManyChildren { tier: String, position: String },
+    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
+    TooLarge { tier: String, size: u64 },
+}
 
 /// `best_exit` of a position without exits.
 const NO_EXIT: i8 = i8::MIN;
@@ -44,10 +64,10 @@ impl<G: Game> TierSolver<'_, G> {
         self.tier.to_string()
     }
 
-    fn fits(&self, score: i32) -> Result<i8, ScoreSolveError> {
+    fn fits(&self, score: i32) -> Result<i8, CyclicError> {
         match i8::try_from(score) {
             Ok(s) if s != NO_EXIT => Ok(s),
-            _ => Err(ScoreSolveError::ScoreRange { tier: self.err_tier(), score }),
+            _ => Err(CyclicError::ScoreRange { tier: self.err_tier(), score }),
         }
     }
 
@@ -57,7 +77,7 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         moves: &mut Vec<Move<G::Position>>,
         inside: &mut Vec<u64>,
-    ) -> Result<(i8, u8), ScoreSolveError> {
+    ) -> Result<(i8, u8), CyclicError> {
         let position = self.game.position(Location::at(self.tier, rank));
         if let Some(v) = self.game.end(&position) {
             return Ok((self.fits(code_score(v.code()) as i32)?, 0));
@@ -66,17 +86,14 @@ impl<G: Game> TierSolver<'_, G> {
         inside.clear();
         self.game.moves(&position, moves);
         if moves.is_empty() {
-            return Err(ScoreSolveError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
+            return Err(CyclicError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
         }
         let mut best = i32::MIN;
         for mv in moves.iter() {
             let Location { tier, rank: child, .. } = self.game.locate(&mv.position);
             if tier == self.tier {
                 if mv.gain != 0 || mv.turn != Turn::Passes {
-                    return Err(ScoreSolveError::InTierGain {
-                        tier: self.err_tier(),
-                        position: format!("{position:?}"),
-                    });
+                    return Err(CyclicError::InTierGain { tier: self.err_tier(), position: format!("{position:?}") });
                 }
                 if child >= self.size {
                     return Err(ChildError::RankOutOfRange {
@@ -94,10 +111,8 @@ impl<G: Game> TierSolver<'_, G> {
         }
         inside.sort_unstable();
         inside.dedup();
-        let count = u8::try_from(inside.len()).map_err(|_| ScoreSolveError::TooManyChildren {
-            tier: self.err_tier(),
-            position: format!("{position:?}"),
-        })?;
+        let count = u8::try_from(inside.len())
+            .map_err(|_| CyclicError::TooManyChildren { tier: self.err_tier(), position: format!("{position:?}") })?;
         let best = if best == i32::MIN { NO_EXIT } else { self.fits(best)? };
         Ok((best, count))
     }
@@ -108,7 +123,7 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         buffer: &mut Vec<Move<G::Position>>,
         parents: &mut Vec<u64>,
-    ) -> Result<(), ScoreSolveError> {
+    ) -> Result<(), CyclicError> {
         let position = self.game.position(Location::at(self.tier, rank));
         buffer.clear();
         parents.clear();
@@ -116,7 +131,7 @@ impl<G: Game> TierSolver<'_, G> {
         for parent in buffer.iter() {
             let Location { tier, rank: r, .. } = self.game.locate(&parent.position);
             if tier != self.tier || r >= self.size {
-                return Err(ScoreSolveError::UnmoveOutsideTier {
+                return Err(CyclicError::UnmoveOutsideTier {
                     tier: self.err_tier(),
                     position: format!("{position:?}"),
                 });
@@ -137,9 +152,9 @@ pub fn solve_tier<'a, G: Game>(
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, ScoreSolveError> {
+) -> Result<Vec<u16>, CyclicError> {
     let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
+    let len = usize::try_from(size).map_err(|_| CyclicError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver { game, tier, size, children };
 
     // 1. Scan.
@@ -154,7 +169,7 @@ pub fn solve_tier<'a, G: Game>(
             }
             // The scan is most of the work; the passes below are counted with it.
             observer.advanced(best.len() as u64);
-            Ok::<(), ScoreSolveError>(())
+            Ok::<(), CyclicError>(())
         },
     )?;
 
@@ -217,7 +232,7 @@ impl<G: Game> Pass<'_, G> {
 
     /// One layer of the retrograde propagation at threshold `t`: the parents that the
     /// positions of `frontier` decide, marked and returned.
-    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, ScoreSolveError> {
+    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, CyclicError> {
         let layers: Vec<Vec<u64>> = frontier
             .par_chunks(CHUNK / 16)
             .map_init(
@@ -234,7 +249,7 @@ impl<G: Game> Pass<'_, G> {
                                     continue;
                                 }
                                 let left = self.counter[q].fetch_sub(1, Relaxed).checked_sub(1).ok_or_else(|| {
-                                    ScoreSolveError::UnmoveNotAMove {
+                                    CyclicError::UnmoveNotAMove {
                                         tier: self.solver.err_tier(),
                                         position: format!(
                                             "{:?}",
@@ -261,7 +276,7 @@ impl<G: Game> Pass<'_, G> {
                     Ok(next)
                 },
             )
-            .collect::<Result<_, ScoreSolveError>>()?;
+            .collect::<Result<_, CyclicError>>()?;
         Ok(layers.concat())
     }
 }

@@ -1,4 +1,4 @@
-//! Solving one tier of a score game: a memoised depth-first evaluation.
+//! Solving one tier whose in-tier moves form a DAG: a memoised depth-first evaluation.
 //!
 //! Every rank is evaluated from its moves: a move into a lower tier is one probe of that
 //! tier's finished table; a move inside the tier needs the child's value first, so the
@@ -8,44 +8,36 @@
 //!
 //! Threads take chunks of ranks (rayon). Two threads may meet on the same child and
 //! both evaluate it; they compute the same number, so the duplicate store is harmless
-//! and no locking is needed: a value slot is an `AtomicU16` holding the zigzag code, or
-//! `UNKNOWN` until written.
+//! and no locking is needed: a value slot is an `AtomicU16` holding the value's table
+//! code, or `UNKNOWN` until written.
 //!
 //! A chain inside the tier longer than the tier has positions must revisit one: the
-//! moves are not a DAG, and the tier is refused with [`ScoreSolveError::Cycle`].
+//! moves are not a DAG, and the tier is refused with [`AcyclicError::Cycle`].
 
 use crate::children::{ChildError, ChildTables};
 use crate::game::{Game, Location, Move};
 use crate::solve::Observer;
-use crate::value::{code_score, score_code, TableValue};
+use crate::value::TableValue;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use thiserror::Error;
 
-/// A value slot not yet written (no score reaches this zigzag code).
+/// A value slot not yet written: no value the engine stores has this code (the zigzag
+/// code of `i16::MIN`, the outcome code of a distance beyond [`crate::value::MAX_DISTANCE`]).
 const UNKNOWN: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: u64 = 1 << 14;
 
 #[derive(Debug, Error, PartialEq, Eq)]
-pub enum ScoreSolveError {
+pub enum AcyclicError {
     #[error(transparent)]
     Child(#[from] ChildError),
     #[error("tier {tier}: position {position} is not over but has no move")]
     NoMove { tier: String, position: String },
     #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
     Cycle { tier: String },
-    #[error("tier {tier}: a score of {score} does not fit the engine's value codes")]
-    ScoreRange { tier: String, score: i32 },
-    // What only the cyclic engine (`crate::cyclic`) checks: its in-tier moves and un-moves.
-    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
-    InTierGain { tier: String, position: String },
-    #[error("tier {tier}: an un-move of {position} leaves the tier")]
-    UnmoveOutsideTier { tier: String, position: String },
-    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
-    UnmoveNotAMove { tier: String, position: String },
-    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
-    TooManyChildren { tier: String, position: String },
+    #[error("tier {tier}: the value {value} does not fit the table's codes")]
+    Range { tier: String, value: String },
     #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
     TooLarge { tier: String, size: u64 },
 }
@@ -53,12 +45,18 @@ pub enum ScoreSolveError {
 /// One position being evaluated: its rank, the moves whose same-tier child was not yet
 /// known when it was opened (with the children's ranks), the next of them to look at,
 /// and the best worth so far (over every move already resolved).
-struct Frame<P> {
+struct Frame<P, V> {
     rank: u64,
     moves: Vec<Move<P>>,
     ranks: Vec<u64>,
     next: usize,
-    best: i32,
+    best: Option<V>,
+}
+
+/// A position just opened: its value, or a frame waiting for same-tier children.
+enum Opened<P, V> {
+    Known(V),
+    Pending(Frame<P, V>),
 }
 
 /// Reusable buffers of a finished frame.
@@ -77,10 +75,10 @@ impl<G: Game> TierSolver<'_, G> {
         self.tier.to_string()
     }
 
-    fn code_of(&self, score: i32) -> Result<u16, ScoreSolveError> {
-        match i16::try_from(score) {
-            Ok(s) if score_code(s) != UNKNOWN => Ok(score_code(s)),
-            _ => Err(ScoreSolveError::ScoreRange { tier: self.error_tier(), score }),
+    fn code_of(&self, value: G::Value) -> Result<u16, AcyclicError> {
+        match value.code() {
+            UNKNOWN => Err(AcyclicError::Range { tier: self.error_tier(), value: value.to_string() }),
+            code => Ok(code),
         }
     }
 
@@ -96,15 +94,15 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         position: &G::Position,
         (mut moves, mut ranks): Spare<G::Position>,
-    ) -> Result<Result<Frame<G::Position>, i32>, ScoreSolveError> {
+    ) -> Result<Opened<G::Position, G::Value>, AcyclicError> {
         if let Some(v) = self.game.end(position) {
-            return Ok(Err(code_score(v.code()) as i32));
+            return Ok(Opened::Known(v));
         }
         moves.clear();
         ranks.clear();
         self.game.moves(position, &mut moves);
         if moves.is_empty() {
-            return Err(ScoreSolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
+            return Err(AcyclicError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
         // First every child's place (pure computation), then every load in a tight loop,
         // so that the loads' cache misses overlap.
@@ -134,7 +132,7 @@ impl<G: Game> TierSolver<'_, G> {
                 *slot = code;
             }
         }
-        let mut best = i32::MIN;
+        let mut best: Option<G::Value> = None;
         let mut kept = 0;
         for i in 0..moves.len() {
             // More than 16 moves: the rest are looked at again in the frame.
@@ -144,15 +142,15 @@ impl<G: Game> TierSolver<'_, G> {
                 ranks.swap(kept, i);
                 kept += 1;
             } else {
-                best = best.max(worth(&moves[i], code) as i32);
+                best = best.max(Some(worth::<G>(&moves[i], code)));
             }
         }
         if kept == 0 {
-            return Ok(Err(best));
+            return Ok(Opened::Known(best.expect("a position with moves has a best one")));
         }
         moves.truncate(kept);
         ranks.truncate(kept);
-        Ok(Ok(Frame { rank, moves, ranks, next: 0, best }))
+        Ok(Opened::Pending(Frame { rank, moves, ranks, next: 0, best }))
     }
 
     /// Evaluates `root` and every unevaluated same-tier position it depends on.
@@ -160,19 +158,19 @@ impl<G: Game> TierSolver<'_, G> {
         &self,
         root: u64,
         position: &G::Position,
-        stack: &mut Vec<Frame<G::Position>>,
+        stack: &mut Vec<Frame<G::Position, G::Value>>,
         spares: &mut Vec<Spare<G::Position>>,
-    ) -> Result<(), ScoreSolveError> {
+    ) -> Result<(), AcyclicError> {
         if self.values[root as usize].load(Relaxed) != UNKNOWN {
             return Ok(());
         }
         let limit = self.values.len();
         match self.open(root, position, spares.pop().unwrap_or_default())? {
-            Err(v) => {
+            Opened::Known(v) => {
                 self.values[root as usize].store(self.code_of(v)?, Relaxed);
                 return Ok(());
             }
-            Ok(frame) => stack.push(frame),
+            Opened::Pending(frame) => stack.push(frame),
         }
         while let Some(frame) = stack.last_mut() {
             if let Some(mv) = frame.moves.get(frame.next) {
@@ -181,21 +179,22 @@ impl<G: Game> TierSolver<'_, G> {
                 if code == UNKNOWN {
                     let position = mv.position.clone();
                     if stack.len() > limit {
-                        return Err(ScoreSolveError::Cycle { tier: self.error_tier() });
+                        return Err(AcyclicError::Cycle { tier: self.error_tier() });
                     }
                     match self.open(rank, &position, spares.pop().unwrap_or_default())? {
-                        Err(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
-                        Ok(child) => stack.push(child),
+                        Opened::Known(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
+                        Opened::Pending(child) => stack.push(child),
                     }
                     // Either the child's value is written now or it is on the stack;
                     // this move is looked at again when the child is done.
                     continue;
                 }
-                frame.best = frame.best.max(worth(mv, code) as i32);
+                frame.best = frame.best.max(Some(worth::<G>(mv, code)));
                 frame.next += 1;
             } else {
                 let done = stack.pop().expect("the loop holds a frame");
-                self.values[done.rank as usize].store(self.code_of(done.best)?, Relaxed);
+                let best = done.best.expect("a frame is opened for a position with moves");
+                self.values[done.rank as usize].store(self.code_of(best)?, Relaxed);
                 spares.push((done.moves, done.ranks));
             }
         }
@@ -205,21 +204,20 @@ impl<G: Game> TierSolver<'_, G> {
 
 /// A move's worth to its mover, given the value code of the position it leads to.
 #[inline]
-fn worth<P>(mv: &Move<P>, code: u16) -> i16 {
-    i16::worth(code_score(code), mv.gain, mv.turn)
+fn worth<G: Game>(mv: &Move<G::Position>, code: u16) -> G::Value {
+    G::Value::worth(G::Value::from_code(code), mv.gain, mv.turn)
 }
 
 /// Solves one tier whose lower child tiers' tables are `children`; returns the tier's
-/// value codes in rank order. The game's values must be coded as scores
-/// ([`crate::store::build`] checks this before it calls an engine).
+/// value codes in rank order, for any kind of value.
 pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, ScoreSolveError> {
+) -> Result<Vec<u16>, AcyclicError> {
     let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| ScoreSolveError::TooLarge { tier: tier.to_string(), size })?;
+    let len = usize::try_from(size).map_err(|_| AcyclicError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
@@ -235,7 +233,7 @@ pub fn solve_tier<'a, G: Game>(
                 solver.evaluate(rank, &position, stack, spares)?;
             }
             observer.advanced(to - from);
-            Ok::<(), ScoreSolveError>(())
+            Ok::<(), AcyclicError>(())
         },
     )?;
     // Same size and alignment: the conversion reuses the allocation.
