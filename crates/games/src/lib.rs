@@ -8,3 +8,4 @@ pub mod echo;
 pub mod kalah;
 pub mod oware;
 pub mod thi;
+pub mod trias;

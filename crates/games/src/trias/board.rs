@@ -1,0 +1,313 @@
+//! The Trias board seen from the player to move, and the sowing of one move.
+//!
+//! A board of `3 × k` holes is one array in the mover's circuit order:
+//!
+//! ```text
+//!   files (mover's left to right):   1        2      …      k
+//!   opponent's row:               [2k]    [2k+1]   …   [3k−1]     never sown by the mover
+//!   middle row:                   [2k−1]  [2k−2]   …   [k]        sown right to left
+//!   mover's row:                  [0]     [1]      …   [k−1]      sown left to right
+//! ```
+//!
+//! The mover's circuit is `0, 1, …, 2k − 1` and round again, so a sowing step is
+//! `+1 mod 2k` and the file of a middle hole `c` is `2k − c`. Turning the board round
+//! (the other player's view, the half-turn that maps one player's circuit onto the
+//! other's) reverses the whole array: the opponent's row becomes the mover's row, both
+//! read from the new mover's left, and the middle row is read the other way.
+
+use retro::Value;
+use std::fmt;
+
+/// Most holes a row (the source's board).
+pub const MAX_HOLES: usize = 12;
+/// Hole slots in a board: three rows of [`MAX_HOLES`].
+pub const MAX_CELLS: usize = 3 * MAX_HOLES;
+/// Most stones a board may hold (counts and tiers are bytes); the source's board holds 144.
+pub const MAX_STONES: u32 = 255;
+
+/// The player to move. South owns the bottom row and moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    South,
+    North,
+}
+
+impl Side {
+    /// The other player.
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    /// `South` or `North`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::South => "South",
+            Side::North => "North",
+        }
+    }
+
+    /// The side's letter in the notation.
+    pub fn letter(self) -> char {
+        match self {
+            Side::South => 'S',
+            Side::North => 'N',
+        }
+    }
+}
+
+/// A Trias position: the board in the mover's circuit order (module comment) and who
+/// that mover is. Unused slots stay 0, so equal positions are equal arrays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    cells: [u8; MAX_CELLS],
+    holes: u8,
+    to_move: Side,
+}
+
+/// Why a hole of the mover's row is not a legal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Illegal {
+    /// The hole is empty.
+    Empty,
+    /// Its first lap ends the move: a move needs at least two laps.
+    OneLap,
+    /// The sowing never ends: its state at the start of a lap repeats.
+    Endless,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::Empty => "the hole is empty",
+            Illegal::OneLap => "its first lap would end the move (a move needs two laps)",
+            Illegal::Endless => "its sowing would never end",
+        })
+    }
+}
+
+/// How a lap ends: where its last stone fell decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LapEnd {
+    /// Into an occupied hole: its whole content is sown on from there.
+    Relay,
+    /// Into an empty middle hole whose file the opponent has empty and the mover not:
+    /// the stone moves onto the mover's hole (a cell) and that hole is sown on.
+    Transfer(usize),
+    /// Into an empty middle hole whose file the opponent holds: his hole (a cell) is
+    /// emptied off the board, with this many stones. The move ends.
+    Capture(usize, u8),
+    /// Into an empty hole otherwise: the stone leaves the board. The move ends.
+    Removed,
+}
+
+/// One lap: the hole it was lifted from (a cell), the stones sown, the hole the last one
+/// fell into (a cell), and what happened there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lap {
+    pub from: usize,
+    pub stones: u8,
+    pub last: usize,
+    pub end: LapEnd,
+}
+
+/// What a legal move does: the board afterwards (still in the mover's order, before it
+/// is turned round for the next mover) and the stones it took off the board.
+struct Sown {
+    cells: [u8; MAX_CELLS],
+    removed: u8,
+}
+
+impl Position {
+    /// The start of a board of `holes` holes a row (1..=[`MAX_HOLES`]) with `stones`
+    /// in every hole, South to move; `None` beyond the limits.
+    pub fn start(holes: usize, stones: u32) -> Option<Position> {
+        if !(1..=MAX_HOLES).contains(&holes) || 3 * holes as u32 * stones > MAX_STONES {
+            return None;
+        }
+        let mut cells = [0; MAX_CELLS];
+        cells[..3 * holes].fill(stones as u8);
+        Some(Position { cells, holes: holes as u8, to_move: Side::South })
+    }
+
+    /// A position from its cells in the mover's order (`3 × holes` of them) and its mover.
+    /// The caller keeps the limits (holes 1..=[`MAX_HOLES`], at most [`MAX_STONES`]).
+    pub fn from_cells(cells: &[u8], to_move: Side) -> Position {
+        let mut all = [0; MAX_CELLS];
+        all[..cells.len()].copy_from_slice(cells);
+        Position { cells: all, holes: (cells.len() / 3) as u8, to_move }
+    }
+
+    /// The cells in the mover's circuit order.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..3 * self.holes as usize]
+    }
+
+    /// Holes a row.
+    pub fn holes(&self) -> usize {
+        self.holes as usize
+    }
+
+    /// The player to move.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Stones on the board.
+    pub fn stones(&self) -> u32 {
+        self.cells().iter().map(|&c| c as u32).sum()
+    }
+
+    /// The same board with the other player to move (the array turned round).
+    pub fn turned(&self) -> Position {
+        let n = 3 * self.holes as usize;
+        let mut cells = [0; MAX_CELLS];
+        for (i, &c) in self.cells[..n].iter().enumerate() {
+            cells[n - 1 - i] = c;
+        }
+        Position { cells, holes: self.holes, to_move: self.to_move.other() }
+    }
+
+    /// The stones of the hole at `row` (0 South's, 1 middle, 2 North's) and `file`
+    /// (1..=k from South's left), whoever moves.
+    pub fn hole(&self, row: usize, file: usize) -> u8 {
+        self.cells[self.cell_of(row, file)]
+    }
+
+    /// The cell (in this position's order) of the hole at `row` and `file`, as in
+    /// [`Position::hole`].
+    pub fn cell_of(&self, row: usize, file: usize) -> usize {
+        let k = self.holes as usize;
+        let (row, file) = match self.to_move {
+            Side::South => (row, file),
+            Side::North => (2 - row, k + 1 - file),
+        };
+        match row {
+            0 => file - 1,
+            1 => 2 * k - file,
+            _ => 2 * k + file - 1,
+        }
+    }
+
+    /// The name of a cell: its row (`S`, `M`, `N`) and file from South's left.
+    pub fn cell_name(&self, cell: usize) -> String {
+        let k = self.holes as usize;
+        let (row, file) = if cell < k {
+            (0, cell + 1)
+        } else if cell < 2 * k {
+            (1, 2 * k - cell)
+        } else {
+            (2, cell - 2 * k + 1)
+        };
+        let (row, file) = match self.to_move {
+            Side::South => (row, file),
+            Side::North => (2 - row, k + 1 - file),
+        };
+        format!("{}{file}", ['S', 'M', 'N'][row])
+    }
+
+    /// The value of a position where the mover has no legal move (he loses), `None` where
+    /// he has one.
+    pub fn end(&self) -> Option<Value> {
+        let legal = (0..self.holes as usize).any(|hole| self.sow(hole, None).is_ok());
+        (!legal).then_some(Value::Loss(0))
+    }
+
+    /// The legal moves: the file (1..=k from the mover's left) and the position after it,
+    /// the other player to move.
+    pub fn moves(&self) -> impl Iterator<Item = (usize, Position)> + '_ {
+        (0..self.holes as usize).filter_map(|hole| {
+            let sown = self.sow(hole, None).ok()?;
+            let after = Position { cells: sown.cells, holes: self.holes, to_move: self.to_move };
+            Some((hole + 1, after.turned()))
+        })
+    }
+
+    /// The laps of the move from `file` (1..=k from the mover's left), or why it is not
+    /// legal; also the stones it takes off the board.
+    pub fn laps(&self, file: usize) -> Result<(Vec<Lap>, u8), Illegal> {
+        if !(1..=self.holes as usize).contains(&file) {
+            return Err(Illegal::Empty);
+        }
+        let mut laps = Vec::new();
+        let sown = self.sow(file - 1, Some(&mut laps))?;
+        Ok((laps, sown.removed))
+    }
+
+    /// Sows the mover's hole `hole` (a cell of his row), noting each lap in `trace`.
+    ///
+    /// The sowing is a deterministic walk over states "board, hole about to be lifted"
+    /// taken at the start of each lap; stones only move inside the circuit until the move
+    /// ends, so there are finitely many, and a sowing that does not end repeats one.
+    /// Brent's method finds the repetition exactly with one saved state: the state at
+    /// lap 2^i is kept and compared with every later lap up to 2^(i+1).
+    fn sow(&self, hole: usize, mut trace: Option<&mut Vec<Lap>>) -> Result<Sown, Illegal> {
+        let k = self.holes as usize;
+        let circuit = 2 * k;
+        let mut cells = self.cells;
+        if cells[hole] == 0 {
+            return Err(Illegal::Empty);
+        }
+        let mut from = hole;
+        let mut laps = 0u64;
+        let mut saved = ([0u8; 2 * MAX_HOLES], usize::MAX);
+        let mut next_save = 1u64;
+        loop {
+            if laps == next_save {
+                saved.0[..circuit].copy_from_slice(&cells[..circuit]);
+                saved.1 = from;
+                next_save *= 2;
+            } else if laps > 1 && from == saved.1 && cells[..circuit] == saved.0[..circuit] {
+                return Err(Illegal::Endless);
+            }
+            laps += 1;
+            let stones = cells[from];
+            cells[from] = 0;
+            let mut at = from;
+            for _ in 0..stones {
+                at += 1;
+                if at == circuit {
+                    at = 0;
+                }
+                cells[at] += 1;
+            }
+            let end = if cells[at] > 1 {
+                LapEnd::Relay
+            } else if at < k {
+                LapEnd::Removed
+            } else {
+                let own = circuit - 1 - at;
+                let opponent = circuit + own;
+                if cells[opponent] > 0 {
+                    LapEnd::Capture(opponent, cells[opponent])
+                } else if cells[own] > 0 {
+                    LapEnd::Transfer(own)
+                } else {
+                    LapEnd::Removed
+                }
+            };
+            if let Some(trace) = trace.as_deref_mut() {
+                trace.push(Lap { from, stones, last: at, end });
+            }
+            match end {
+                LapEnd::Relay => from = at,
+                LapEnd::Transfer(own) => {
+                    cells[at] = 0;
+                    cells[own] += 1;
+                    from = own;
+                }
+                LapEnd::Capture(..) | LapEnd::Removed if laps == 1 => return Err(Illegal::OneLap),
+                LapEnd::Capture(opponent, removed) => {
+                    cells[opponent] = 0;
+                    return Ok(Sown { cells, removed });
+                }
+                LapEnd::Removed => {
+                    cells[at] = 0;
+                    return Ok(Sown { cells, removed: 1 });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Trias (Ralf Gering, 2008): three rows of `k` holes, the middle one neutral, multi-lap
+//! sowing that removes at least one stone a move; the player who cannot move loses.
+//! Rules as implemented: `docs/rules/trias.md` (from `shared/rules/trias.md`).
+//!
+//! The tables hold win or loss with the plies to the end for the player to move. A tier
+//! is the number of stones on the board; every move takes at least one off, so no move
+//! stays in its tier and each tier is solved in one pass by the acyclic engine
+//! ([`retro::acyclic`]). A tier's positions are the boards seen from the player to move
+//! ([`board`]), ranked by [`encoding::WordIndex`] as a word of `3k` letters, each a
+//! hole's count weighing `[stones, 0]`: every rank is a board, and a board's rank does
+//! not depend on the index's largest tier, so one board size's tables serve every
+//! number of stones a hole. The two players' positions with the same board seen from the
+//! mover share a rank (the half-turn maps one player's circuit onto the other's); the
+//! orientation says who moves.
+
+pub mod board;
+pub mod notation;
+
+pub use board::{Illegal, Lap, LapEnd, Position, Side, MAX_CELLS, MAX_HOLES, MAX_STONES};
+pub use notation::NotationError;
+
+use encoding::{IndexError, WordIndex};
+use retro::{Engine, Game, Location, Move, Turn, Value};
+use thiserror::Error;
+
+/// Why a Trias board cannot be set up or indexed.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum TriasError {
+    #[error("{0} holes a row: Trias boards here have 1 to {MAX_HOLES}")]
+    Holes(usize),
+    #[error("{stones} stones on the board: boards here hold at most {MAX_STONES}")]
+    TooManyStones { stones: u64 },
+    #[error("a position of {found} holes a row on a board of {holes}")]
+    WrongBoard { found: usize, holes: usize },
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+/// Trias on a board of `k` holes a row, indexed up to `max_stones` stones on the board.
+#[derive(Debug, Clone)]
+pub struct Trias {
+    k: usize,
+    max_stones: u32,
+    index: WordIndex,
+}
+
+impl Trias {
+    /// The game on `k` holes a row with tables of up to `max_stones` stones on the board.
+    pub fn new(k: usize, max_stones: u32) -> Result<Trias, TriasError> {
+        if !(1..=MAX_HOLES).contains(&k) {
+            return Err(TriasError::Holes(k));
+        }
+        if max_stones > MAX_STONES {
+            return Err(TriasError::TooManyStones { stones: max_stones as u64 });
+        }
+        let hole: Vec<[u32; 2]> = (0..=max_stones).map(|n| [n, 0]).collect();
+        let index = WordIndex::new(vec![hole; 3 * k], [max_stones, 0])?;
+        Ok(Trias { k, max_stones, index })
+    }
+
+    /// Holes a row.
+    pub fn holes(&self) -> usize {
+        self.k
+    }
+
+    /// The start with `stones` in every hole, South to move.
+    pub fn start(&self, stones: u32) -> Result<Position, TriasError> {
+        Position::start(self.k, stones).ok_or(TriasError::TooManyStones { stones: 3 * self.k as u64 * stones as u64 })
+    }
+
+    /// Whether `position` is on this board and inside the index.
+    pub fn check(&self, position: &Position) -> Result<(), TriasError> {
+        if position.holes() != self.k {
+            return Err(TriasError::WrongBoard { found: position.holes(), holes: self.k });
+        }
+        if position.stones() > self.max_stones {
+            return Err(TriasError::TooManyStones { stones: position.stones() as u64 });
+        }
+        Ok(())
+    }
+
+    /// Every tier up to `stones`, fewest first.
+    pub fn tiers_up_to(&self, stones: u32) -> Vec<u8> {
+        (0..=stones.min(self.max_stones) as u8).collect()
+    }
+
+    /// The legal moves with their names: the file of the hole, from the mover's left.
+    pub fn named_moves(&self, position: &Position) -> Vec<(String, Move<Position>)> {
+        position
+            .moves()
+            .map(|(file, after)| (file.to_string(), Move { position: after, gain: 0, turn: Turn::Passes }))
+            .collect()
+    }
+}
+
+/// Positions of a board of `k` holes a row with exactly `n` stones (for one player to
+/// move): the ways to put `n` stones in `3k` holes.
+pub fn tier_positions(k: usize, n: u32) -> u64 {
+    let (n, cells) = (n as u128, 3 * k as u128);
+    // C(n + cells − 1, cells − 1), exactly: each partial product is a binomial.
+    let count = (0..n).try_fold(1u128, |acc, i| Some(acc.checked_mul(cells + i)? / (i + 1)));
+    count.and_then(|c| u64::try_from(c).ok()).unwrap_or(u64::MAX)
+}
+
+impl Game for Trias {
+    type Position = Position;
+    type Tier = u8;
+    type Value = Value;
+
+    fn table_key(&self) -> String {
+        // Not the largest tier: a tier's table is the same for every number of stones a
+        // hole at the start.
+        format!("trias holes={}", self.k)
+    }
+
+    fn tier_size(&self, tier: u8) -> u64 {
+        self.index.size([tier as u32, 0]).unwrap_or(0)
+    }
+
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        (0..tier).collect()
+    }
+
+    fn orientations(&self) -> u8 {
+        2
+    }
+
+    #[inline]
+    fn locate(&self, position: &Position) -> Location<u8> {
+        let stones = position.stones();
+        Location {
+            tier: stones as u8,
+            rank: self.index.rank_unchecked(position.cells(), [stones, 0]),
+            orientation: (position.to_move() == Side::North) as u8,
+        }
+    }
+
+    fn position(&self, location: Location<u8>) -> Position {
+        let mut cells = [0u8; MAX_CELLS];
+        let cells = &mut cells[..3 * self.k];
+        self.index.unrank([location.tier as u32, 0], location.rank, cells).expect("rank inside its tier");
+        let side = if location.orientation == 0 { Side::South } else { Side::North };
+        Position::from_cells(cells, side)
+    }
+
+    fn end(&self, position: &Position) -> Option<Value> {
+        position.end()
+    }
+
+    fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
+        out.extend(position.moves().map(|(_, after)| Move { position: after, gain: 0, turn: Turn::Passes }));
+    }
+
+    /// Every move takes a stone off the board: no move stays in its tier.
+    fn engine(&self, _tier: u8) -> Engine {
+        Engine::Acyclic
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tier_sizes_are_compositions() {
+        let game = Trias::new(4, 24).unwrap();
+        for n in 0..=24u8 {
+            assert_eq!(game.tier_size(n), tier_positions(4, n as u32), "n = {n}");
+        }
+        // The figure: the 3×4 board with 2 stones a hole has about 1.25·10⁹ boards.
+        let total: u64 = (0..=24).map(|n| tier_positions(4, n)).sum();
+        assert_eq!(total, 1_251_677_700);
+    }
+
+    #[test]
+    fn bad_boards_are_refused() {
+        assert_eq!(Trias::new(0, 3).unwrap_err(), TriasError::Holes(0));
+        assert_eq!(Trias::new(13, 3).unwrap_err(), TriasError::Holes(13));
+        assert!(matches!(Trias::new(12, 144), Err(TriasError::Index(IndexError::TooLarge(_)))));
+    }
+}

@@ -1,0 +1,141 @@
+//! Trias's sowing, hand-checked: every kind of lap ending, the two-lap rule, North's
+//! circuit and a sowing that never ends. Positions in the notation of
+//! `games::trias::notation` (North's row, the middle row, South's row; files from South's
+//! left).
+
+use games::trias::{Illegal, Lap, LapEnd, Position, Trias};
+use retro::{Game, Value};
+
+fn position(text: &str) -> Position {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The laps of a move, each as `from stones last end`, with cells named as on the board.
+fn laps(text: &str, file: usize) -> (Vec<String>, u8) {
+    let p = position(text);
+    let (laps, removed) = p.laps(file).unwrap_or_else(|e| panic!("{text}, hole {file}: {e}"));
+    let shown = laps
+        .iter()
+        .map(|&Lap { from, stones, last, end }| {
+            let end = match end {
+                LapEnd::Relay => "relay".to_owned(),
+                LapEnd::Transfer(own) => format!("transfer to {}", p.cell_name(own)),
+                LapEnd::Capture(hole, n) => format!("capture {n} from {}", p.cell_name(hole)),
+                LapEnd::Removed => "removed".to_owned(),
+            };
+            format!("{} {stones} {} {end}", p.cell_name(from), p.cell_name(last))
+        })
+        .collect();
+    (shown, removed)
+}
+
+/// The position after the move from `file`.
+fn after(text: &str, file: usize) -> String {
+    let p = position(text);
+    let found = p.moves().find(|&(f, _)| f == file);
+    found.unwrap_or_else(|| panic!("{text}: hole {file} is not a legal move")).1.to_string()
+}
+
+#[test]
+fn a_lap_ending_in_an_occupied_hole_is_relayed() {
+    // S2's two stones: S3, then M3, which held one: its two are sown on to M2 and M1;
+    // M1 was empty, and file 1 is empty on both sides: that stone leaves the board.
+    let start = "0,0,0/0,0,1/0,2,0 S";
+    assert_eq!(laps(start, 2), (vec!["S2 2 M3 relay".to_owned(), "M3 2 M1 removed".to_owned()], 1));
+    assert_eq!(after(start, 2), "0,0,0/0,1,0/0,0,1 N");
+}
+
+#[test]
+fn a_lap_ending_in_the_middle_captures_the_opponents_hole_of_that_file() {
+    // As above, but North's hole of file 1 holds three: they leave the board and the
+    // last stone stays in M1.
+    let start = "3,0,0/0,0,1/0,2,0 S";
+    assert_eq!(laps(start, 2), (vec!["S2 2 M3 relay".to_owned(), "M3 2 M1 capture 3 from N1".to_owned()], 3));
+    assert_eq!(after(start, 2), "0,0,0/1,1,0/0,0,1 N");
+}
+
+#[test]
+fn a_last_stone_in_the_middle_moves_onto_the_own_hole_which_is_sown_on() {
+    // M1 empty, N1 empty, S1 occupied: the stone joins S1's and those two are sown:
+    // S2, S3 (occupied: relay), M3, M2 (occupied: relay), M1, S1, empty since the
+    // transfer: the stone leaves the board.
+    let start = "0,0,0/0,0,1/1,2,0 S";
+    assert_eq!(
+        laps(start, 2),
+        (
+            vec![
+                "S2 2 M3 relay".to_owned(),
+                "M3 2 M1 transfer to S1".to_owned(),
+                "S1 2 S3 relay".to_owned(),
+                "S3 2 M2 relay".to_owned(),
+                "M2 2 S1 removed".to_owned(),
+            ],
+            1
+        )
+    );
+    assert_eq!(after(start, 2), "0,0,0/1,0,1/0,1,0 N");
+}
+
+#[test]
+fn a_last_stone_in_an_empty_outer_hole_leaves_the_board() {
+    let start = "0,0,0/1,0,0/0,0,3 S";
+    assert_eq!(laps(start, 3), (vec!["S3 3 M1 relay".to_owned(), "M1 2 S2 removed".to_owned()], 1));
+    assert_eq!(after(start, 3), "0,0,0/0,1,1/1,0,0 N");
+}
+
+#[test]
+fn a_hole_whose_first_lap_ends_the_move_is_not_a_move() {
+    // Ends in the middle, both holes of the file empty.
+    assert_eq!(position("0,0,0/0,0,0/0,0,1 S").laps(3), Err(Illegal::OneLap));
+    // Ends in the middle opposite an occupied opponent's hole: a capture at once.
+    assert_eq!(position("0,0,1/0,0,0/0,0,1 S").laps(3), Err(Illegal::OneLap));
+    // Ends in an empty hole of the own row.
+    assert_eq!(position("0,0,0/0,0,0/2,0,0 S").laps(1), Err(Illegal::OneLap));
+    assert_eq!(position("0,0,0/0,0,0/2,0,0 S").laps(2), Err(Illegal::Empty));
+    // With no move at all the player to move has lost.
+    let stuck = position("0,0,1/0,0,0/0,0,1 S");
+    assert_eq!(stuck.moves().count(), 0);
+    let game = Trias::new(3, 2).unwrap();
+    assert_eq!(game.end(&stuck), Some(Value::Loss(0)));
+    assert_eq!(game.end(&position("0,0,0/0,0,1/0,2,0 S")), None);
+}
+
+#[test]
+fn north_sows_his_row_right_to_left_then_the_middle_left_to_right() {
+    // South's first example turned round: North's hole 2 (his file 2 from his left is
+    // N2; his 1 is N3): N1, then M1 (occupied: relay), M2, M3; file 3 is empty on both
+    // sides, so the last stone leaves.
+    let start = "0,2,0/1,0,0/0,0,0 N";
+    assert_eq!(laps(start, 2), (vec!["N2 2 M1 relay".to_owned(), "M1 2 M3 removed".to_owned()], 1));
+    assert_eq!(after(start, 2), "1,0,0/0,1,0/0,0,0 S");
+    // It is South's first example seen from the other side: the same board from the
+    // mover, so the same rank in the tables.
+    let south = position("0,0,0/0,0,1/0,2,0 S");
+    assert_eq!(position(start).cells(), south.cells());
+    let game = Trias::new(3, 3).unwrap();
+    assert_eq!(game.locate(&position(start)).rank, game.locate(&south).rank);
+}
+
+#[test]
+fn a_sowing_that_never_ends_is_not_a_move() {
+    // One hole a row: S1's three stones go M1, S1, M1 (relay: S1, M1), M1 was empty,
+    // N1 is empty and S1 holds two: the stone joins them and S1's three are sown again,
+    // from the same board: for ever.
+    assert_eq!(position("0/0/3 S").laps(1), Err(Illegal::Endless));
+    // A longer cycle (ten laps before the board repeats) on two holes a row.
+    assert_eq!(position("0,0/1,3/0,1 S").laps(2), Err(Illegal::Endless));
+    assert_eq!(position("0,0/1,3/0,1 S").moves().count(), 0);
+}
+
+#[test]
+fn the_notation_round_trips_and_names_what_is_wrong() {
+    for text in ["2,2,2,2/2,2,2,2/2,2,2,2 S", "0,12,0/1,0,0/0,0,3 N", "5/0/0 N"] {
+        assert_eq!(position(text).to_string(), text);
+    }
+    for bad in ["2,2/2,2 S", "2,2/2,2/2 S", "2,2/2,x/2,2 S", "2,2/2,2/2,2 W", "2,2/2,2/2,2", "200,100/0,0/0,0 S"] {
+        let error = bad.parse::<Position>().unwrap_err().to_string();
+        assert!(!error.is_empty(), "{bad}");
+    }
+    let start = Trias::new(4, 24).unwrap().start(2).unwrap();
+    assert_eq!(start.to_string(), "2,2,2,2/2,2,2,2/2,2,2,2 S");
+}
