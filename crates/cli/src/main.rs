@@ -5,9 +5,11 @@ mod build;
 mod kalah;
 use retro::memory;
 mod oware;
+mod printer;
 mod progress;
 mod tables;
 mod thi;
+mod trias;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +40,7 @@ enum Command {
     Thi(thi::ThiArgs),
     Kalah(kalah::KalahArgs),
     Awari(awari::AwariArgs),
+    Trias(trias::TriasArgs),
     Verify(verify::VerifyArgs),
     Info(tables::InfoArgs),
     VerifyTable(tables::VerifyTableArgs),
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Thi(args) => thi::run(args),
         Command::Kalah(args) => kalah::run(args),
         Command::Awari(args) => awari::run(args),
+        Command::Trias(args) => trias::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),

@@ -36,6 +36,13 @@ fn awari_help_shows_the_position_notation() {
 }
 
 #[test]
+fn trias_help_shows_the_position_notation() {
+    let text = help(&["trias"]);
+    assert!(text.contains("Position notation"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn verify_help() {
     let text = help(&["verify"]);
     assert!(text.contains("side by side"), "{text}");

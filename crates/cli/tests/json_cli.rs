@@ -74,7 +74,7 @@ fn check_report(report: &Json, game: &str, kind: &str) {
 fn every_game_reports_in_one_schema() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path();
-    let runs: [(&[&str], &str, &str); 7] = [
+    let runs: [(&[&str], &str, &str); 9] = [
         (&["thi", "--board", "primus", "--json"], "thi", "outcome"),
         (&["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"], "thi", "outcome"),
         (&["kalah", "--pits", "3", "--seeds", "2", "--json"], "kalah", "score"),
@@ -82,6 +82,8 @@ fn every_game_reports_in_one_schema() {
         (&["awari", "--position", "1,1,1,0", "--json"], "awari", "score"),
         (&["awari", "--rules", "trysse", "--pits", "2", "--seeds", "2", "--json"], "trysse", "outcome"),
         (&["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"], "wari", "outcome"),
+        (&["trias", "--holes", "3", "--stones", "1", "--json"], "trias", "outcome"),
+        (&["trias", "--position", "0,0,0/0,0,1/1,2,0 S", "--explain", "--json"], "trias", "outcome"),
     ];
     for (args, game, kind) in runs {
         check_report(&json(&solve(out, args)), game, kind);
@@ -97,6 +99,7 @@ fn a_failing_command_prints_no_json() {
         &["thi", "--board", "nonsense", "--json"][..],
         &["kalah", "--position", "4,4/4 0-0 S", "--json"],
         &["awari", "--position", "1,2,3", "--json"],
+        &["trias", "--position", "1,2/3 S", "--json"],
     ] {
         let out = solve(dir.path(), args);
         assert!(!out.status.success(), "{args:?}");

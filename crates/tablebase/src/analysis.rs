@@ -2,7 +2,9 @@
 //! tables: its value, every move's worth, the best move and the principal line, as the
 //! parts of a [`PositionReport`](crate::report::PositionReport).
 
-use crate::report::{LineEnd, LineEndKind, MoveReport, ValueReport};
+use crate::report::{
+    LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
+};
 use retro::line::{best_move, move_values, principal_line, LineEnd as RetroLineEnd, LineError};
 use retro::store::Tables;
 use retro::{Game, Move};
@@ -74,4 +76,53 @@ where
         RetroLineEnd::Cut => LineEnd { kind: LineEndKind::Cut, position: last, repeats_ply: None },
     };
     Ok(Analysis { value: value.report(), over: over.is_some(), moves, best, line: names, line_end })
+}
+
+/// What a position report says about the game rather than the position's value: which
+/// game, board and rules, whether it is the start, who moves, and the game's own details.
+#[derive(Debug, Clone)]
+pub struct Header {
+    pub game: String,
+    pub parameters: serde_json::Value,
+    pub rules: String,
+    pub start: bool,
+    pub to_move: String,
+    pub details: Option<serde_json::Value>,
+}
+
+/// The whole report of `position` ([`analyse`] with `header` and the tables' report).
+#[allow(clippy::too_many_arguments)]
+pub fn position_report<G: Game>(
+    game: &G,
+    tables: &Tables<G>,
+    position: &G::Position,
+    header: Header,
+    named: &[(String, Move<G::Position>)],
+    name_between: impl Fn(&G::Position, &G::Position) -> String,
+    max_line: usize,
+    tables_report: TablesReport,
+    reachable: Option<ReachableReport>,
+) -> Result<PositionReport, LineError>
+where
+    G::Value: Reported,
+{
+    let analysis = analyse(game, tables, position, named, name_between, max_line)?;
+    Ok(PositionReport {
+        schema: SCHEMA,
+        game: header.game,
+        parameters: header.parameters,
+        rules: header.rules,
+        position: position.to_string(),
+        start: header.start,
+        to_move: header.to_move,
+        over: analysis.over,
+        value: analysis.value,
+        moves: Some(analysis.moves),
+        best: analysis.best,
+        line: analysis.line,
+        line_end: analysis.line_end,
+        tables: tables_report,
+        reachable,
+        details: header.details,
+    })
 }

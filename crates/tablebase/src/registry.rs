@@ -7,6 +7,7 @@ use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
 use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::oware::Oware;
 use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
+use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
 use retro::store::{open, BuildError};
 use retro::verify::{verify_tier, VerifyError};
 use retro::{Engine, Game};
@@ -19,7 +20,7 @@ use thiserror::Error;
 pub enum RegistryError {
     #[error("table key `{key}`: {why}")]
     BadKey { key: String, why: String },
-    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse and Wari)")]
+    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse, Wari and Trias)")]
     UnknownGame(String),
     #[error("`{tier}` is not a tier of `{key}`")]
     BadTier { key: String, tier: String },
@@ -59,11 +60,12 @@ impl GameEntry {
 }
 
 /// Every game, by the first word of its table keys.
-pub static GAMES: [GameEntry; 4] = [
+pub static GAMES: [GameEntry; 5] = [
     GameEntry { name: "thi", summary: "THI` (Transporter), every board and rule set", verify: verify_thi },
     GameEntry { name: "kalah", summary: "Kalah(m, n) under its rule switches", verify: verify_kalah },
     GameEntry { name: "awari", summary: "Awari: Oware under the computer-science rules", verify: verify_awari },
     GameEntry { name: "oware", summary: "Trysse and Wari: Oware, first to a target", verify: verify_oware },
+    GameEntry { name: "trias", summary: "Trias on three rows of k holes", verify: verify_trias },
 ];
 
 /// The game a table key belongs to.
@@ -98,6 +100,12 @@ pub fn oware_dir(out: &Path, game: &Oware) -> PathBuf {
         game.seeds(),
         game.target()
     ))
+}
+
+/// Where Trias's tables of `k` holes a row live under `out` (one directory for every
+/// number of stones a hole: a tier's table does not depend on it).
+pub fn trias_dir(out: &Path, k: usize) -> PathBuf {
+    out.join("trias").join(format!("3x{k}"))
 }
 
 fn bad(key: &str, why: impl ToString) -> RegistryError {
@@ -201,6 +209,17 @@ fn verify_oware(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Reg
     if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
         return Err(RegistryError::BadTier { key: key.to_owned(), tier: t.to_string() });
     }
+    verify_tiers(&game, dir, tiers)
+}
+
+/// Trias: `trias holes=K`, tiers by stones on the board.
+fn verify_trias(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
+    let k = (1..=TRIAS_MAX_HOLES)
+        .find(|&k| key == format!("trias holes={k}"))
+        .ok_or_else(|| bad(key, "not one this version builds (`trias holes=K`, K = 1 to 12)"))?;
+    let max_stones = tiers.iter().copied().max().unwrap_or(0) as u32;
+    let game = Trias::new(k, max_stones).map_err(|e| bad(key, e))?;
     verify_tiers(&game, dir, tiers)
 }
 

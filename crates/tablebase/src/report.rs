@@ -50,6 +50,30 @@ impl From<retro::Value> for ValueReport {
     }
 }
 
+impl std::fmt::Display for ValueReport {
+    /// `win in 7 plies`, `draw`, `loss in 12 plies`; a score with its sign: `+3`, `0`, `-2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ValueReport::Outcome { outcome, plies: Some(d) } => {
+                write!(f, "{} in {d} pl{}", outcome.name(), if d == 1 { "y" } else { "ies" })
+            }
+            ValueReport::Outcome { outcome, plies: None } => f.write_str(outcome.name()),
+            ValueReport::Score { score, .. } => write!(f, "{score:+}"),
+        }
+    }
+}
+
+impl Outcome {
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
 /// One legal move: its name, its worth to its mover, where it leads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveReport {

@@ -1,0 +1,76 @@
+//! Text output of a position report: one layout for every game. The game's module gives
+//! what only it knows (its title line, its picture, its player names); everything else
+//! comes from the same [`PositionReport`] that `--json` prints.
+
+use retro::memory;
+use tablebase::report::{LineEndKind, PositionReport};
+
+/// What a game adds to its report in text.
+pub struct View {
+    /// The first line: the game, board and setup.
+    pub title: String,
+    /// The board as a picture.
+    pub picture: String,
+    /// The player to move at the position, by name.
+    pub mover: String,
+    /// What happens at the end of the principal line, in words (after "then: ").
+    pub line_end: String,
+    /// Lines printed last (a game's explanations).
+    pub notes: Vec<String>,
+}
+
+/// Prints `report` as text.
+pub fn print_position(report: &PositionReport, view: &View) {
+    let t = &report.tables;
+    println!("{}", view.title);
+    println!(
+        "tables: {} ({} tiers: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
+        t.directory,
+        t.tiers,
+        t.tiers_built,
+        t.tiers_reused,
+        t.seconds,
+        t.positions,
+        memory::human(t.bytes as f64),
+        t.bytes as f64 / t.positions.max(1) as f64,
+    );
+    println!("{}", view.picture);
+    println!("position: {}", report.position);
+    println!("rules: {}", report.rules);
+    if report.over {
+        println!("the game is over: {} for {} (to move)", report.value, view.mover);
+    } else {
+        println!("value for {} (to move): {}", view.mover, report.value);
+    }
+    if let Some(moves) = report.moves.as_ref().filter(|m| !m.is_empty()) {
+        println!("moves (value for {}):", view.mover);
+        let width = moves.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(4);
+        for m in moves {
+            println!("  {:<width$}  {}", m.name, m.value);
+        }
+    }
+    if let Some(best) = &report.best {
+        println!("best move: {best}");
+    }
+    if report.line.is_empty() {
+        println!("principal line: none");
+    } else {
+        println!("principal line ({} plies): {}", report.line.len(), report.line.join(" "));
+    }
+    let end = match report.line_end.kind {
+        LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),
+        LineEndKind::Cut => format!("cut at {} plies", report.line.len()),
+    };
+    println!("  then: {end}");
+    if let Some(r) = &report.reachable {
+        // Only the counts the game keeps (Trias has no draws).
+        let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
+            .iter()
+            .filter_map(|&(n, word)| n.map(|n| format!("{n} {word}")))
+            .collect();
+        println!("reachable from the start: {} positions ({} for the player to move)", r.positions, counts.join(", "));
+    }
+    for note in &view.notes {
+        println!("{note}");
+    }
+}

@@ -1,0 +1,265 @@
+//! `solve trias`: Trias tables, the start's value, and position analysis.
+
+use crate::printer::{print_position, View};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use games::trias::{self, Lap, LapEnd, Position, Side, Trias, TriasError};
+use retro::census::cached_census;
+use retro::{memory, Game};
+use serde_json::json;
+use std::path::PathBuf;
+use tablebase::analysis::{position_report, Header};
+use tablebase::registry;
+use tablebase::report::{print_json, ReachableReport, TablesReport};
+
+#[derive(Args)]
+#[command(
+    about = "Trias: build tables, print the start's value, or analyse a position",
+    long_about = "Builds the perfect-play tables of Trias on three rows of K holes (or reuses them if \
+                  already built under --out), then prints the value of the start with S stones in \
+                  every hole for South, who moves first: a win or a loss (Trias has no draws), with \
+                  the plies to the end under perfect play (the winner hurries, the loser delays), \
+                  every opening move with its value, the best move and the principal line.\n\n\
+                  A tier is the number of stones on the board; every move takes at least one off, \
+                  so the tables of a board serve every smaller setup and every position of the board \
+                  with as many stones or fewer.\n\n\
+                  Position notation: three rows as South sees the board, North's first, then the \
+                  middle row, then South's, separated by `/`; each row the stones of its holes from \
+                  South's left (file 1), separated by `,`; then a space and the player to move, `S` or \
+                  `N`. The 3x4 start with 2 stones a hole is `2,2,2,2/2,2,2,2/2,2,2,2 S`.\n\n\
+                  Moves are named by the file of the hole, counted from the mover's left: South's 1 \
+                  is file 1, North's 1 is file K. In the picture and in --explain holes are named by \
+                  row (N, M, S) and file from South's left.",
+    after_help = "Examples:\n  \
+                  solve trias --holes 3 --stones 1\n  \
+                  solve trias --holes 4 --stones 2 --json\n  \
+                  solve trias --position \"0,0,0/0,0,1/1,2,0 S\" --explain"
+)]
+pub struct TriasArgs {
+    /// Holes a row, 1 to 12 (the source's board has 12).
+    #[arg(long)]
+    holes: Option<usize>,
+    /// Stones in every hole at the start (the source's game has 4).
+    #[arg(long)]
+    stones: Option<u32>,
+    /// Directory holding the tables (created if missing).
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+    /// Analyse this position instead of the start (see the notation above).
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Show the laps of every legal move: where each was lifted, where its last stone
+    /// fell and what happened there.
+    #[arg(long)]
+    explain: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// After building, check every stored value against its successors.
+    #[arg(long)]
+    verify: bool,
+    /// Longest principal line printed, in plies.
+    #[arg(long, default_value_t = 200)]
+    max_line: usize,
+}
+
+/// Working memory of the acyclic engine per position of the tier being solved (its value
+/// slot, turned into the table's codes in place, and the packed table being written), and
+/// table bytes per position of every tier (mapped; codes take under a byte).
+const WORK_BYTES_PER_POSITION: f64 = 3.0;
+const TABLE_BYTES_PER_POSITION: f64 = 1.0;
+
+/// The position asked about and, for a start, its stones a hole.
+fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
+    let given = match &args.position {
+        Some(text) => Some(
+            text.parse::<Position>()
+                .with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?,
+        ),
+        None => None,
+    };
+    match (given, args.holes, args.stones) {
+        (Some(p), holes, stones) => {
+            if let Some(k) = holes.filter(|&k| k != p.holes()) {
+                bail!("--holes {k}, but the position has {} holes a row", p.holes());
+            }
+            if let Some(s) = stones {
+                bail!(
+                    "--stones {s} sets up a start; with --position the position fixes the stones (it has {})",
+                    p.stones()
+                );
+            }
+            let first = p.cells()[0] as u32;
+            let start = p.to_move() == Side::South && first > 0 && p.cells().iter().all(|&c| c as u32 == first);
+            Ok((p, start.then_some(first)))
+        }
+        (None, Some(k), Some(s)) => {
+            if s == 0 {
+                bail!("--stones 0: the start needs at least one stone a hole");
+            }
+            let start = Position::start(k, s).ok_or_else(|| match Trias::new(k, 0) {
+                Err(e) => anyhow::Error::new(e),
+                Ok(_) => anyhow::anyhow!(
+                    "3x{k} with {s} stones a hole is {} stones; boards here hold at most {}",
+                    3 * k as u64 * s as u64,
+                    trias::MAX_STONES
+                ),
+            })?;
+            Ok((start, Some(s)))
+        }
+        (None, None, _) | (None, _, None) => {
+            bail!("give --holes K and --stones S to solve a start, or --position (see `solve trias --help`)")
+        }
+    }
+}
+
+/// The game indexed up to `position`'s stones, if its tables can be built here.
+fn game_for(position: &Position) -> Result<Trias> {
+    let (k, n) = (position.holes(), position.stones());
+    let positions: f64 = (0..=n).map(|t| trias::tier_positions(k, t) as f64).sum();
+    let needs = || {
+        format!(
+            "this position needs the Trias tables of 3x{k} for every number of stones from 0 to {n}: about {positions:.3e} \
+             positions"
+        )
+    };
+    let game = match Trias::new(k, n) {
+        Ok(game) => game,
+        Err(TriasError::Index(_)) => bail!("{}, more than a 64-bit index can number", needs()),
+        Err(e) => return Err(e.into()),
+    };
+    let tiers = game.tiers_up_to(n);
+    if let Err(big) = memory::check_outcome_build(&game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION) {
+        bail!(
+            "{} (the largest tier {:.3e}): about {} of memory; this machine has {} available",
+            needs(),
+            big.largest,
+            memory::human(big.need),
+            memory::human(big.free)
+        );
+    }
+    Ok(game)
+}
+
+pub fn run(args: TriasArgs) -> Result<()> {
+    let (position, stones) = position(&args)?;
+    let game = game_for(&position)?;
+    let dir = registry::trias_dir(&args.out, game.holes());
+    let root = game.locate(&position).tier;
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
+    if args.verify {
+        for tier in game.tiers_up_to(root as u32) {
+            retro::verify::verify_tier(&game, &tables, tier)?;
+        }
+        if !args.json {
+            println!("verified: every stored value equals the best over its successors");
+        }
+    }
+    let reachable = match stones {
+        Some(s) => {
+            let cache = tables.dir().join(format!("census-s{s}.txt"));
+            let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
+            let census = cached_census(&game, &tables, &position, &cache)?;
+            spinner.finish_and_clear();
+            Some(ReachableReport {
+                positions: census.positions,
+                win: Some(census.win),
+                draw: None,
+                loss: Some(census.loss),
+            })
+        }
+        None => None,
+    };
+    let named = game.named_moves(&position);
+    let laps: Vec<(String, Vec<Lap>, u8)> = named
+        .iter()
+        .map(|(name, _)| {
+            let file: usize = name.parse().expect("Trias moves are named by their file");
+            let (laps, removed) = position.laps(file).expect("a legal move has laps");
+            (name.clone(), laps, removed)
+        })
+        .collect();
+    let details = args.explain.then(|| {
+        let moves: Vec<_> = laps
+            .iter()
+            .map(
+                |(name, laps, removed)| json!({ "move": name, "removed": removed, "laps": laps_json(&position, laps) }),
+            )
+            .collect();
+        json!({ "laps": moves })
+    });
+    let header = Header {
+        game: "trias".to_owned(),
+        parameters: json!({ "holes": game.holes(), "stones": stones }),
+        rules: "standard".to_owned(),
+        start: stones.is_some(),
+        to_move: position.to_move().name().to_lowercase(),
+        details,
+    };
+    let between = |a: &Position, b: &Position| {
+        a.moves().find(|(_, p)| p == b).map_or_else(|| "?".to_owned(), |(file, _)| file.to_string())
+    };
+    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+    let report =
+        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, reachable)?;
+    if args.json {
+        print_json(&report)?;
+        return Ok(());
+    }
+    let plies = report.line.len();
+    let last = if plies % 2 == 0 { position.to_move() } else { position.to_move().other() };
+    let mut notes = Vec::new();
+    if args.explain && !laps.is_empty() {
+        notes.push("laps of each move (holes named as in the picture):".to_owned());
+        for (name, laps, removed) in &laps {
+            let text: Vec<String> = laps.iter().map(|lap| lap_text(&position, lap)).collect();
+            notes.push(format!("  {name}: {}; {removed} off the board", text.join("; ")));
+        }
+    }
+    let title = match stones {
+        Some(s) => format!(
+            "Trias 3x{} with {s} stone{} a hole ({} stones), South moves first",
+            game.holes(),
+            if s == 1 { "" } else { "s" },
+            3 * game.holes() as u32 * s
+        ),
+        None => format!("Trias 3x{}, a position with {} stones", game.holes(), position.stones()),
+    };
+    let view = View {
+        title,
+        picture: position.picture(),
+        mover: position.to_move().name().to_owned(),
+        line_end: format!("{} (to move) has no legal move and loses; {} wins", last.name(), last.other().name()),
+        notes,
+    };
+    print_position(&report, &view);
+    Ok(())
+}
+
+/// One lap in words: `S2 2 -> M3 occupied: relay`.
+fn lap_text(position: &Position, lap: &Lap) -> String {
+    let name = |cell| position.cell_name(cell);
+    let end = match lap.end {
+        LapEnd::Relay => "occupied: relay".to_owned(),
+        LapEnd::Transfer(own) => format!("empty: onto {}", name(own)),
+        LapEnd::Capture(hole, n) => format!("empty: captures {n} from {}", name(hole)),
+        LapEnd::Removed => "empty: the stone leaves the board".to_owned(),
+    };
+    format!("{} {} -> {} {end}", name(lap.from), lap.stones, name(lap.last))
+}
+
+/// The laps of a move as JSON (`docs/json.md`, Details).
+fn laps_json(position: &Position, laps: &[Lap]) -> serde_json::Value {
+    let name = |cell| position.cell_name(cell);
+    laps.iter()
+        .map(|lap| {
+            let (end, to, captured) = match lap.end {
+                LapEnd::Relay => ("relay", None, None),
+                LapEnd::Transfer(own) => ("transfer", Some(name(own)), None),
+                LapEnd::Capture(hole, n) => ("capture", Some(name(hole)), Some(n)),
+                LapEnd::Removed => ("removed", None, None),
+            };
+            json!({ "from": name(lap.from), "stones": lap.stones, "last": name(lap.last), "end": end, "to": to, "captured": captured })
+        })
+        .collect()
+}

@@ -1,0 +1,105 @@
+//! `solve trias`: the start's value, positions, laps, reuse of tables, and bad input.
+
+mod common;
+
+use common::{json, solve, stderr};
+
+#[test]
+fn the_start_is_solved_with_its_moves_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["trias", "--holes", "3", "--stones", "1", "--json"]));
+    assert_eq!(report["parameters"], serde_json::json!({ "holes": 3, "stones": 1 }));
+    assert_eq!(report["start"], true);
+    assert_eq!(report["to_move"], "south");
+    assert_eq!(report["position"], "1,1,1/1,1,1/1,1,1 S");
+    // Trias has no draws; the value and the line agree on the plies.
+    let value = &report["value"];
+    assert!(["win", "loss"].contains(&value["outcome"].as_str().unwrap()), "{value}");
+    assert_eq!(value["plies"].as_u64().unwrap() as usize, report["line"].as_array().unwrap().len());
+    assert_eq!(report["line_end"]["kind"], "over");
+    let moves = report["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert!(moves.iter().any(|m| m["move"] == report["best"] && m["value"] == *value), "{report}");
+    let reachable = &report["reachable"];
+    assert_eq!(
+        reachable["positions"].as_u64().unwrap(),
+        reachable["win"].as_u64().unwrap() + reachable["loss"].as_u64().unwrap()
+    );
+    // Every tier up to 9 stones was built; a second run reuses them all.
+    assert_eq!(report["tables"]["tiers_built"], 10);
+    let again = json(&solve(dir.path(), &["trias", "--holes", "3", "--stones", "1", "--json"]));
+    assert_eq!(
+        (again["tables"]["tiers_built"].as_u64(), again["tables"]["tiers_reused"].as_u64()),
+        (Some(0), Some(10))
+    );
+    assert_eq!(again["value"], *value);
+}
+
+#[test]
+fn a_position_is_analysed_and_its_laps_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    // South's hole 2: a relay, a transfer onto S1 and two more relays (games' trias_rules).
+    let position = "0,0,0/0,0,1/1,2,0 S";
+    let report = json(&solve(dir.path(), &["trias", "--position", position, "--explain", "--json"]));
+    assert_eq!(report["position"], position);
+    assert_eq!(report["start"], false);
+    assert_eq!(report["parameters"]["stones"], serde_json::Value::Null);
+    let moves = report["moves"].as_array().unwrap();
+    let two = moves.iter().find(|m| m["move"] == "2").expect("hole 2 is a move");
+    assert_eq!(two["position"], "0,0,0/1,0,1/0,1,0 N");
+    let laps = &report["details"]["laps"];
+    let two_laps = laps.as_array().unwrap().iter().find(|m| m["move"] == "2").unwrap();
+    let ends: Vec<&str> = two_laps["laps"].as_array().unwrap().iter().map(|l| l["end"].as_str().unwrap()).collect();
+    assert_eq!(ends, ["relay", "transfer", "relay", "relay", "removed"]);
+    assert_eq!(two_laps["laps"][1]["to"], "S1");
+
+    let text = solve(dir.path(), &["trias", "--position", position, "--explain"]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("S  1 2 0   <- South to move"), "{text}");
+    assert!(text.contains("M3 2 -> M1 empty: onto S1"), "{text}");
+}
+
+#[test]
+fn north_to_move_is_named_from_his_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["trias", "--position", "0,2,0/1,0,0/0,0,0 N", "--json"]));
+    assert_eq!(report["to_move"], "north");
+    let moves: Vec<&str> = report["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["2"]);
+    assert_eq!(report["value"], serde_json::json!({ "kind": "outcome", "outcome": "win", "plies": 1 }));
+}
+
+#[test]
+fn trias_tables_are_found_by_info_and_verify_table() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["trias", "--holes", "2", "--stones", "2"]).status.success());
+    let root = dir.path().to_str().unwrap();
+    let verify = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["verify-table", root]).output().unwrap();
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    assert!(String::from_utf8_lossy(&verify.stdout).contains("trias"), "{}", String::from_utf8_lossy(&verify.stdout));
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["info", root]).output().unwrap();
+    assert!(info.status.success(), "{}", stderr(&info));
+    assert!(String::from_utf8_lossy(&info.stdout).contains("trias holes=2"));
+}
+
+#[test]
+fn bad_input_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&["trias", "--holes", "3"], "give --holes K and --stones S"),
+        (&["trias", "--holes", "13", "--stones", "1"], "13 holes a row"),
+        (&["trias", "--holes", "12", "--stones", "9"], "at most 255"),
+        (&["trias", "--holes", "3", "--stones", "0"], "--stones 0"),
+        (&["trias", "--position", "1,1/1,1/1,x S"], "file 2"),
+        (&["trias", "--position", "1,1/1,1/1,1 S", "--holes", "3"], "--holes 3, but the position has 2"),
+        (&["trias", "--position", "1,1/1,1/1,1 S", "--stones", "1"], "the position fixes the stones"),
+        // The source's full board: far beyond any table.
+        (&["trias", "--holes", "12", "--stones", "4"], "needs the Trias tables of 3x12 for every number of stones"),
+    ];
+    for (args, expected) in cases {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
+    }
+}
