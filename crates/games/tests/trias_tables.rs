@@ -41,6 +41,22 @@ fn positions_keep_the_invariants() {
 }
 
 #[test]
+fn the_next_rank_is_the_next_board() {
+    for (k, stones) in [(1, 6), (2, 5), (3, 4)] {
+        let game = Trias::new(k, stones).unwrap();
+        for tier in game.tiers_up_to(stones) {
+            let mut previous = game.position(Location::at(tier, 0));
+            for rank in 1..game.tier_size(tier) {
+                let next = game.next_position(tier, rank, &previous);
+                assert_eq!(next, game.position(Location::at(tier, rank)), "3×{k}, tier {tier}, rank {rank}");
+                previous = next;
+            }
+            assert_eq!(previous.next_board(), None, "3×{k}, tier {tier}: the last board has no next");
+        }
+    }
+}
+
+#[test]
 fn tables_equal_a_forward_search_and_pass_the_verifier() {
     let mut longest = 0;
     for (k, stones) in BOARDS {

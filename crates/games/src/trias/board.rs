@@ -208,6 +208,21 @@ impl Position {
         format!("{}{file}", ['S', 'M', 'N'][row])
     }
 
+    /// The board of the next rank of its tier (the composition after this one, cell 0
+    /// most significant, as `encoding::WordIndex` ranks them), same player to move; `None`
+    /// for the last. The last non-empty cell after the first gives one stone to the cell
+    /// before it and the rest of its stones to the last cell.
+    pub fn next_board(&self) -> Option<Position> {
+        let n = 3 * self.holes as usize;
+        let last = (1..n).rev().find(|&c| self.cells[c] > 0)?;
+        let mut next = *self;
+        let rest = next.cells[last] - 1;
+        next.cells[last] = 0;
+        next.cells[last - 1] += 1;
+        next.cells[n - 1] += rest;
+        Some(next)
+    }
+
     /// The value of a position where the mover has no legal move (he loses), `None` where
     /// he has one.
     pub fn end(&self) -> Option<Value> {
@@ -252,21 +267,32 @@ impl Position {
         }
         let mut from = hole;
         let mut laps = 0u64;
+        // The circuit's cells and, past them, cells no sowing changes: comparing a fixed
+        // width is one inlined comparison, not a call.
         let mut saved = ([0u8; 2 * MAX_HOLES], usize::MAX);
-        let mut next_save = 1u64;
+        // Most moves end within a few laps: the first state is saved at lap 8, which
+        // finds the same cycles (Brent's windows only start later).
+        let mut next_save = 8u64;
         loop {
             if laps == next_save {
-                saved.0[..circuit].copy_from_slice(&cells[..circuit]);
+                saved.0.copy_from_slice(&cells[..2 * MAX_HOLES]);
                 saved.1 = from;
                 next_save *= 2;
-            } else if laps > 1 && from == saved.1 && cells[..circuit] == saved.0[..circuit] {
+            } else if from == saved.1 && cells[..2 * MAX_HOLES] == saved.0 {
                 return Err(Illegal::Endless);
             }
             laps += 1;
             let stones = cells[from];
             cells[from] = 0;
+            // Whole rounds of the circuit first, one stone a hole, then the rest.
+            let rounds = stones as usize / circuit;
+            if rounds > 0 {
+                for c in &mut cells[..circuit] {
+                    *c += rounds as u8;
+                }
+            }
             let mut at = from;
-            for _ in 0..stones {
+            for _ in 0..stones as usize % circuit {
                 at += 1;
                 if at == circuit {
                     at = 0;

@@ -143,6 +143,11 @@ impl Game for Trias {
         Position::from_cells(cells, side)
     }
 
+    #[inline]
+    fn next_position(&self, tier: u8, rank: u64, previous: &Position) -> Position {
+        previous.next_board().unwrap_or_else(|| self.position(Location::at(tier, rank)))
+    }
+
     fn end(&self, position: &Position) -> Option<Value> {
         position.end()
     }
