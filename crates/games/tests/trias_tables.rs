@@ -99,3 +99,28 @@ fn tables_of_fewer_stones_serve_a_larger_build() {
     let oracle = kit::outcome_oracle(&large, &[start]);
     assert_eq!(tables.value(&large, &start).unwrap(), oracle[&start]);
 }
+
+/// Every start of `docs/results.md` (`data/golden/trias-starts.tsv`, written from the
+/// tables) equals a forward search from the start, with no tables: value, plies and the
+/// positions reachable. The search is small because Trias games are short.
+#[test]
+fn the_published_starts_equal_a_forward_search() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/golden/trias-starts.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (k, s): (usize, u32) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let game = Trias::new(k, 3 * k as u32 * s).unwrap();
+        let start = game.start(s).unwrap();
+        let values = kit::outcome_oracle(&game, &[start]);
+        let plies: u16 = f[3].parse().unwrap();
+        let expected = if f[2] == "win" { Value::Win(plies) } else { Value::Loss(plies) };
+        assert_eq!(values[&start], expected, "3×{k} with {s}");
+        let won = values.values().filter(|v| matches!(v, Value::Win(_))).count();
+        let counts = [values.len(), won, values.len() - won].map(|n| n.to_string());
+        assert_eq!(counts, [f[4], f[5], f[6]], "3×{k} with {s}: reachable, won, lost");
+        checked += 1;
+    }
+    assert_eq!(checked, 23);
+}
