@@ -9,7 +9,7 @@ use retro::line::{best_move, move_values, principal_line, LineEnd};
 use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::PathBuf;
-use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport, SCHEMA};
+use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport};
 use tablebase::{analysis, registry};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -193,10 +193,8 @@ fn position_report(
 ) -> Result<PositionReport> {
     let named: Vec<(String, Move<Position>)> =
         game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
-    let analysis = analysis::analyse(game, tables, position, &named, |a, b| move_name(game, a, b), args.max_line)?;
     let rules = game.rules();
-    Ok(PositionReport {
-        schema: SCHEMA,
+    let header = analysis::Header {
         game: "thi".to_owned(),
         parameters: json!({
             "board": setup.name(),
@@ -205,19 +203,22 @@ fn position_report(
             "bonus": rules.bonus,
         }),
         rules: rules.set.name().to_owned(),
-        position: position.to_string(),
         start: *position == setup.start(),
         to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
-        over: analysis.over,
-        value: analysis.value,
-        moves: Some(analysis.moves),
-        best: analysis.best,
-        line: analysis.line,
-        line_end: analysis.line_end,
-        tables: TablesReport::new(tables, build, build_seconds, memory::peak_resident()),
-        reachable,
         details: details.as_object().is_some_and(|d| !d.is_empty()).then_some(details),
-    })
+    };
+    let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
+    Ok(analysis::position_report(
+        game,
+        tables,
+        position,
+        header,
+        &named,
+        |a, b| move_name(game, a, b),
+        args.max_line,
+        tables_report,
+        reachable,
+    )?)
 }
 
 fn verdict(

@@ -7,5 +7,6 @@ pub mod awari;
 pub mod echo;
 pub mod kalah;
 pub mod oware;
+pub mod side;
 pub mod thi;
 pub mod trias;

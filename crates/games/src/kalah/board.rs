@@ -226,32 +226,7 @@ impl MoveList {
     }
 }
 
-/// A player. South moves first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Side {
-    South,
-    North,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::South => "South",
-            Side::North => "North",
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
+pub use crate::side::Side;
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PositionError {

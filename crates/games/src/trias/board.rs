@@ -15,6 +15,7 @@
 //! other's) reverses the whole array: the opponent's row becomes the mover's row, both
 //! read from the new mover's left, and the middle row is read the other way.
 
+pub use crate::side::Side;
 use retro::Value;
 use std::fmt;
 
@@ -24,39 +25,6 @@ pub const MAX_HOLES: usize = 12;
 pub const MAX_CELLS: usize = 3 * MAX_HOLES;
 /// Most stones a board may hold (counts and tiers are bytes); the source's board holds 144.
 pub const MAX_STONES: u32 = 255;
-
-/// The player to move. South owns the bottom row and moves first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Side {
-    South,
-    North,
-}
-
-impl Side {
-    /// The other player.
-    pub fn other(self) -> Side {
-        match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
-        }
-    }
-
-    /// `South` or `North`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::South => "South",
-            Side::North => "North",
-        }
-    }
-
-    /// The side's letter in the notation.
-    pub fn letter(self) -> char {
-        match self {
-            Side::South => 'S',
-            Side::North => 'N',
-        }
-    }
-}
 
 /// A Trias position: the board in the mover's circuit order (module comment) and who
 /// that mover is. Unused slots stay 0, so equal positions are equal arrays.
