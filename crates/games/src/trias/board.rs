@@ -209,7 +209,8 @@ impl Position {
     }
 
     /// The laps of the move from `file` (1..=k from the mover's left), or why it is not
-    /// legal; also the stones it takes off the board.
+    /// legal (a file off the board has no stones: [`Illegal::Empty`]); also the stones it
+    /// takes off the board.
     pub fn laps(&self, file: usize) -> Result<(Vec<Lap>, u8), Illegal> {
         if !(1..=self.holes as usize).contains(&file) {
             return Err(Illegal::Empty);

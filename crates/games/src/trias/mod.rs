@@ -30,8 +30,6 @@ pub enum TriasError {
     Holes(usize),
     #[error("{stones} stones on the board: boards here hold at most {MAX_STONES}")]
     TooManyStones { stones: u64 },
-    #[error("a position of {found} holes a row on a board of {holes}")]
-    WrongBoard { found: usize, holes: usize },
     #[error(transparent)]
     Index(#[from] IndexError),
 }
@@ -66,17 +64,6 @@ impl Trias {
     /// The start with `stones` in every hole, South to move.
     pub fn start(&self, stones: u32) -> Result<Position, TriasError> {
         Position::start(self.k, stones).ok_or(TriasError::TooManyStones { stones: 3 * self.k as u64 * stones as u64 })
-    }
-
-    /// Whether `position` is on this board and inside the index.
-    pub fn check(&self, position: &Position) -> Result<(), TriasError> {
-        if position.holes() != self.k {
-            return Err(TriasError::WrongBoard { found: position.holes(), holes: self.k });
-        }
-        if position.stones() > self.max_stones {
-            return Err(TriasError::TooManyStones { stones: position.stones() as u64 });
-        }
-        Ok(())
     }
 
     /// Every tier up to `stones`, fewest first.
