@@ -4,18 +4,14 @@
 
 use crate::awari::{picture, pits, AwariArgs};
 use crate::memory;
+use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
-use retro::line::{best_move, move_values, principal_line, LineEnd};
-use retro::store::BuildReport;
-use retro::Tables;
-use retro::{Game, Value};
+use retro::{Game, Move, Turn};
 use serde_json::json;
+use tablebase::analysis::{position_report, Header};
 use tablebase::registry;
-use tablebase::report::{
-    print_json as print_json_report, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesReport,
-    SCHEMA,
-};
+use tablebase::report::{print_json, TablesReport};
 
 /// Working memory of the outcome engine per position of the tier being solved (value,
 /// pending count, worst lower distance: 2 bytes each; frontier entries, 16 bytes, at
@@ -66,14 +62,61 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     check_memory(&game)?;
     let dir = registry::oware_dir(&args.out, &game);
     let root = game.locate(&position).tier;
-    let (tables, report, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
-    let analysis = analyse(&game, &tables, &position, args.max_line)?;
-    if args.json {
-        print_json(&game, &position, &analysis, &tables, &report, seconds)
-    } else {
-        print_text(&game, &position, &analysis, &tables, &report, seconds);
-        Ok(())
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
+    let sowings = if game.end(&position).is_some() { Vec::new() } else { game.sowings(&position) };
+    let named: Vec<(String, Move<Position>)> = sowings
+        .iter()
+        .map(|&(pit, sown)| {
+            ((pit + 1).to_string(), Move { position: game.after(&position, sown), gain: 0, turn: Turn::Passes })
+        })
+        .collect();
+    let start = position == game.start();
+    let rules = game.rules().name().to_owned();
+    let header = Header {
+        game: rules.clone(),
+        parameters: json!({"pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()}),
+        rules,
+        start,
+        // An Oware position is written from the mover's side and does not say who he is.
+        to_move: if start { "south" } else { "mover" }.to_owned(),
+        details: None,
+    };
+    let between = |from: &Position, to: &Position| {
+        game.sowings(from)
+            .into_iter()
+            .find(|&(_, sown)| game.after(from, sown) == *to)
+            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
+    };
+    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+    let mut report =
+        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, None)?;
+    for (m, &(_, sown)) in report.moves.iter_mut().flatten().zip(&sowings) {
+        m.captures = Some(sown.captured as u32);
     }
+    if args.json {
+        print_json(&report)?;
+        return Ok(());
+    }
+    let last: Position = report.line_end.position.parse()?;
+    let line_end = match (game.end(&last), report.line_end.repeats_ply) {
+        (Some(v), _) => format!("game over at {last}: a {} for the player to move", v.outcome()),
+        (None, Some(ply)) => format!("repeats the position after ply {ply}: endless play, a draw"),
+        (None, None) => format!("cut at {last}"),
+    };
+    let view = View {
+        title: describe(&game),
+        picture: format!(
+            "{}\ncaptured: mover {}, opponent {}",
+            picture(&position.board),
+            position.mine,
+            position.theirs
+        ),
+        mover: if start { "South" } else { "the player to move" }.to_owned(),
+        line_end,
+        notes: Vec::new(),
+    };
+    print_position(&report, &view);
+    Ok(())
 }
 
 fn check_memory(game: &Oware) -> Result<()> {
@@ -94,66 +137,6 @@ fn check_memory(game: &Oware) -> Result<()> {
     Ok(())
 }
 
-/// One legal move: the mover's pit (1..=m), what it captures, where it leads and its
-/// value for the mover.
-struct MoveValue {
-    pit: usize,
-    captured: u8,
-    child: Position,
-    value: Value,
-}
-
-struct Analysis {
-    value: Value,
-    over: Option<Value>,
-    moves: Vec<MoveValue>,
-    best: Option<usize>,
-    /// The pits played along the line of best moves.
-    line: Vec<usize>,
-    /// The last position of the line.
-    last: Position,
-    end: LineEnd<Value>,
-}
-
-fn analyse(game: &Oware, tables: &Tables<Oware>, position: &Position, max_line: usize) -> Result<Analysis> {
-    let value = tables.value(game, position)?;
-    let over = game.end(position);
-    let moves = if over.is_some() { Vec::new() } else { game.sowings(position) };
-    let successors: Vec<_> = moves
-        .iter()
-        .map(|&(_, sown)| retro::Move { position: game.after(position, sown), gain: 0, turn: retro::Turn::Passes })
-        .collect();
-    let values = move_values(game, tables, &successors)?;
-    let best = best_move(&values).map(|i| moves[i].0 + 1);
-    let moves = moves
-        .iter()
-        .zip(&successors)
-        .zip(values)
-        .map(|((&(pit, sown), s), value)| MoveValue { pit: pit + 1, captured: sown.captured, child: s.position, value })
-        .collect();
-    let line = principal_line(game, tables, position, max_line)?;
-    let pits: Vec<usize> = line.positions.windows(2).map(|w| pit_between(game, &w[0], &w[1])).collect::<Result<_>>()?;
-    let last = *line.positions.last().expect("a line starts with its position");
-    Ok(Analysis { value, over, moves, best, line: pits, last, end: line.end })
-}
-
-/// The pit (1..=m) whose move leads from `from` to `to`.
-fn pit_between(game: &Oware, from: &Position, to: &Position) -> Result<usize> {
-    game.sowings(from)
-        .into_iter()
-        .find(|&(_, sown)| game.after(from, sown) == *to)
-        .map(|(pit, _)| pit + 1)
-        .with_context(|| format!("no move leads from {from} to {to}: the line is broken"))
-}
-
-fn end_text(a: &Analysis) -> String {
-    match a.end {
-        LineEnd::Over(v) => format!("game over at {}: a {} for the player to move", a.last, v.outcome()),
-        LineEnd::Cycle(i) => format!("repeats the position after ply {i}: endless play, a draw"),
-        LineEnd::Cut => "cut at --max-line".to_owned(),
-    }
-}
-
 fn describe(game: &Oware) -> String {
     format!(
         "{} {}x{}: {} pits a row, {} stones in each ({} stones), first to capture {} wins",
@@ -165,92 +148,4 @@ fn describe(game: &Oware) -> String {
         game.total(),
         game.target()
     )
-}
-
-fn print_text(
-    game: &Oware,
-    position: &Position,
-    a: &Analysis,
-    tables: &Tables<Oware>,
-    report: &BuildReport,
-    seconds: f64,
-) {
-    println!("{}", describe(game));
-    println!("{}", picture(&position.board));
-    println!("captured: mover {}, opponent {}", position.mine, position.theirs);
-    let who = if *position == game.start() { "South (to move)" } else { "the player to move" };
-    match a.over {
-        Some(v) => println!("the game is over: {} for the player to move", v.outcome()),
-        None => println!("value for {who}: {}", a.value),
-    }
-    for m in &a.moves {
-        println!("  pit {}: captures {}, {}", m.pit, m.captured, m.value);
-    }
-    if let Some(pit) = a.best {
-        println!("best move: pit {pit}");
-    }
-    let line: Vec<String> = a.line.iter().map(|p| p.to_string()).collect();
-    println!("line ({} plies): {}", line.len(), if line.is_empty() { "-".to_owned() } else { line.join(" ") });
-    println!("  then: {}", end_text(a));
-    let (positions, bytes) = tables.size();
-    println!(
-        "tables: {} ({} tiers: {} built, {} reused; {} positions, {}) in {:.1} s",
-        tables.dir().display(),
-        report.tiers_built + report.tiers_reused,
-        report.tiers_built,
-        report.tiers_reused,
-        positions,
-        memory::human(bytes as f64),
-        seconds
-    );
-}
-
-fn print_json(
-    game: &Oware,
-    position: &Position,
-    a: &Analysis,
-    tables: &Tables<Oware>,
-    report: &BuildReport,
-    seconds: f64,
-) -> Result<()> {
-    let kind = match a.end {
-        LineEnd::Over(_) => LineEndKind::Over,
-        LineEnd::Cycle(_) => LineEndKind::Repetition,
-        LineEnd::Cut => LineEndKind::Cut,
-    };
-    let repeats_ply = match a.end {
-        LineEnd::Cycle(i) => Some(i),
-        _ => None,
-    };
-    let rules = game.rules().name().to_owned();
-    let out = PositionReport {
-        schema: SCHEMA,
-        game: rules.clone(),
-        parameters: json!({"pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()}),
-        rules,
-        position: position.to_string(),
-        start: *position == game.start(),
-        to_move: if *position == game.start() { "south" } else { "mover" }.to_owned(),
-        over: a.over.is_some(),
-        value: a.value.into(),
-        moves: Some(
-            a.moves
-                .iter()
-                .map(|m| MoveReport {
-                    name: m.pit.to_string(),
-                    value: m.value.into(),
-                    position: m.child.to_string(),
-                    captures: Some(m.captured as u32),
-                })
-                .collect(),
-        ),
-        best: a.best.map(|pit| pit.to_string()),
-        line: a.line.iter().map(|pit| pit.to_string()).collect(),
-        line_end: ReportLineEnd { kind, position: a.last.to_string(), repeats_ply },
-        tables: TablesReport::new(tables, report, seconds, memory::peak_resident()),
-        reachable: None,
-        details: None,
-    };
-    print_json_report(&out)?;
-    Ok(())
 }

@@ -55,7 +55,8 @@ pub fn print_position(report: &PositionReport, view: &View) {
     if report.line.is_empty() {
         println!("principal line: none");
     } else {
-        println!("principal line ({} plies): {}", report.line.len(), report.line.join(" "));
+        let plies = report.line.len();
+        println!("principal line ({plies} pl{}): {}", if plies == 1 { "y" } else { "ies" }, report.line.join(" "));
     }
     let end = match report.line_end.kind {
         LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),

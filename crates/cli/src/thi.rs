@@ -1,11 +1,11 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::memory;
+use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
-use retro::line::{best_move, move_values, principal_line, LineEnd};
 use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::PathBuf;
@@ -310,52 +310,31 @@ fn analyse(
     build: &retro::store::BuildReport,
     build_seconds: f64,
 ) -> Result<()> {
+    let report = position_report(game, tables, setup, position, args, build, build_seconds, None, json!({}))?;
     if args.json {
-        let out = position_report(game, tables, setup, position, args, build, build_seconds, None, json!({}))?;
-        print_json(&out)?;
+        print_json(&report)?;
         return Ok(());
     }
-    let value = tables.value(game, position)?;
-    let named = game.named_moves(position);
-    // One entry per move (paths that give the same position are one move), aligned with
-    // `named`.
-    let values = move_values(game, tables, named.iter().map(|(_, s)| s))?;
-    let best = best_move(&values).map(|i| named[i].0.name(position));
-    let line = principal_line(game, tables, position, args.max_line)?;
-    let line_moves: Vec<String> = line.positions.windows(2).map(|w| move_name(game, &w[0], &w[1])).collect();
-    let mover = position.to_move();
-    println!("{}", position.picture());
-    println!("position: {position}");
-    println!("rules: {}", game.rules());
-    match game.end(position) {
-        Some(v) => println!("the game is over: {} for {} (to move)", v.outcome(), mover.name()),
-        None => println!("value for {} (to move): {value}", mover.name()),
-    }
-    if !named.is_empty() {
-        println!("moves (value for {}):", mover.name());
-        for ((m, _), v) in named.iter().zip(&values) {
-            println!("  {:<12} {v}", m.name(position));
-        }
-    }
-    if let Some(best) = best {
-        println!("best move: {best}");
-    }
-    let mut text = String::new();
-    for (i, name) in line_moves.iter().enumerate() {
-        if i > 0 {
-            text.push(' ');
-        }
-        text.push_str(name);
-    }
-    let ending = match line.end {
-        LineEnd::Over(v) => {
-            let last = line.positions.last().map_or(mover, Position::to_move);
-            format!("game over: a {} for {}, to move", v.outcome(), last.name())
-        }
-        LineEnd::Cycle(i) => format!("repeats the position after ply {i}: a draw by repetition"),
-        LineEnd::Cut => format!("cut at {} plies", args.max_line),
+    let last = notation::parse(&report.line_end.position)?;
+    let line_end = match (game.end(&last), report.line_end.repeats_ply) {
+        (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),
+        (None, Some(ply)) => format!("repeats the position after ply {ply}: a draw by repetition"),
+        (None, None) => format!("cut at {}", report.line_end.position),
     };
-    println!("principal line ({} plies): {text}", line_moves.len());
-    println!("  then: {ending}");
+    let view = View {
+        title: format!(
+            "THI` {} ({}×{}, {} counters each), rules: {}",
+            setup.name().to_uppercase(),
+            setup.size(),
+            setup.size(),
+            setup.counters(),
+            game.rules()
+        ),
+        picture: position.picture(),
+        mover: position.to_move().name().to_owned(),
+        line_end,
+        notes: Vec::new(),
+    };
+    print_position(&report, &view);
     Ok(())
 }
