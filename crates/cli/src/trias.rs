@@ -22,7 +22,8 @@ use tablebase::report::{print_json, ReachableReport, TablesReport};
                   every opening move with its value, the best move and the principal line.\n\n\
                   A tier is the number of stones on the board; every move takes at least one off, \
                   so the tables of a board serve every smaller setup and every position of the board \
-                  with as many stones or fewer.\n\n\
+                  with as many stones or fewer. --position answers from the tables already built \
+                  and names the ones it lacks (--build builds them).\n\n\
                   Position notation: three rows as South sees the board, North's first, then the \
                   middle row, then South's, separated by `/`; each row the stones of its holes from \
                   South's left (file 1), separated by `,`; then a space and the player to move, `S` or \
@@ -33,7 +34,8 @@ use tablebase::report::{print_json, ReachableReport, TablesReport};
     after_help = "Examples:\n  \
                   solve trias --holes 3 --stones 1\n  \
                   solve trias --holes 4 --stones 2 --json\n  \
-                  solve trias --position \"0,0,0/0,0,1/1,2,0 S\" --explain"
+                  solve trias --position \"0,0,0/0,0,1/1,2,0 S\" --explain\n  \
+                  solve trias --position \"0,0,0,1/0,3,0,0/2,0,1,0 N\" --build"
 )]
 pub struct TriasArgs {
     /// Holes a row, 1 to 12 (the source's board has 12).
@@ -45,9 +47,13 @@ pub struct TriasArgs {
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
     out: PathBuf,
-    /// Analyse this position instead of the start (see the notation above).
+    /// Analyse this position instead of the start (see the notation above), from the
+    /// tables already built under --out.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
+    /// With --position: build the tables it needs that are missing, instead of naming them.
+    #[arg(long, requires = "position")]
+    build: bool,
     /// Show the laps of every legal move: where each was lifted, where its last stone
     /// fell and what happened there.
     #[arg(long)]
@@ -141,11 +147,33 @@ fn game_for(position: &Position) -> Result<Trias> {
     Ok(game)
 }
 
+/// A position is answered from the tables already built: a missing tier is named, with
+/// the commands that build it, rather than built unasked (a board's larger tiers can take
+/// hours).
+fn needs_built(game: &Trias, dir: &std::path::Path, root: u8) -> Result<()> {
+    let Some(missing) = (0..=root).find(|&t| !retro::store::tier_file(dir, t).exists()) else {
+        return Ok(());
+    };
+    let k = game.holes();
+    let positions: u64 = (missing..=root).map(|t| game.tier_size(t)).sum();
+    let per_hole = (root as u32).div_ceil(3 * k as u32);
+    bail!(
+        "this position has {root} stones; the 3x{k} tables in {} stop before tier {missing}: tiers {missing} to {root} \
+         ({positions} positions) are missing. Build them with `solve trias --holes {k} --stones {per_hole}` (every \
+         tier up to {} stones), or add --build to build just these",
+        dir.display(),
+        3 * k as u32 * per_hole
+    )
+}
+
 pub fn run(args: TriasArgs) -> Result<()> {
     let (position, stones) = position(&args)?;
     let game = game_for(&position)?;
     let dir = registry::trias_dir(&args.out, game.holes());
     let root = game.locate(&position).tier;
+    if args.position.is_some() && !args.build {
+        needs_built(&game, &dir, root)?;
+    }
     let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
     if args.verify {
         for tier in game.tiers_up_to(root as u32) {

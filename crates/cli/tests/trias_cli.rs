@@ -40,7 +40,7 @@ fn a_position_is_analysed_and_its_laps_explained() {
     let dir = tempfile::tempdir().unwrap();
     // South's hole 2: a relay, a transfer onto S1 and two more relays (games' trias_rules).
     let position = "0,0,0/0,0,1/1,2,0 S";
-    let report = json(&solve(dir.path(), &["trias", "--position", position, "--explain", "--json"]));
+    let report = json(&solve(dir.path(), &["trias", "--position", position, "--explain", "--build", "--json"]));
     assert_eq!(report["position"], position);
     assert_eq!(report["start"], false);
     assert_eq!(report["parameters"]["stones"], serde_json::Value::Null);
@@ -61,9 +61,28 @@ fn a_position_is_analysed_and_its_laps_explained() {
 }
 
 #[test]
+fn a_position_beyond_the_tables_built_names_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["trias", "--holes", "2", "--stones", "1"]).status.success());
+    // Seven stones on 3x2: the tables stop at six.
+    let position = "2,0/1,1/3,0 S";
+    let out = solve(dir.path(), &["trias", "--position", position]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains("tiers 7 to 7 (792 positions) are missing"), "{error}");
+    assert!(error.contains("solve trias --holes 2 --stones 2"), "{error}");
+    // Within them it answers at once, building nothing.
+    let within = json(&solve(dir.path(), &["trias", "--position", "2,0/1,0/3,0 S", "--json"]));
+    assert_eq!(within["tables"]["tiers_built"], 0);
+    // --build builds just the missing tier.
+    let built = json(&solve(dir.path(), &["trias", "--position", position, "--build", "--json"]));
+    assert_eq!((built["tables"]["tiers_built"].as_u64(), built["tables"]["tiers_reused"].as_u64()), (Some(1), Some(7)));
+}
+
+#[test]
 fn north_to_move_is_named_from_his_side() {
     let dir = tempfile::tempdir().unwrap();
-    let report = json(&solve(dir.path(), &["trias", "--position", "0,2,0/1,0,0/0,0,0 N", "--json"]));
+    let report = json(&solve(dir.path(), &["trias", "--position", "0,2,0/1,0,0/0,0,0 N", "--build", "--json"]));
     assert_eq!(report["to_move"], "north");
     let moves: Vec<&str> = report["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
     assert_eq!(moves, ["2"]);
