@@ -4,22 +4,21 @@
 //! are in [`crate::oware`].
 
 use crate::memory;
+use crate::printer::{print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
 use retro::store::{self, tier_file, BuildOptions};
-use retro::{Game, Tables};
+use retro::{Game, Move, Tables, Turn};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::analysis::{position_report, Header};
 use tablebase::registry;
-use tablebase::report::{
-    print_json, LineEnd as ReportLineEnd, LineEndKind, MoveReport, PositionReport, TablesOnlyReport, TablesReport,
-    TierReport, ValueReport, SCHEMA,
-};
+use tablebase::report::{print_json, LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
 
 /// The rule sets of the Oware family.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -207,12 +206,12 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let tables = store::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
         let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
         let seconds = opened.elapsed().as_secs_f64();
-        let analysis = analyse(&game, &tables, &p, args.max_line)?;
+        let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+        let out = report(&game, &tables, &p, None, tables_report, args.max_line)?;
         if args.json {
-            let tables = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-            print_json(&position_report(m, None, &p, &analysis, tables))?;
+            print_json(&out)?;
         } else {
-            print_analysis(&p, &analysis);
+            print_text(&out, &p, format!("Awari, {m} pits a row: a position with {} stones", p.stones()));
         }
         return Ok(());
     }
@@ -242,29 +241,17 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     }
     let dir = registry::awari_dir(&args.out, m);
     let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
-    let analysis = analyse(&game, &tables, &board, args.max_line)?;
-    let outcome = match analysis.value {
-        v if v > 0 => "win",
-        0 => "draw",
-        _ => "loss",
-    };
+    let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
+    let out = self::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
     if args.json {
-        let tables = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
-        print_json(&position_report(m, Some(seeds), &board, &analysis, tables))?;
-        return Ok(());
+        print_json(&out)?;
+    } else {
+        print_text(
+            &out,
+            &board,
+            format!("Awari {m}x{seeds}: {m} pits a row, {seeds} stones in each ({total} stones), South to move"),
+        );
     }
-    println!("Awari {m}x{seeds}: {m} pits a row, {seeds} stones in each ({total} stones), South to move");
-    print_analysis(&board, &analysis);
-    println!("value for South: {:+} ({outcome}: the final stone difference, South minus North)", analysis.value);
-    println!(
-        "tables: {} ({} tiers: {} built, {} reused; {} positions) in {:.1} s",
-        dir.display(),
-        report.tiers_built + report.tiers_reused,
-        report.tiers_built,
-        report.tiers_reused,
-        report.positions,
-        seconds
-    );
     Ok(())
 }
 
@@ -333,129 +320,58 @@ fn print_tiers(tiers: &[TierLine]) {
     );
 }
 
-/// One legal move and what it is worth to the mover.
-struct MoveScore {
-    /// 1..=m, the mover's pits in sowing order.
-    pit: usize,
-    captured: u8,
-    child: Board,
-    score: i32,
-}
-
-struct Analysis {
-    value: i16,
-    moves: Vec<MoveScore>,
-    /// The line of best moves: pit and the board before it.
-    line: Vec<(usize, Board)>,
-    /// The last board of the line.
-    last: Board,
-    end: LineEnd,
-}
-
-/// How a line of best moves stops.
-enum LineEnd {
-    /// No move: the opponent takes the stones left.
-    NoMove,
-    /// The board before this ply comes back: the stones left are split.
-    Repeats(usize),
-    /// Cut at --max-line.
-    Cut,
-}
-
-impl LineEnd {
-    fn text(&self) -> &'static str {
-        match self {
-            LineEnd::NoMove => "no move: the opponent takes the stones left",
-            LineEnd::Repeats(_) => "a position repeats: the stones left are split",
-            LineEnd::Cut => "cut at --max-line",
-        }
-    }
-}
-
-impl Analysis {
-    fn best(&self) -> Option<usize> {
-        self.moves.iter().find(|m| m.score == self.value as i32).map(|m| m.pit)
-    }
-}
-
-fn move_scores(game: &Awari, tables: &Tables<Awari>, p: &Board) -> Result<Vec<MoveScore>> {
-    p.moves()
+/// The report of `board` (the start of `seeds` a pit, or any position) in the schema of
+/// docs/json.md, from the tables that answer it.
+fn report(
+    game: &Awari,
+    tables: &Tables<Awari>,
+    board: &Board,
+    seeds: Option<u32>,
+    tables_report: TablesReport,
+    max_line: usize,
+) -> Result<PositionReport> {
+    let sowings: Vec<_> = board.moves().iter().copied().collect();
+    let named: Vec<(String, Move<Board>)> = sowings
         .iter()
         .map(|&(pit, s)| {
-            let child = tables.value(game, &s.board)?;
-            Ok(MoveScore {
-                pit: pit + 1,
-                captured: s.captured,
-                child: s.board,
-                score: s.captured as i32 - child as i32,
-            })
+            ((pit + 1).to_string(), Move { position: s.board, gain: s.captured as i16, turn: Turn::Passes })
         })
-        .collect()
-}
-
-fn analyse(game: &Awari, tables: &Tables<Awari>, p: &Board, max_line: usize) -> Result<Analysis> {
-    let value = tables.value(game, p)?;
-    let moves = move_scores(game, tables, p)?;
-    // The line: a best move each turn (the first in pit order), until the game ends, a
-    // position comes back (the stones are then split), or the line is long enough.
-    let mut line: Vec<(usize, Board)> = Vec::new();
-    let mut at = *p;
-    let end = loop {
-        if at.outcome().is_some() {
-            break LineEnd::NoMove;
-        }
-        if let Some(ply) = line.iter().position(|(_, b)| *b == at) {
-            break LineEnd::Repeats(ply);
-        }
-        if line.len() >= max_line {
-            break LineEnd::Cut;
-        }
-        let v = tables.value(game, &at)? as i32;
-        let best = move_scores(game, tables, &at)?
-            .into_iter()
-            .find(|m| m.score == v)
-            .context("no move reaches the stored value: the tables are damaged")?;
-        line.push((best.pit, at));
-        at = best.child;
-    };
-    Ok(Analysis { value, moves, line, last: at, end })
-}
-
-/// The report of an analysis in the schema of docs/json.md; `seeds` for a start.
-fn position_report(m: usize, seeds: Option<u32>, p: &Board, a: &Analysis, tables: TablesReport) -> PositionReport {
-    let (kind, repeats_ply) = match a.end {
-        LineEnd::NoMove => (LineEndKind::Over, None),
-        LineEnd::Repeats(ply) => (LineEndKind::Repetition, Some(ply)),
-        LineEnd::Cut => (LineEndKind::Cut, None),
-    };
-    PositionReport {
-        schema: SCHEMA,
+        .collect();
+    let header = Header {
         game: "awari".to_owned(),
-        parameters: json!({"pits": m, "seeds": seeds, "stones": p.stones()}),
+        parameters: json!({"pits": game.pits_per_row(), "seeds": seeds, "stones": board.stones()}),
         rules: "awari".to_owned(),
-        position: p.to_string(),
         start: seeds.is_some(),
         to_move: if seeds.is_some() { "south" } else { "mover" }.to_owned(),
-        over: p.outcome().is_some(),
-        value: ValueReport::score(a.value as i32),
-        moves: Some(
-            a.moves
-                .iter()
-                .map(|mv| MoveReport {
-                    name: mv.pit.to_string(),
-                    value: ValueReport::score(mv.score),
-                    position: mv.child.to_string(),
-                    captures: Some(mv.captured as u32),
-                })
-                .collect(),
-        ),
-        best: a.best().map(|pit| pit.to_string()),
-        line: a.line.iter().map(|(pit, _)| pit.to_string()).collect(),
-        line_end: ReportLineEnd { kind, position: a.last.to_string(), repeats_ply },
-        tables,
-        reachable: None,
         details: None,
+    };
+    let between = |from: &Board, to: &Board| {
+        from.moves()
+            .iter()
+            .find(|(_, s)| s.board == *to)
+            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
+    };
+    let mut report = position_report(game, tables, board, header, &named, between, max_line, tables_report, None)?;
+    for (m, &(_, s)) in report.moves.iter_mut().flatten().zip(&sowings) {
+        m.captures = Some(s.captured as u32);
     }
+    Ok(report)
+}
+
+/// Prints a report of `board` as text under `title`.
+fn print_text(report: &PositionReport, board: &Board, title: String) {
+    let line_end = match report.line_end.kind {
+        LineEndKind::Repetition => "a position repeats: the stones left are split".to_owned(),
+        _ => "no move: the opponent takes the stones left".to_owned(),
+    };
+    let view = View {
+        title,
+        picture: format!("{}\nstones on the board: {}", picture(board), board.stones()),
+        mover: report.start.then(|| "South".to_owned()),
+        line_end,
+        notes: vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()],
+    };
+    print_position(report, &view);
 }
 
 /// The board as across a table: the opponent's row right to left above the mover's.
@@ -464,19 +380,4 @@ pub(crate) fn picture(p: &Board) -> String {
     let m = p.pits_per_row();
     let row = |cells: &mut dyn Iterator<Item = &u8>| cells.map(|x| format!("{x:>3}")).collect::<String>();
     format!("opponent {}\nmover    {}", row(&mut c[m..].iter().rev()), row(&mut c[..m].iter()))
-}
-
-fn print_analysis(p: &Board, a: &Analysis) {
-    println!("{}", picture(p));
-    println!("stones on the board: {}", p.stones());
-    println!("score for the player to move: {:+} (final difference of the stones on the board)", a.value);
-    for m in &a.moves {
-        println!("  pit {}: captures {}, score {:+}", m.pit, m.captured, m.score);
-    }
-    match a.best() {
-        Some(pit) => println!("best move: pit {pit}"),
-        None => println!("no move: the opponent takes the {} stones left", p.stones()),
-    }
-    let line: Vec<String> = a.line.iter().map(|(pit, _)| pit.to_string()).collect();
-    println!("line: {} ({})", if line.is_empty() { "-".to_owned() } else { line.join(" ") }, a.end.text());
 }

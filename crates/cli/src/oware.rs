@@ -111,7 +111,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
             position.mine,
             position.theirs
         ),
-        mover: if start { "South" } else { "the player to move" }.to_owned(),
+        mover: start.then(|| "South".to_owned()),
         line_end,
         notes: Vec::new(),
     };

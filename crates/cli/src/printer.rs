@@ -11,8 +11,9 @@ pub struct View {
     pub title: String,
     /// The board as a picture.
     pub picture: String,
-    /// The player to move at the position, by name.
-    pub mover: String,
+    /// The player to move at the position, by name; `None` where the notation does not
+    /// say which player he is (an Oware position other than the start).
+    pub mover: Option<String>,
     /// What happens at the end of the principal line, in words (after "then: ").
     pub line_end: String,
     /// Lines printed last (a game's explanations).
@@ -37,16 +38,20 @@ pub fn print_position(report: &PositionReport, view: &View) {
     println!("{}", view.picture);
     println!("position: {}", report.position);
     println!("rules: {}", report.rules);
+    let mover = view.mover.as_deref().map_or("the player to move".to_owned(), |name| format!("{name} (to move)"));
     if report.over {
-        println!("the game is over: {} for {} (to move)", report.value, view.mover);
+        println!("the game is over: {} for {mover}", report.value);
     } else {
-        println!("value for {} (to move): {}", view.mover, report.value);
+        println!("value for {mover}: {}", report.value);
     }
     if let Some(moves) = report.moves.as_ref().filter(|m| !m.is_empty()) {
-        println!("moves (value for {}):", view.mover);
+        println!("moves (value for {}):", view.mover.as_deref().unwrap_or("the player to move"));
         let width = moves.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(4);
         for m in moves {
-            println!("  {:<width$}  {}", m.name, m.value);
+            match m.captures {
+                Some(c) if c > 0 => println!("  {:<width$}  {}  (captures {c})", m.name, m.value),
+                _ => println!("  {:<width$}  {}", m.name, m.value),
+            }
         }
     }
     if let Some(best) = &report.best {

@@ -331,7 +331,7 @@ fn analyse(
             game.rules()
         ),
         picture: position.picture(),
-        mover: position.to_move().name().to_owned(),
+        mover: Some(position.to_move().name().to_owned()),
         line_end,
         notes: Vec::new(),
     };

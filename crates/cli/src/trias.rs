@@ -256,7 +256,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let view = View {
         title,
         picture: position.picture(),
-        mover: position.to_move().name().to_owned(),
+        mover: Some(position.to_move().name().to_owned()),
         line_end: format!("{} (to move) has no legal move and loses; {} wins", last.name(), last.other().name()),
         notes,
     };

@@ -29,7 +29,7 @@ fn builds_reports_and_answers_positions() {
     // The text form names the best move and the line.
     let text = solve(dir.path(), &["awari", "--position", "0 0 0 0 0 1 0 0 0 0 0 1"]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("score for the player to move: +0"), "{text}");
+    assert!(text.contains("value for the player to move: +0"), "{text}");
     assert!(text.contains("a position repeats"), "{text}");
 
     // Verify-table re-checks the directory.
