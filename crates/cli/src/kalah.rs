@@ -2,6 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
+use crate::printer::{print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -291,97 +292,81 @@ pub fn run(args: KalahArgs) -> Result<()> {
     })?;
     let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
     let seconds = started.elapsed().as_secs_f64();
-    let (positions, bytes) = solver.tables().size();
     let strongly = endgame_seeds >= total;
     let mover = position.to_move();
+    let (line, last) = line;
+    let over = last.final_difference(&rules).is_some();
+    let out = PositionReport {
+        schema: SCHEMA,
+        game: "kalah".to_owned(),
+        parameters: json!({"pits": m, "seeds": args.position.is_none().then_some(args.seeds)}),
+        rules: rules.name(),
+        position: position.to_string(),
+        start: args.position.is_none(),
+        to_move: mover.name().to_lowercase(),
+        over: position.final_difference(&rules).is_some(),
+        value: ValueReport::score(margin),
+        // `None` with --value-only: not computed, which an empty list would not say.
+        moves: turns.as_ref().map(|turns| {
+            turns
+                .iter()
+                .map(|(name, next, v)| MoveReport {
+                    name: name.clone(),
+                    value: ValueReport::score(*v),
+                    position: next.to_string(),
+                    captures: None,
+                })
+                .collect()
+        }),
+        best: turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone())),
+        line,
+        line_end: LineEnd {
+            kind: if over { LineEndKind::Over } else { LineEndKind::Cut },
+            position: last.to_string(),
+            repeats_ply: None,
+        },
+        tables: TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident()),
+        reachable: reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
+        details: Some(json!({
+            "switches": rules.switches(),
+            "endgame_seeds": endgame_seeds,
+            "solved": if strongly { "strongly" } else { "weakly" },
+            "search_nodes": search.as_ref().map(|s| s.nodes()),
+            "seconds": seconds,
+        })),
+    };
     if args.json {
-        let (line, last) = line;
-        let over = last.final_difference(&rules).is_some();
-        let out = PositionReport {
-            schema: SCHEMA,
-            game: "kalah".to_owned(),
-            parameters: json!({"pits": m, "seeds": args.position.is_none().then_some(args.seeds)}),
-            rules: rules.name(),
-            position: position.to_string(),
-            start: args.position.is_none(),
-            to_move: mover.name().to_lowercase(),
-            over: position.final_difference(&rules).is_some(),
-            value: ValueReport::score(margin),
-            // `None` with --value-only: not computed, which an empty list would not say.
-            moves: turns.as_ref().map(|turns| {
-                turns
-                    .iter()
-                    .map(|(name, next, v)| MoveReport {
-                        name: name.clone(),
-                        value: ValueReport::score(*v),
-                        position: next.to_string(),
-                        captures: None,
-                    })
-                    .collect()
-            }),
-            best: turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone())),
-            line,
-            line_end: LineEnd {
-                kind: if over { LineEndKind::Over } else { LineEndKind::Cut },
-                position: last.to_string(),
-                repeats_ply: None,
-            },
-            tables: TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident()),
-            reachable: reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
-            details: Some(json!({
-                "switches": rules.switches(),
-                "endgame_seeds": endgame_seeds,
-                "solved": if strongly { "strongly" } else { "weakly" },
-                "search_nodes": search.as_ref().map(|s| s.nodes()),
-                "seconds": seconds,
-            })),
-        };
         print_json(&out)?;
         return Ok(());
     }
-    let (line, _) = line;
-    match args.position {
-        None => println!("Kalah({m},{}), rules: {rules}", args.seeds),
-        Some(_) => {
-            println!("{}", picture(&position));
-            println!("position: {position}");
-            println!("rules: {rules}");
-        }
+    let mut notes = Vec::new();
+    if turns.is_none() {
+        notes.push("moves: not valued one by one (--value-only)".to_owned());
     }
-    println!(
-        "tables: {} (boards up to {endgame_seeds} seeds: {positions} positions, {}; {} tiers built, {} reused, {:.1} s)",
-        solver.tables().dir().display(),
-        memory::human(bytes as f64),
-        solver.report.tiers_built,
-        solver.report.tiers_reused,
-        solver.build_seconds
-    );
-    if strongly {
-        println!("solved strongly: every position of this game is one table probe");
+    notes.push(if strongly {
+        format!("solved strongly: every position of this game is one table probe (boards up to {endgame_seeds} seeds)")
     } else {
-        println!("solved weakly: MTD(f) search above the tables ({} nodes)", search.as_ref().map_or(0, |s| s.nodes()));
-    }
+        format!(
+            "solved weakly: MTD(f) search above the tables of boards up to {endgame_seeds} seeds ({} nodes)",
+            search.as_ref().map_or(0, |s| s.nodes())
+        )
+    });
     if let Some(r) = reachable {
-        println!("reachable from the start: {r} positions (pits, stores and side to move)");
+        notes.push(format!("reachable from the start: {r} positions (pits, stores and side to move)"));
     }
-    match position.final_difference(&rules) {
-        Some(d) => {
-            println!("the game is over: final store difference {d:+} for {} ({})", mover.name(), outcome_word(d))
-        }
-        None => println!("value for {} (to move): {margin:+}, a {}", mover.name(), outcome_word(margin)),
-    }
-    match &turns {
-        None => println!("moves: not valued one by one (--value-only)"),
-        Some(turns) if !turns.is_empty() => {
-            println!("moves (margin for {}):", mover.name());
-            let best = turns.iter().map(|t| t.2).max().unwrap_or(margin);
-            for (name, _, v) in turns {
-                println!("  {name:<12} {v:+}{}", if *v == best { "  best" } else { "" });
+    notes.push(format!("time: {seconds:.1} s"));
+    let view = View {
+        title: format!("Kalah({m},{}), rules: {rules}", if args.position.is_none() { args.seeds } else { total }),
+        picture: picture(&position),
+        mover: Some(mover.name().to_owned()),
+        line_end: match last.final_difference(&rules) {
+            Some(d) => {
+                format!("game over: final store difference {d:+} for {} ({})", last.to_move().name(), outcome_word(d))
             }
-        }
-        Some(_) => {}
-    }
-    println!("principal line ({} turns): {}", line.len(), line.join(" "));
-    println!("time: {seconds:.1} s");
+            None => "cut".to_owned(),
+        },
+        notes,
+    };
+    print_position(&out, &view);
     Ok(())
 }

@@ -60,12 +60,13 @@ pub fn print_position(report: &PositionReport, view: &View) {
     if report.line.is_empty() {
         println!("principal line: none");
     } else {
-        let plies = report.line.len();
-        println!("principal line ({plies} pl{}): {}", if plies == 1 { "y" } else { "ies" }, report.line.join(" "));
+        // A move of the line is a ply, or in Kalah a whole turn (its extra moves joined).
+        let moves = report.line.len();
+        println!("principal line ({moves} move{}): {}", if moves == 1 { "" } else { "s" }, report.line.join(" "));
     }
     let end = match report.line_end.kind {
         LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),
-        LineEndKind::Cut => format!("cut at {} plies", report.line.len()),
+        LineEndKind::Cut => format!("cut at {} moves", report.line.len()),
     };
     println!("  then: {end}");
     if let Some(r) = &report.reachable {
