@@ -236,61 +236,26 @@ fn verdict(
     let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
     let census = cached_census(game, tables, &start, &cache)?;
     spinner.finish_and_clear();
-    let (positions, bytes) = tables.size();
     let claim_holds = value == Value::Draw;
+    let reachable = ReachableReport {
+        positions: census.positions,
+        win: Some(census.win),
+        draw: Some(census.draw),
+        loss: Some(census.loss),
+    };
+    let details = json!({ "claim_perfect_play_draws": claim_holds });
+    let out = position_report(game, tables, setup, &start, args, report, build_seconds, Some(reachable), details)?;
     if args.json {
-        let reachable = ReachableReport {
-            positions: census.positions,
-            win: Some(census.win),
-            draw: Some(census.draw),
-            loss: Some(census.loss),
-        };
-        let details = json!({ "claim_perfect_play_draws": claim_holds });
-        let out = position_report(game, tables, setup, &start, args, report, build_seconds, Some(reachable), details)?;
         print_json(&out)?;
         return Ok(());
     }
-    println!(
-        "THI` {} ({}×{}, {} counters each), rules: {}",
-        setup.name().to_uppercase(),
-        setup.size(),
-        setup.size(),
-        setup.counters(),
-        rules
-    );
-    println!(
-        "tables: {} ({} tiers: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position, index density 1.00)",
-        tables.dir().display(),
-        report.tiers_built + report.tiers_reused,
-        report.tiers_built,
-        report.tiers_reused,
-        build_seconds,
-        positions,
-        memory::human(bytes as f64),
-        bytes as f64 / positions.max(1) as f64,
-    );
-    println!("start: {start}");
-    match value {
-        Value::Draw => println!("value for White (to move): draw"),
-        Value::Win(d) => println!("value for White (to move): WIN in {d} plies"),
-        Value::Loss(d) => println!("value for White (to move): LOSS in {d} plies (Black wins)"),
-    }
-    println!(
+    let claim = format!(
         "claim \"perfect play always ends in a draw\": {} for {} under {}",
         if claim_holds { "HOLDS" } else { "REFUTED" },
         setup.name(),
         rules
     );
-    println!(
-        "reachable from the start: {} positions ({} won, {} drawn, {} lost for the player to move; {:.1}% of the index's {} slots)",
-        census.positions,
-        census.win,
-        census.draw,
-        census.loss,
-        100.0 * census.positions as f64 / (2 * positions).max(1) as f64,
-        2 * positions
-    );
-    Ok(())
+    print_text(game, setup, &start, &out, vec![claim])
 }
 
 fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
@@ -315,6 +280,17 @@ fn analyse(
         print_json(&report)?;
         return Ok(());
     }
+    print_text(game, setup, position, &report, Vec::new())
+}
+
+/// Prints a report of `position` as text, `notes` last.
+fn print_text(
+    game: &Thi,
+    setup: Setup,
+    position: &Position,
+    report: &PositionReport,
+    notes: Vec<String>,
+) -> Result<()> {
     let last = notation::parse(&report.line_end.position)?;
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),
@@ -333,8 +309,8 @@ fn analyse(
         picture: position.picture(),
         mover: Some(position.to_move().name().to_owned()),
         line_end,
-        notes: Vec::new(),
+        notes,
     };
-    print_position(&report, &view);
+    print_position(report, &view);
     Ok(())
 }
