@@ -3,7 +3,8 @@
 # positions per second, bytes per position on disk, peak memory, and the speed-up of
 # 2 threads over 1; then the warm cost of a position query through the CLI; then
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
-# board), the search (nodes per second) and peak memory.
+# board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
+# a hole) on 1 and 2 threads.
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,11 +58,36 @@ import json, sys
 r = json.loads(sys.argv[1])
 t, s = r["tables"], r["details"]["seconds"]
 b, n, k = t["seconds"], r["details"]["search_nodes"], t["positions"]
-print(f"value:                {r['margin']:+} ({r['outcome']})")
-print(f"endgame tables:       {k:,} boards up to {r['endgame_seeds']} seeds in {b:.2f} s ({k / b / 1e6:.2f} M boards/s)")
+v = r["value"]
+e = r["details"]["endgame_seeds"]
+print(f"value:                {v['score']:+} ({v['outcome']})")
+print(f"endgame tables:       {k:,} boards up to {e} seeds in {b:.2f} s ({k / b / 1e6:.2f} M boards/s)")
 print(f"on disk:              {t['bytes']:,} bytes ({t['bytes'] / k:.3f} bytes/board)")
 print(f"search:               {n:,} nodes in {s - b:.2f} s ({n / (s - b) / 1e6:.2f} M nodes/s on all threads, principal line included)")
 print(f"total:                {s:.2f} s")
-print(f"peak memory:          {r['peak_memory_bytes'] / 2**20:.0f} MiB (2 GiB of it the transposition table, --tt-bits 27)")
+print(f"peak memory:          {t['peak_memory_bytes'] / 2**20:.0f} MiB (2 GiB of it the transposition table, --tt-bits 27)")
 PY
 echo "sowing, ranking and a one-thread search without the process: cargo bench -p mancala-games --bench kalah"
+
+echo
+echo "Trias 3x3 with 3 stones a hole, built from scratch (tables + reachable census)"
+trias() { # threads -> prints "seconds positions bytes peak_bytes"
+  rm -rf "$work/data"
+  "$solve" --threads "$1" trias --holes 3 --stones 3 --out "$work/data" --json |
+    python3 -c '
+import json, sys
+t = json.load(sys.stdin)["tables"]
+print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"])'
+}
+read -r s1 positions bytes peak1 < <(trias 1)
+read -r s2 _ _ peak2 < <(trias 2)
+python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
+import sys
+s1, s2, n, b, p1, p2 = map(float, sys.argv[1:])
+print(f"positions:            {int(n):,}")
+print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
+print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
+print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
+print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
+print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
+PY
