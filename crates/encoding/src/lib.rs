@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Compact position encoding, independent of any game.
 //!
 //! - [`word_index`]: dense ranks for boards seen as words over per-cell alphabets, split

@@ -67,10 +67,12 @@ impl<'a> PackedSlice<'a> {
         Some(PackedSlice { bytes, bits, len })
     }
 
+    /// Values in the slice.
     pub fn len(&self) -> u64 {
         self.len
     }
 
+    /// Whether the slice holds no value.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -97,6 +99,7 @@ impl<'a> PackedSlice<'a> {
         Some(((raw >> shift) & ((1u64 << self.bits) - 1)) as u32)
     }
 
+    /// The values in order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.len).map(|i| self.get(i).unwrap_or(0))
     }

@@ -26,16 +26,38 @@ use thiserror::Error;
 /// What can go wrong when a word index is built or used.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum IndexError {
+    /// Some weight up to the largest has more words than a `u64` counts.
     #[error("the index would number more than 2^64 words (weight up to {0:?})")]
     TooLarge([u32; 2]),
+    /// A word holds a letter its cell's alphabet does not have.
     #[error("cell {cell} has no letter {letter} in its alphabet")]
-    UnknownLetter { cell: usize, letter: usize },
+    UnknownLetter {
+        /// The cell, from 0.
+        cell: usize,
+        /// The letter found there.
+        letter: usize,
+    },
+    /// A word of another length than the index's cells.
     #[error("a word of {got} cells was given to an index of {want} cells")]
-    WrongLength { got: usize, want: usize },
+    WrongLength {
+        /// The word's length.
+        got: usize,
+        /// The index's cells.
+        want: usize,
+    },
+    /// A weight above the largest the index was built for.
     #[error("weight {0:?} is outside this index")]
     WeightOutOfRange([u32; 2]),
+    /// A rank at or beyond the number of words of its weight.
     #[error("rank {rank} is not below the {size} words of weight {weight:?}")]
-    RankOutOfRange { rank: u64, size: u64, weight: [u32; 2] },
+    RankOutOfRange {
+        /// The rank asked for.
+        rank: u64,
+        /// The words of that weight.
+        size: u64,
+        /// The weight.
+        weight: [u32; 2],
+    },
 }
 
 /// The alphabet of one cell: the weight of each letter, letters numbered from 0.
@@ -94,6 +116,7 @@ impl WordIndex {
         Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights })
     }
 
+    /// Cells of a word.
     pub fn cells(&self) -> usize {
         self.cells
     }

@@ -30,11 +30,17 @@ impl Reported for i16 {
 /// The position's part of a report: value, moves, best move, principal line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Analysis {
+    /// The position's value for its player to move.
     pub value: ValueReport,
+    /// Whether the game is over at the position.
     pub over: bool,
+    /// Every legal move, in the game's order.
     pub moves: Vec<MoveReport>,
+    /// The best move's name (the first in order among the best).
     pub best: Option<String>,
+    /// The names of the principal line's moves.
     pub line: Vec<String>,
+    /// How the principal line stops.
     pub line_end: LineEnd,
 }
 
@@ -82,11 +88,17 @@ where
 /// game, board and rules, whether it is the start, who moves, and the game's own details.
 #[derive(Debug, Clone)]
 pub struct Header {
+    /// The game's name (`docs/json.md`: `game`).
     pub game: String,
+    /// The board and setup, by name (`parameters`).
     pub parameters: serde_json::Value,
+    /// The rule set's name (`rules`).
     pub rules: String,
+    /// Whether the position is the start of the game for `parameters`.
     pub start: bool,
+    /// The player to move, by name (`to_move`).
     pub to_move: String,
+    /// What only this game reports (`details`).
     pub details: Option<serde_json::Value>,
 }
 

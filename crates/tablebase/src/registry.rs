@@ -18,14 +18,29 @@ use thiserror::Error;
 /// Why tables cannot be named or checked.
 #[derive(Debug, Error)]
 pub enum RegistryError {
+    /// A table key of a known game that names no game this version builds.
     #[error("table key `{key}`: {why}")]
-    BadKey { key: String, why: String },
+    BadKey {
+        /// The key.
+        key: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A table key whose first word is no game's.
     #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse, Wari and Trias)")]
     UnknownGame(String),
+    /// A tier name its game does not have.
     #[error("`{tier}` is not a tier of `{key}`")]
-    BadTier { key: String, tier: String },
+    BadTier {
+        /// The game's table key.
+        key: String,
+        /// The tier's name.
+        tier: String,
+    },
+    /// The tables could not be opened.
     #[error(transparent)]
     Open(#[from] BuildError),
+    /// A stored value disagrees with its moves.
     #[error(transparent)]
     Verify(#[from] VerifyError),
 }

@@ -13,17 +13,30 @@ pub const SCHEMA: u32 = 1;
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum ValueReport {
     /// Win, draw or loss, with the plies to the end (none for a draw).
-    Outcome { outcome: Outcome, plies: Option<u16> },
+    Outcome {
+        /// Win, draw or loss.
+        outcome: Outcome,
+        /// Plies to the end under perfect play; `None` for a draw.
+        plies: Option<u16>,
+    },
     /// The final difference, this player minus the other, under perfect play.
-    Score { outcome: Outcome, score: i32 },
+    Score {
+        /// The score's sign.
+        outcome: Outcome,
+        /// The difference.
+        score: i32,
+    },
 }
 
 /// Win, draw or loss for the player a value belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// The player wins (or ends ahead).
     Win,
+    /// Neither wins: a drawn end, endless play, or an even score.
     Draw,
+    /// The player loses (or ends behind).
     Loss,
 }
 
@@ -77,9 +90,12 @@ impl Outcome {
 /// One legal move: its name, its worth to its mover, where it leads.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveReport {
+    /// The move's name in the game's notation.
     #[serde(rename = "move")]
     pub name: String,
+    /// What the move is worth to the player who makes it.
     pub value: ValueReport,
+    /// The position it leads to, in notation.
     pub position: String,
     /// Sowing games: what the move captures at once.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,6 +117,7 @@ pub enum LineEndKind {
 /// The end of a principal line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineEnd {
+    /// Why the line stops.
     pub kind: LineEndKind,
     /// The last position of the line, in notation.
     pub position: String,
@@ -111,13 +128,21 @@ pub struct LineEnd {
 /// The tables an answer came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TablesReport {
+    /// The table directory.
     pub directory: String,
+    /// Positions the loaded tables hold.
     pub positions: u64,
+    /// Their size on disk.
     pub bytes: u64,
+    /// Tiers loaded.
     pub tiers: usize,
+    /// Tiers this run solved.
     pub tiers_built: usize,
+    /// Tiers this run found built and checked.
     pub tiers_reused: usize,
+    /// Wall time of the build (or the checks), in seconds.
     pub seconds: f64,
+    /// The process's peak resident memory, where the system tells it.
     pub peak_memory_bytes: Option<u64>,
 }
 
@@ -146,31 +171,48 @@ impl TablesReport {
 /// Positions reachable from the start, by their value for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ReachableReport {
+    /// Positions reachable from the start, the start and finished games included.
     pub positions: u64,
+    /// Of those, won for their player to move (`None` where not counted).
     pub win: Option<u64>,
+    /// Drawn.
     pub draw: Option<u64>,
+    /// Lost.
     pub loss: Option<u64>,
 }
 
 /// Everything known about one position: the report of `solve <game>` and of the API.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PositionReport {
+    /// The schema's version, [`SCHEMA`].
     pub schema: u32,
+    /// The game's name.
     pub game: String,
     /// The board and its setup, by name (`docs/json.md`, Parameters).
     pub parameters: Json,
+    /// The rule set's name.
     pub rules: String,
+    /// The position, in the game's notation.
     pub position: String,
+    /// Whether it is the start of the game for `parameters`.
     pub start: bool,
+    /// The player to move.
     pub to_move: String,
+    /// Whether the game is over at the position.
     pub over: bool,
+    /// The position's value for `to_move` under perfect play.
     pub value: ValueReport,
     /// Every legal move in the game's order; `None` when not computed.
     pub moves: Option<Vec<MoveReport>>,
+    /// The best move's name; `None` when the game is over.
     pub best: Option<String>,
+    /// The names of the principal line's moves.
     pub line: Vec<String>,
+    /// How the principal line stops.
     pub line_end: LineEnd,
+    /// The tables the answer came from.
     pub tables: TablesReport,
+    /// Positions reachable from the start, by value, where counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reachable: Option<ReachableReport>,
     /// What only this game reports (`docs/json.md`, Details).
@@ -181,10 +223,13 @@ pub struct PositionReport {
 /// One tier of a tables report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TierReport {
+    /// The tier's name.
     pub tier: String,
+    /// Its positions.
     pub positions: u64,
     /// Positions by value (the value as text).
     pub values: std::collections::BTreeMap<String, u64>,
+    /// The count under a published index rule, where the game has one (Awari's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub published_rule: Option<u64>,
 }
@@ -192,11 +237,17 @@ pub struct TierReport {
 /// A report on tables alone, with no position (`solve awari --stones K`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TablesOnlyReport {
+    /// The schema's version, [`SCHEMA`].
     pub schema: u32,
+    /// The game's name.
     pub game: String,
+    /// The board and the tables asked for, by name.
     pub parameters: Json,
+    /// The rule set's name.
     pub rules: String,
+    /// The tables.
     pub tables: TablesReport,
+    /// Each tier's count of positions by value.
     pub tiers: Vec<TierReport>,
 }
 

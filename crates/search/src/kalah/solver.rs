@@ -32,30 +32,68 @@ pub const LARGE_INSTANCE: u32 = 50;
 /// Why the solver could not be set up or could not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SolverError {
+    /// The boards of the endgame tables cannot be indexed.
     #[error("indexing the boards: {0}")]
     Index(#[from] IndexError),
+    /// The endgame tables asked for do not fit in the memory available.
     #[error(
         "tables up to {seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
          this machine has {} available: use fewer endgame seeds",
         memory::human(*need),
         memory::human(*free)
     )]
-    TablesTooBig { seeds: u32, need: f64, largest: f64, free: f64 },
+    TablesTooBig {
+        /// Seeds in the pits of the largest tier.
+        seeds: u32,
+        /// Bytes the build needs.
+        need: f64,
+        /// Boards of the largest tier.
+        largest: f64,
+        /// Bytes available.
+        free: f64,
+    },
+    /// The transposition table asked for does not fit in the memory available.
     #[error(
         "the transposition table (2^{bits} entries: {}) does not fit in the {} of memory available: \
          use fewer table bits",
         memory::human(*need),
         memory::human(*free)
     )]
-    TranspositionTooBig { bits: u32, need: f64, free: f64 },
+    TranspositionTooBig {
+        /// Its entries, as a power of two.
+        bits: u32,
+        /// Bytes it needs.
+        need: f64,
+        /// Bytes available.
+        free: f64,
+    },
+    /// The system refused the transposition table's memory.
     #[error("reserving the transposition table ({}): {source}", memory::human(*bytes))]
-    Reserve { bytes: f64, source: std::io::Error },
+    Reserve {
+        /// Bytes asked for.
+        bytes: f64,
+        /// The system's answer.
+        source: std::io::Error,
+    },
+    /// The endgame tables could not be built or opened.
     #[error("building tables in {}: {source}", dir.display())]
-    Build { dir: PathBuf, source: BuildError },
+    Build {
+        /// Their directory.
+        dir: PathBuf,
+        /// Why.
+        source: BuildError,
+    },
+    /// A table probe failed (a damaged or missing table).
     #[error(transparent)]
     Probe(#[from] ProbeError),
+    /// The search and the best turn it found disagree: a bug, never a result.
     #[error("internal error: the position's margin {margin:+} differs from its best turn's {best:+}")]
-    Disagreement { margin: i32, best: i32 },
+    Disagreement {
+        /// The position's margin.
+        margin: i32,
+        /// Its best turn's margin.
+        best: i32,
+    },
 }
 
 /// A complete turn: its name (`3-6`), the position after it, and the margin it leaves the
@@ -192,10 +230,12 @@ impl Solver {
         Plan::new(m, rules, endgame_seeds, seeds, dir, tt_bits)?.build(observer)
     }
 
+    /// The game the tables index.
     pub fn game(&self) -> &Kalah {
         &self.game
     }
 
+    /// The endgame tables.
     pub fn tables(&self) -> &Tables<Kalah> {
         &self.tables
     }

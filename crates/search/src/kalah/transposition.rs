@@ -29,10 +29,14 @@ struct Bucket([AtomicU64; 4]);
 /// What the table knows of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// A lower bound of the board's value for the player to move.
     pub lower: i16,
+    /// An upper bound of it.
     pub upper: i16,
     /// Best pit + 1, or 0.
     pub best: u8,
+    /// Seeds in the pits of the board: a bucket keeps, in one slot, the entry with the
+    /// most (the largest subtree).
     pub seeds: u8,
 }
 
@@ -73,6 +77,7 @@ impl Fetched {
     }
 }
 
+/// A lock-free table of search results, keyed by a board's hash, on memory mapped once.
 pub struct TranspositionTable {
     map: MmapMut,
     buckets: usize,
@@ -144,6 +149,7 @@ impl TranspositionTable {
         unsafe { &*(self.map.as_ptr() as *const Bucket).add(i) }
     }
 
+    /// What the table knows of the board with hash `key`.
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<Entry> {
         self.fetch(key).entry(key)
@@ -159,6 +165,8 @@ impl TranspositionTable {
         Fetched([b[0].load(Relaxed), b[1].load(Relaxed), b[2].load(Relaxed), b[3].load(Relaxed)])
     }
 
+    /// Keeps `entry` for the board with hash `key`, in the slot its bucket's replacement
+    /// policy picks.
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
         let b = &self.bucket(key).0;
