@@ -1,6 +1,6 @@
 //! What the tables say about one position, for every game whose values are all in its
 //! tables: its value, every move's worth, the best move and the principal line, as the
-//! parts of a [`PositionReport`](crate::report::PositionReport).
+//! parts of a [`PositionReport`].
 
 use crate::report::{
     LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
