@@ -2,7 +2,7 @@
 //! implemented: `docs/rules/kalah.md`.
 //!
 //! The tables are keyed by the pits alone, seen from the player to move ([`Board`]), and
-//! hold the store difference still to be gained by him ([`retro::score`]). A tier is the
+//! hold the store difference still to be gained by him ([`retro::acyclic`]). A tier is the
 //! number of seeds in the pits; within a tier the pits are ranked by
 //! [`encoding::WordIndex`] as a word of `2m` letters, each letter a pit's seed count
 //! weighing `[seeds, 0]`. Every rank is a board (density 1), and the rank of a board does
