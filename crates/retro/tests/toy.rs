@@ -49,7 +49,7 @@ fn score_engine_on_acyclic_tiers() {
     let game = Toy::score(3);
     let dir = tempfile::tempdir().unwrap();
     let tables = checked_tables(&game, dir.path());
-    // No un-moves: the score engine needs none, and the kit skips its tiers.
+    // No un-moves: the acyclic engine needs none, and the kit skips its tiers.
     assert_eq!(check_moves_and_unmoves(&game, &game.positions(STONES)), (0, 0));
     assert_eq!(check_against_oracle(&game, &tables, &score_oracle(&game, &game.positions(STONES))), 24);
     // Two stones, marker on the last cell (2, which the marker cannot leave): taking

@@ -17,7 +17,7 @@ pub const MAX_PITS: usize = 6;
 /// Pit slots in a board: two rows of [`MAX_PITS`].
 pub const CELLS: usize = 2 * MAX_PITS;
 /// Stones on the real board at the start (4 in each of 12 pits), and the most any board
-/// here may hold: pit counts are bytes and the score engine's values must fit a byte.
+/// here may hold: pit counts are bytes and the cyclic score engine's values must fit a byte.
 pub const START_STONES: u32 = 48;
 
 /// The pit counts of a board of `m` pits a row, the player to move's first.
