@@ -203,6 +203,9 @@ impl Game for DropsAPredecessor {
     fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         self.0.moves(position, out)
     }
+    fn lists_unmoves(&self) -> bool {
+        true
+    }
     fn unmoves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         let start = out.len();
         self.0.unmoves(position, out);

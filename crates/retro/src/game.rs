@@ -11,9 +11,10 @@
 //!    graph is acyclic apart from each tier's own loops.
 //! 3. A position where `end` is `None` has at least one move (the moves of a finished
 //!    game are never asked for).
-//! 4. `unmoves` lists, for a position `c`, exactly the positions `p` of the same tier,
-//!    not over, such that `c` is among `moves(p)`, each with that move's turn (needed by
-//!    the [`Engine::Outcome`] and [`Engine::CyclicScore`] engines).
+//! 4. Where `lists_unmoves` is true, `unmoves` lists, for a position `c`, exactly the
+//!    positions `p` of the same tier, not over, such that `c` is among `moves(p)`, each
+//!    with that move's turn (read by the [`Engine::Outcome`] and [`Engine::CyclicScore`]
+//!    engines; without it they find the parents from the moves).
 //! 5. Positions that are images under a symmetry of the rules have the same value.
 //! 6. For [`Engine::Acyclic`]: the moves that stay inside a tier never come back to a
 //!    position. For [`Engine::CyclicScore`]: a move inside a tier gains nothing and
@@ -136,11 +137,19 @@ pub trait Game: Sync {
 
     /// **Optional.** The positions of the same tier, not over, with a move to `position`,
     /// each with that move's turn (gain unused), appended to `out`; duplicates allowed.
-    /// The [`Engine::Outcome`] and [`Engine::CyclicScore`] engines need them; the default
-    /// appends nothing, which the invariant checks (`unmoves` against `moves`) catch in a
-    /// game that needs them.
+    /// Read only where [`Game::lists_unmoves`] says so.
     fn unmoves(&self, position: &Self::Position, out: &mut Vec<Move<Self::Position>>) {
         let _ = (position, out);
+    }
+
+    /// **Optional.** Whether [`Game::unmoves`] lists the parents; `false` by default. The
+    /// [`Engine::Outcome`] and [`Engine::CyclicScore`] engines push values to parents:
+    /// without un-moves they find a tier's parents from its moves, during the scan they
+    /// do anyway ([`crate::parents`]; about 8 bytes of memory a same-tier move and 8 a
+    /// position). Un-moves are faster and lighter where a game can give them; a game
+    /// whose moves are hard to undo (multi-lap sowing) needs none.
+    fn lists_unmoves(&self) -> bool {
+        false
     }
 
     /// **Optional.** The engine that solves `tier`; the default is the value kind's

@@ -134,12 +134,13 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
 /// among its predecessors with the same turn; each predecessor `q` of `p` is in `p`'s
 /// tier, not over, and has `p` among its successors with that turn. Returns how many
 /// successor and predecessor links were followed, so a caller can see the check bit.
-/// Positions of tiers whose engine needs no un-moves ([`Engine::Acyclic`]) are skipped.
+/// Positions of tiers whose engine needs no un-moves ([`Engine::Acyclic`]) are skipped,
+/// and so is a game that does not list un-moves ([`Game::lists_unmoves`]).
 pub fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> (usize, usize) {
     let links = positions.par_iter().map(|p| {
         let tier = game.locate(p).tier;
         let (mut forward_links, mut backward_links) = (0, 0);
-        if game.engine(tier) == Engine::Acyclic {
+        if game.engine(tier) == Engine::Acyclic || !game.lists_unmoves() {
             return (0, 0);
         }
         if game.end(p).is_none() {
@@ -283,4 +284,49 @@ pub fn check_against_oracle<G: Game>(game: &G, tables: &Tables<G>, oracle: &Hash
         assert_eq!(stored, expected, "{p}: the tables say {stored}, the oracle {expected}");
     }
     oracle.len()
+}
+
+/// A game as it is, but without its un-moves: the engines then find parents from the
+/// moves ([`crate::parents`]). Its tables must equal the game's own, which tests that way
+/// of finding parents on every game that has un-moves to compare with.
+pub struct WithoutUnmoves<G>(pub G);
+
+impl<G: Game> Game for WithoutUnmoves<G> {
+    type Position = G::Position;
+    type Tier = G::Tier;
+    type Value = G::Value;
+
+    fn table_key(&self) -> String {
+        self.0.table_key()
+    }
+    fn tier_size(&self, tier: G::Tier) -> u64 {
+        self.0.tier_size(tier)
+    }
+    fn child_tiers(&self, tier: G::Tier) -> Vec<G::Tier> {
+        self.0.child_tiers(tier)
+    }
+    fn orientations(&self) -> u8 {
+        self.0.orientations()
+    }
+    fn locate(&self, position: &G::Position) -> Location<G::Tier> {
+        self.0.locate(position)
+    }
+    fn position(&self, location: Location<G::Tier>) -> G::Position {
+        self.0.position(location)
+    }
+    fn next_position(&self, tier: G::Tier, rank: u64, previous: &G::Position) -> G::Position {
+        self.0.next_position(tier, rank, previous)
+    }
+    fn end(&self, position: &G::Position) -> Option<G::Value> {
+        self.0.end(position)
+    }
+    fn moves(&self, position: &G::Position, out: &mut Vec<Move<G::Position>>) {
+        self.0.moves(position, out)
+    }
+    fn move_locations(&self, position: &G::Position, out: &mut Vec<Move<Location<G::Tier>>>) {
+        self.0.move_locations(position, out)
+    }
+    fn engine(&self, tier: G::Tier) -> Engine {
+        self.0.engine(tier)
+    }
 }

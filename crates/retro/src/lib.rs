@@ -18,6 +18,7 @@ pub mod kit;
 pub mod line;
 pub mod memory;
 pub mod order;
+pub mod parents;
 pub mod solve;
 pub mod store;
 pub mod table;

@@ -24,6 +24,7 @@
 
 use crate::children::{ChildError, ChildTables};
 use crate::game::{Game, Location, Move};
+use crate::parents::{edge, Edge, Parents};
 use crate::value::{TableValue, Turn, Value, MAX_DISTANCE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
@@ -76,6 +77,8 @@ pub struct TierWork<T> {
     worst_lower: Vec<u16>,
     /// Positions to fix, by distance: `(rank, value code)`.
     frontier: Vec<Vec<(u64, u16)>>,
+    /// The parents found by the scan, for a game that does not list un-moves.
+    parents: Option<Parents>,
 }
 
 impl<T> TierWork<T> {
@@ -89,6 +92,9 @@ impl<T> TierWork<T> {
         }
     }
 }
+
+/// A position decided by the scan: its rank and value code, queued at its distance.
+type Queued = (u64, u16);
 
 /// Splits move locations into same-tier edges (distinct `(rank, turn)` pairs, into
 /// `edges`) and the others (left in `moves`).
@@ -114,14 +120,16 @@ pub fn scan_tier<G: Game>(
     let mut worst_lower = vec![0u16; len];
     let failure = std::sync::Mutex::new(None::<SolveError>);
     let failed = AtomicBool::new(false);
+    let find_parents = !game.lists_unmoves();
 
-    let queued: Vec<Vec<(u64, u16)>> = worst_lower
+    let scanned: Vec<(Vec<Queued>, Vec<Edge>)> = worst_lower
         .par_chunks_mut(CHUNK)
         .enumerate()
         .map(|(chunk, worst)| {
             let mut out = Vec::new();
             let mut moves = Vec::new();
             let mut edges = Vec::new();
+            let mut parent_edges = Vec::new();
             let first = (chunk * CHUNK) as u64;
             for (i, worst) in worst.iter_mut().enumerate() {
                 if failed.load(Relaxed) {
@@ -130,6 +138,9 @@ pub fn scan_tier<G: Game>(
                 let rank = first + i as u64;
                 match scan_position(game, tier, rank, children, &mut moves, &mut edges) {
                     Ok(scan) => {
+                        if find_parents && scan.same_tier > 0 {
+                            parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
+                        }
                         pending[rank as usize].store(scan.same_tier, Relaxed);
                         *worst = scan.worst_lower;
                         if let Some(v) = scan.queue {
@@ -144,13 +155,15 @@ pub fn scan_tier<G: Game>(
                 }
             }
             observer.advanced(worst.len() as u64);
-            out
+            (out, parent_edges)
         })
         .collect();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let mut work = TierWork { tier, values, pending, worst_lower, frontier: Vec::new() };
+    let (queued, edges): (Vec<_>, Vec<_>) = scanned.into_iter().unzip();
+    let parents = find_parents.then(|| Parents::new(len, edges));
+    let mut work = TierWork { tier, values, pending, worst_lower, frontier: Vec::new(), parents };
     for entries in queued {
         work.queue(entries);
     }
@@ -229,6 +242,7 @@ pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<
         let values = &work.values;
         let pending = &work.pending;
         let worst_lower = &work.worst_lower;
+        let parents = &work.parents;
         let queued: Vec<Vec<(u64, u16)>> = entries
             .par_chunks(CHUNK / 4)
             .map(|chunk| {
@@ -240,13 +254,18 @@ pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<
                         continue;
                     }
                     let value = Value::from_code(code);
-                    let position = game.position(Location { tier, rank, orientation: 0 });
-                    unmoves.clear();
-                    game.unmoves(&position, &mut unmoves);
                     edges.clear();
-                    edges.extend(unmoves.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
-                    edges.sort_unstable();
-                    edges.dedup();
+                    match parents {
+                        Some(parents) => edges.extend(parents.of(rank)),
+                        None => {
+                            let position = game.position(Location { tier, rank, orientation: 0 });
+                            unmoves.clear();
+                            game.unmoves(&position, &mut unmoves);
+                            edges.extend(unmoves.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
+                            edges.sort_unstable();
+                            edges.dedup();
+                        }
+                    }
                     for &(parent, turn) in edges.iter() {
                         let p = parent as usize;
                         if values[p].load(Relaxed) != UNDECIDED {

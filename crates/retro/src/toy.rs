@@ -131,6 +131,10 @@ macro_rules! toy_game {
             fn moves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
                 self.children(p, $score, out)
             }
+            fn lists_unmoves(&self) -> bool {
+                true
+            }
+
             fn unmoves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
                 self.parents(p, out)
             }

@@ -4,7 +4,7 @@
 
 use retro::kit::{
     check_against_oracle, check_ends, check_locations, check_moves_and_unmoves, check_tables, check_tier_graph,
-    outcome_oracle, sample_locations, score_oracle,
+    outcome_oracle, sample_locations, score_oracle, WithoutUnmoves,
 };
 use retro::store::{build, Tables};
 use retro::toy::{Pile, Toy};
@@ -42,6 +42,21 @@ fn outcome_engine() {
     // One stone, marker on 0: taking it keeps the turn on an empty pile, which loses;
     // shifting to cell 1 hands the opponent the win in 1 above, so this is a loss in 2.
     assert_eq!(tables.value(&game, &pile(1, 0)).unwrap(), Value::Loss(2));
+}
+
+/// Without un-moves the retrograde engines find parents from the moves: the same values.
+#[test]
+fn retrograde_engines_without_unmoves() {
+    let dir = tempfile::tempdir().unwrap();
+    let outcome = WithoutUnmoves(Toy::outcome(3));
+    let tables = checked_tables(&outcome, &dir.path().join("outcome"));
+    assert_eq!(check_moves_and_unmoves(&outcome, &outcome.0.positions(STONES)), (0, 0));
+    let oracle = outcome_oracle(&outcome.0, &outcome.0.positions(STONES));
+    assert_eq!(check_against_oracle(&outcome, &tables, &oracle), 24);
+    let cyclic = WithoutUnmoves(Toy::cyclic_score(3));
+    let tables = checked_tables(&cyclic, &dir.path().join("cyclic"));
+    let oracle = score_oracle(&cyclic.0, &cyclic.0.positions(STONES));
+    assert_eq!(check_against_oracle(&cyclic, &tables, &oracle), 24);
 }
 
 #[test]

@@ -132,6 +132,10 @@ impl Game for Awari {
         }));
     }
 
+    fn lists_unmoves(&self) -> bool {
+        true
+    }
+
     fn unmoves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
         board.for_each_unmove(|parent| out.push(Move { position: parent, gain: 0, turn: Turn::Passes }));
     }

@@ -269,6 +269,10 @@ impl Game for Oware {
     /// is not over. The parent's mover is `position`'s opponent: his captures are
     /// `theirs`, so a child whose opponent holds the target has no parent. A parent whose
     /// opponent had no stone must have fed him, unless (Trysse) no move could.
+    fn lists_unmoves(&self) -> bool {
+        true
+    }
+
     fn unmoves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         if position.theirs as u32 >= self.target || position.mine as u32 >= self.target {
             return;

@@ -247,6 +247,10 @@ impl Game for Thi {
         });
     }
 
+    fn lists_unmoves(&self) -> bool {
+        true
+    }
+
     fn unmoves(&self, position: &Position, out: &mut Vec<retro::Move<Position>>) {
         moves::unmoves(self.rules, position, out)
     }

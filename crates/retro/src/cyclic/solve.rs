@@ -21,6 +21,7 @@
 
 use crate::children::{ChildError, ChildTables};
 use crate::game::{Game, Location, Move};
+use crate::parents::{edge, Edge, Parents};
 use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
@@ -57,6 +58,8 @@ struct TierSolver<'a, G: Game> {
     tier: G::Tier,
     size: u64,
     children: &'a ChildTables<'a, G::Tier>,
+    /// The parents found by the scan, for a game that does not list un-moves.
+    scanned: Option<Parents>,
 }
 
 impl<G: Game> TierSolver<'_, G> {
@@ -124,9 +127,13 @@ impl<G: Game> TierSolver<'_, G> {
         buffer: &mut Vec<Move<G::Position>>,
         parents: &mut Vec<u64>,
     ) -> Result<(), CyclicError> {
+        parents.clear();
+        if let Some(scanned) = &self.scanned {
+            parents.extend(scanned.of(rank).map(|(parent, _)| parent));
+            return Ok(());
+        }
         let position = self.game.position(Location::at(self.tier, rank));
         buffer.clear();
-        parents.clear();
         self.game.unmoves(&position, buffer);
         for parent in buffer.iter() {
             let Location { tier, rank: r, .. } = self.game.locate(&parent.position);
@@ -155,23 +162,39 @@ pub fn solve_tier<'a, G: Game>(
 ) -> Result<Vec<u16>, CyclicError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| CyclicError::TooLarge { tier: tier.to_string(), size })?;
-    let solver = TierSolver { game, tier, size, children };
+    let mut solver = TierSolver { game, tier, size, children, scanned: None };
+    let find_parents = !game.lists_unmoves();
 
-    // 1. Scan.
+    // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
+    //    parent edges.
     let mut best_exit = vec![NO_EXIT; len];
     let mut counter = vec![0u8; len];
-    best_exit.par_chunks_mut(CHUNK).zip(counter.par_chunks_mut(CHUNK)).enumerate().try_for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(moves, inside), (chunk, (best, count))| {
-            let from = (chunk * CHUNK) as u64;
-            for (i, (b, c)) in best.iter_mut().zip(count.iter_mut()).enumerate() {
-                (*b, *c) = solver.scan(from + i as u64, moves, inside)?;
-            }
-            // The scan is most of the work; the passes below are counted with it.
-            observer.advanced(best.len() as u64);
-            Ok::<(), CyclicError>(())
-        },
-    )?;
+    let edges: Vec<Vec<Edge>> = best_exit
+        .par_chunks_mut(CHUNK)
+        .zip(counter.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(moves, inside), (chunk, (best, count))| {
+                let from = (chunk * CHUNK) as u64;
+                let mut edges = Vec::new();
+                for (i, (b, c)) in best.iter_mut().zip(count.iter_mut()).enumerate() {
+                    let rank = from + i as u64;
+                    (*b, *c) = solver.scan(rank, moves, inside)?;
+                    if find_parents && *c > 0 {
+                        edges.extend(inside.iter().map(|&child| edge(child, rank, Turn::Passes)));
+                    }
+                }
+                // The scan is most of the work; the passes below are counted with it.
+                observer.advanced(best.len() as u64);
+                Ok(edges)
+            },
+        )
+        .collect::<Result<_, CyclicError>>()?;
+    if find_parents {
+        solver.scanned = Some(Parents::new(len, edges));
+    }
+    let solver = solver;
 
     // 2. Thresholds, largest first; 0 in `value` is "not marked".
     let top = best_exit.par_iter().filter(|&&b| b != NO_EXIT).map(|&b| (b as i32).abs()).max().unwrap_or(0);
