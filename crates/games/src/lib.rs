@@ -6,6 +6,7 @@
 pub mod awari;
 pub mod echo;
 pub mod kalah;
+pub mod njaka;
 pub mod oware;
 pub mod side;
 pub mod thi;

@@ -1,0 +1,258 @@
+//! Njaka's Mancala Game (Dim Njaka, US patent 5,184,829), two players: holes in a
+//! circle, multi-lap sowing, every four made on the way captured by its hole's owner, a
+//! four made by the last counter captured by the mover. Rules as implemented:
+//! `docs/rules/njaka.md` (from `shared/rules/njaka.md`).
+//!
+//! The tables hold the difference in sets of four still to be captured, mover minus
+//! opponent, under perfect play; endless play scores 0 for what is left. A tier is the
+//! counters on the board (a capture takes four); moves inside a tier capture nothing and
+//! pass the turn, so the cyclic score engine solves it, finding parents from the moves
+//! (multi-lap sowing has no simple un-move: `retro::parents`). A position is seen from the
+//! player to move: in the standard game the board turned so that his half comes first
+//! (the rank is the counts' composition rank); in the advanced game the counts as they
+//! are and the holes he owns (rank = counts' rank × 2^h + his holes as a mask).
+
+pub mod board;
+pub mod notation;
+
+pub use board::{Illegal, Position, Sowing, MAX_COUNTERS, MAX_HOLES};
+pub use notation::NotationError;
+
+use crate::side::Side;
+use encoding::{IndexError, WordIndex};
+use retro::{Engine, Game, Location, Move, Turn};
+use thiserror::Error;
+
+/// Who owns the holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Each player owns a contiguous half, for the whole game.
+    Standard,
+    /// The holes alternate at the start; a four captured by the last counter in an
+    /// opponent's hole makes it the mover's.
+    Advanced,
+}
+
+impl Variant {
+    /// `standard` or `advanced`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Advanced => "advanced",
+        }
+    }
+}
+
+/// Why a Njaka board cannot be set up, indexed or a position used.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NjakaError {
+    #[error("{0} holes: boards here have an even number from 2 to {MAX_HOLES}")]
+    Holes(usize),
+    #[error("{0} counters on the board: boards here hold at most {MAX_COUNTERS}")]
+    TooManyCounters(u64),
+    #[error("a position of {found} holes on a board of {holes}")]
+    WrongBoard { found: usize, holes: usize },
+    #[error("in the standard game South owns holes 1 to {half} and North the rest")]
+    NotStandard { half: usize },
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+/// Njaka's game on `h` holes, indexed up to `max_counters` counters on the board.
+#[derive(Debug, Clone)]
+pub struct Njaka {
+    h: usize,
+    variant: Variant,
+    clockwise: bool,
+    max_counters: u32,
+    index: WordIndex,
+}
+
+impl Njaka {
+    /// The game on `h` holes (even, 2..=12) with tables up to `max_counters` counters.
+    pub fn new(h: usize, variant: Variant, clockwise: bool, max_counters: u32) -> Result<Njaka, NjakaError> {
+        if !(2..=MAX_HOLES).contains(&h) || h % 2 == 1 {
+            return Err(NjakaError::Holes(h));
+        }
+        if max_counters > MAX_COUNTERS {
+            return Err(NjakaError::TooManyCounters(max_counters as u64));
+        }
+        let hole: Vec<[u32; 2]> = (0..=max_counters).map(|n| [n, 0]).collect();
+        let index = WordIndex::new(vec![hole; h], [max_counters, 0])?;
+        Ok(Njaka { h, variant, clockwise, max_counters, index })
+    }
+
+    /// Holes on the board.
+    pub fn holes(&self) -> usize {
+        self.h
+    }
+
+    /// Who owns the holes.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Whether sowing goes clockwise.
+    pub fn clockwise(&self) -> bool {
+        self.clockwise
+    }
+
+    /// South's holes at the start.
+    fn start_mask(&self) -> u16 {
+        match self.variant {
+            Variant::Standard => (1 << (self.h / 2)) - 1,
+            Variant::Advanced => (0..self.h).step_by(2).map(|i| 1u16 << i).sum(),
+        }
+    }
+
+    /// The start: `counters` in every hole, South to move.
+    pub fn start(&self, counters: u32) -> Result<Position, NjakaError> {
+        let total = self.h as u64 * counters as u64;
+        if total > MAX_COUNTERS as u64 {
+            return Err(NjakaError::TooManyCounters(total));
+        }
+        Ok(Position::new(&vec![counters as u8; self.h], self.start_mask(), Side::South))
+    }
+
+    /// Whether `position` is one of this game's (its board, and in the standard game its
+    /// owners) and inside the index.
+    pub fn check(&self, position: &Position) -> Result<(), NjakaError> {
+        if position.holes() != self.h {
+            return Err(NjakaError::WrongBoard { found: position.holes(), holes: self.h });
+        }
+        if self.variant == Variant::Standard && position.holes_of(Side::South) != self.start_mask() {
+            return Err(NjakaError::NotStandard { half: self.h / 2 });
+        }
+        if position.counters() > self.max_counters {
+            return Err(NjakaError::TooManyCounters(position.counters() as u64));
+        }
+        Ok(())
+    }
+
+    /// Every tier up to `counters` that a capture can reach from it, fewest first.
+    pub fn tiers_below(&self, counters: u32) -> Vec<u8> {
+        let top = counters.min(self.max_counters);
+        (0..=top).filter(|t| (top - t) % 4 == 0).map(|t| t as u8).collect()
+    }
+
+    /// The legal moves with their names (the hole, 1..=h) and sowings; a pass where the
+    /// mover has none and the game goes on.
+    pub fn named_moves(&self, position: &Position) -> Vec<(String, Move<Position>, Option<Sowing>)> {
+        let moves: Vec<_> = position
+            .sowings(self.clockwise, self.variant == Variant::Advanced)
+            .map(|(i, s)| ((i + 1).to_string(), self.as_move(&s), Some(s)))
+            .collect();
+        if moves.is_empty() && self.end_value(position).is_none() {
+            return vec![("pass".to_owned(), Move { position: position.passed(), gain: 0, turn: Turn::Passes }, None)];
+        }
+        moves
+    }
+
+    fn as_move(&self, s: &Sowing) -> Move<Position> {
+        Move { position: s.after, gain: s.mover_sets as i16 - s.opponent_sets as i16, turn: Turn::Passes }
+    }
+
+    fn has_move(&self, position: &Position) -> bool {
+        position.sowings(self.clockwise, self.variant == Variant::Advanced).next().is_some()
+    }
+
+    /// 0 where the game is over: one set or less on the board, or neither player able to
+    /// move; the counters left are not counted.
+    fn end_value(&self, position: &Position) -> Option<i16> {
+        let over = position.counters() <= 4 || (!self.has_move(position) && !self.has_move(&position.passed()));
+        over.then_some(0)
+    }
+
+    /// The counts seen from the mover: in the standard game turned so his half is first.
+    fn view(&self, position: &Position) -> [u8; MAX_HOLES] {
+        let mut view = [0u8; MAX_HOLES];
+        let shift = match (self.variant, position.to_move()) {
+            (Variant::Standard, Side::North) => self.h / 2,
+            _ => 0,
+        };
+        for (j, v) in view[..self.h].iter_mut().enumerate() {
+            *v = position.cells()[(j + shift) % self.h];
+        }
+        view
+    }
+}
+
+impl Game for Njaka {
+    type Position = Position;
+    type Tier = u8;
+    type Value = i16;
+
+    fn table_key(&self) -> String {
+        format!(
+            "njaka holes={} variant={} direction={}",
+            self.h,
+            self.variant.name(),
+            if self.clockwise { "cw" } else { "ccw" }
+        )
+    }
+
+    fn tier_size(&self, tier: u8) -> u64 {
+        let words = self.index.size([tier as u32, 0]).unwrap_or(0);
+        match self.variant {
+            Variant::Standard => words,
+            Variant::Advanced => words << self.h,
+        }
+    }
+
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        (1..=tier / 4).map(|k| tier - 4 * k).collect()
+    }
+
+    fn orientations(&self) -> u8 {
+        2
+    }
+
+    fn locate(&self, position: &Position) -> Location<u8> {
+        let n = position.counters();
+        let view = self.view(position);
+        let word = self.index.rank_unchecked(&view[..self.h], [n, 0]);
+        let rank = match self.variant {
+            Variant::Standard => word,
+            Variant::Advanced => word << self.h | position.holes_of(position.to_move()) as u64,
+        };
+        Location { tier: n as u8, rank, orientation: (position.to_move() == Side::North) as u8 }
+    }
+
+    fn position(&self, location: Location<u8>) -> Position {
+        let side = if location.orientation == 0 { Side::South } else { Side::North };
+        let (word, mine) = match self.variant {
+            Variant::Standard => (location.rank, 0),
+            Variant::Advanced => (location.rank >> self.h, (location.rank & ((1 << self.h) - 1)) as u16),
+        };
+        let mut view = [0u8; MAX_HOLES];
+        self.index.unrank([location.tier as u32, 0], word, &mut view[..self.h]).expect("rank inside its tier");
+        let all = (1u16 << self.h) - 1;
+        match self.variant {
+            Variant::Standard => {
+                let shift = if side == Side::North { self.h / 2 } else { 0 };
+                let mut cells = [0u8; MAX_HOLES];
+                for j in 0..self.h {
+                    cells[(j + shift) % self.h] = view[j];
+                }
+                Position::new(&cells[..self.h], self.start_mask(), side)
+            }
+            Variant::Advanced => {
+                let south = if side == Side::South { mine } else { all & !mine };
+                Position::new(&view[..self.h], south, side)
+            }
+        }
+    }
+
+    fn end(&self, position: &Position) -> Option<i16> {
+        self.end_value(position)
+    }
+
+    fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
+        out.extend(self.named_moves(position).into_iter().map(|(_, m, _)| m));
+    }
+
+    /// Moves inside a tier (no capture, or a pass) can come back: scores with cycles.
+    fn engine(&self, _tier: u8) -> Engine {
+        Engine::CyclicScore
+    }
+}

@@ -1,0 +1,108 @@
+//! The text notation of a Njaka position, and its picture.
+//!
+//! The holes counterclockwise from hole 1, separated by `,`, each its counters and its
+//! owner, `s` (South) or `n` (North); then a space and the player to move, `S` or `N`.
+//! The standard start on 4 holes with 2 counters each, and the advanced one:
+//!
+//! ```text
+//!   2s,2s,2n,2n S
+//!   2s,2n,2s,2n S
+//! ```
+
+use super::board::{Position, MAX_COUNTERS, MAX_HOLES};
+use crate::side::Side;
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Why a text is not a Njaka position.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NotationError {
+    #[error("expected `<holes> <S|N>`, each hole its counters and owner, e.g. `2s,2s,2n,2n S`; got {0:?}")]
+    Shape(String),
+    #[error("the player to move is `S` (South) or `N` (North), not {0:?}")]
+    Side(String),
+    #[error("{0} holes: boards here have an even number from 2 to {MAX_HOLES}")]
+    Holes(usize),
+    #[error("hole {hole}: {text:?} is not counters and an owner (`3s`, `0n`)")]
+    Hole { hole: usize, text: String },
+    #[error("{0} counters on the board; a board here holds at most {MAX_COUNTERS}")]
+    TooManyCounters(u64),
+}
+
+impl FromStr for Position {
+    type Err = NotationError;
+
+    fn from_str(text: &str) -> Result<Position, NotationError> {
+        let mut parts = text.split_whitespace();
+        let (Some(holes), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(NotationError::Shape(crate::echo::excerpt(text)));
+        };
+        let to_move = match side {
+            "S" | "s" => Side::South,
+            "N" | "n" => Side::North,
+            _ => return Err(NotationError::Side(crate::echo::excerpt(side))),
+        };
+        let holes: Vec<&str> = holes.split(',').collect();
+        if !(2..=MAX_HOLES).contains(&holes.len()) || holes.len() % 2 == 1 {
+            return Err(NotationError::Holes(holes.len()));
+        }
+        let mut cells = Vec::with_capacity(holes.len());
+        let mut south = 0u16;
+        let mut total = 0u64;
+        for (i, hole) in holes.iter().enumerate() {
+            let bad = || NotationError::Hole { hole: i + 1, text: crate::echo::excerpt(hole) };
+            let owner = hole.chars().last().ok_or_else(bad)?;
+            let count: u64 = hole[..hole.len() - owner.len_utf8()].parse().map_err(|_| bad())?;
+            match owner {
+                's' => south |= 1 << i,
+                'n' => {}
+                _ => return Err(bad()),
+            }
+            total = total.saturating_add(count);
+            if total > MAX_COUNTERS as u64 {
+                return Err(NotationError::TooManyCounters(total));
+            }
+            cells.push(count as u8);
+        }
+        Ok(Position::new(&cells, south, to_move))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, &c) in self.cells().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            let owner = if self.owner(i) == Side::South { 's' } else { 'n' };
+            write!(f, "{c}{owner}")?;
+        }
+        write!(f, " {}", self.to_move().letter())
+    }
+}
+
+impl Position {
+    /// The circle as a ring of two rows: holes 1 to h/2 along the bottom, left to right,
+    /// then h/2 + 1 to h along the top, right to left (counterclockwise all round), each
+    /// with its owner's letter.
+    pub fn picture(&self) -> String {
+        let h = self.holes();
+        let cell = |i: usize| {
+            let owner = if self.owner(i) == Side::South { 'S' } else { 'N' };
+            format!("{:>3}{owner}", self.cells()[i])
+        };
+        let numbers = |range: Vec<usize>| range.iter().map(|i| format!("{:>4}", i + 1)).collect::<String>();
+        let top: Vec<usize> = (h / 2..h).rev().collect();
+        let bottom: Vec<usize> = (0..h / 2).collect();
+        format!(
+            "hole {}\n     {}\n     {}\nhole {}\n(counters and owner; sowing counterclockwise: bottom row left to right, \
+             top row right to left)\n{} to move",
+            numbers(top.clone()),
+            top.iter().map(|&i| cell(i)).collect::<String>(),
+            bottom.iter().map(|&i| cell(i)).collect::<String>(),
+            numbers(bottom),
+            self.to_move().name()
+        )
+    }
+}
