@@ -71,7 +71,7 @@ pub struct Njaka {
 impl Njaka {
     /// The game on `h` holes (even, 2..=12) with tables up to `max_counters` counters.
     pub fn new(h: usize, variant: Variant, clockwise: bool, max_counters: u32) -> Result<Njaka, NjakaError> {
-        if !(2..=MAX_HOLES).contains(&h) || h % 2 == 1 {
+        if !(2..=MAX_HOLES).contains(&h) || !h.is_multiple_of(2) {
             return Err(NjakaError::Holes(h));
         }
         if max_counters > MAX_COUNTERS {
@@ -132,7 +132,7 @@ impl Njaka {
     /// Every tier up to `counters` that a capture can reach from it, fewest first.
     pub fn tiers_below(&self, counters: u32) -> Vec<u8> {
         let top = counters.min(self.max_counters);
-        (0..=top).filter(|t| (top - t) % 4 == 0).map(|t| t as u8).collect()
+        (0..=top).filter(|t| (top - t).is_multiple_of(4)).map(|t| t as u8).collect()
     }
 
     /// The legal moves with their names (the hole, 1..=h) and sowings; a pass where the

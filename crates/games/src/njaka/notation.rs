@@ -44,7 +44,7 @@ impl FromStr for Position {
             _ => return Err(NotationError::Side(crate::echo::excerpt(side))),
         };
         let holes: Vec<&str> = holes.split(',').collect();
-        if !(2..=MAX_HOLES).contains(&holes.len()) || holes.len() % 2 == 1 {
+        if !(2..=MAX_HOLES).contains(&holes.len()) || !holes.len().is_multiple_of(2) {
             return Err(NotationError::Holes(holes.len()));
         }
         let mut cells = Vec::with_capacity(holes.len());
