@@ -3,6 +3,7 @@
 mod awari;
 mod build;
 mod kalah;
+mod njaka;
 use retro::memory;
 mod oware;
 mod printer;
@@ -41,6 +42,7 @@ enum Command {
     Kalah(kalah::KalahArgs),
     Awari(awari::AwariArgs),
     Trias(trias::TriasArgs),
+    Njaka(njaka::NjakaArgs),
     Verify(verify::VerifyArgs),
     Info(tables::InfoArgs),
     VerifyTable(tables::VerifyTableArgs),
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Kalah(args) => kalah::run(args),
         Command::Awari(args) => awari::run(args),
         Command::Trias(args) => trias::run(args),
+        Command::Njaka(args) => njaka::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),

@@ -43,6 +43,13 @@ fn trias_help_shows_the_position_notation() {
 }
 
 #[test]
+fn njaka_help_shows_the_position_notation() {
+    let text = help(&["njaka"]);
+    assert!(text.contains("Position notation"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn verify_help() {
     let text = help(&["verify"]);
     assert!(text.contains("side by side"), "{text}");

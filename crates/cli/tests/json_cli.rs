@@ -74,7 +74,7 @@ fn check_report(report: &Json, game: &str, kind: &str) {
 fn every_game_reports_in_one_schema() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path();
-    let runs: [(&[&str], &str, &str); 9] = [
+    let runs: [(&[&str], &str, &str); 11] = [
         (&["thi", "--board", "primus", "--json"], "thi", "outcome"),
         (&["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"], "thi", "outcome"),
         (&["kalah", "--pits", "3", "--seeds", "2", "--json"], "kalah", "score"),
@@ -84,6 +84,8 @@ fn every_game_reports_in_one_schema() {
         (&["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"], "wari", "outcome"),
         (&["trias", "--holes", "3", "--stones", "1", "--json"], "trias", "outcome"),
         (&["trias", "--position", "0,0,0/0,0,1/1,2,0 S", "--explain", "--json"], "trias", "outcome"),
+        (&["njaka", "--holes", "4", "--counters", "2", "--json"], "njaka", "score"),
+        (&["njaka", "--holes", "4", "--counters", "2", "--advanced", "--json"], "njaka", "score"),
     ];
     for (args, game, kind) in runs {
         check_report(&json(&solve(out, args)), game, kind);

@@ -5,6 +5,7 @@
 
 use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
 use games::kalah::{self, Kalah, Rules as KalahRules};
+use games::njaka::{Njaka, Variant as NjakaVariant};
 use games::oware::Oware;
 use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
 use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
@@ -27,7 +28,7 @@ pub enum RegistryError {
         why: String,
     },
     /// A table key whose first word is no game's.
-    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse, Wari and Trias)")]
+    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse, Wari, Trias and Njaka's game)")]
     UnknownGame(String),
     /// A tier name its game does not have.
     #[error("`{tier}` is not a tier of `{key}`")]
@@ -75,12 +76,17 @@ impl GameEntry {
 }
 
 /// Every game, by the first word of its table keys.
-pub static GAMES: [GameEntry; 5] = [
+pub static GAMES: [GameEntry; 6] = [
     GameEntry { name: "thi", summary: "THI` (Transporter), every board and rule set", verify: verify_thi },
     GameEntry { name: "kalah", summary: "Kalah(m, n) under its rule switches", verify: verify_kalah },
     GameEntry { name: "awari", summary: "Awari: Oware under the computer-science rules", verify: verify_awari },
     GameEntry { name: "oware", summary: "Trysse and Wari: Oware, first to a target", verify: verify_oware },
     GameEntry { name: "trias", summary: "Trias on three rows of k holes", verify: verify_trias },
+    GameEntry {
+        name: "njaka",
+        summary: "Njaka's Mancala Game, two players, standard or advanced",
+        verify: verify_njaka,
+    },
 ];
 
 /// The game a table key belongs to.
@@ -121,6 +127,12 @@ pub fn oware_dir(out: &Path, game: &Oware) -> PathBuf {
 /// number of stones a hole: a tier's table does not depend on it).
 pub fn trias_dir(out: &Path, k: usize) -> PathBuf {
     out.join("trias").join(format!("3x{k}"))
+}
+
+/// Where the tables of Njaka's game on a board, variant and direction live under `out`.
+pub fn njaka_dir(out: &Path, game: &Njaka) -> PathBuf {
+    let direction = if game.clockwise() { "cw" } else { "ccw" };
+    out.join("njaka").join(format!("h{}-{}-{direction}", game.holes(), game.variant().name()))
 }
 
 fn bad(key: &str, why: impl ToString) -> RegistryError {
@@ -235,6 +247,30 @@ fn verify_trias(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Reg
         .ok_or_else(|| bad(key, "not one this version builds (`trias holes=K`, K = 1 to 12)"))?;
     let max_stones = tiers.iter().copied().max().unwrap_or(0) as u32;
     let game = Trias::new(k, max_stones).map_err(|e| bad(key, e))?;
+    verify_tiers(&game, dir, tiers)
+}
+
+/// Njaka: `njaka holes=H variant=standard|advanced direction=ccw|cw`, tiers by counters
+/// on the board.
+fn verify_njaka(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+    let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
+    let fields = key_fields(key)?;
+    let holes: usize = field(&fields, "holes", key)?.parse().map_err(|e| bad(key, format!("holes: {e}")))?;
+    let variant = match field(&fields, "variant", key)? {
+        "standard" => NjakaVariant::Standard,
+        "advanced" => NjakaVariant::Advanced,
+        other => return Err(bad(key, format!("unknown variant `{other}`"))),
+    };
+    let clockwise = match field(&fields, "direction", key)? {
+        "ccw" => false,
+        "cw" => true,
+        other => return Err(bad(key, format!("unknown direction `{other}`"))),
+    };
+    let max = tiers.iter().copied().max().unwrap_or(0) as u32;
+    let game = Njaka::new(holes, variant, clockwise, max).map_err(|e| bad(key, e))?;
+    if game.table_key() != key {
+        return Err(bad(key, "not one this version builds"));
+    }
     verify_tiers(&game, dir, tiers)
 }
 

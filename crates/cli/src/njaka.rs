@@ -1,0 +1,215 @@
+//! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
+
+use crate::printer::{print_position, View};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use games::njaka::{Njaka, NjakaError, Position, Variant};
+use games::side::Side;
+use retro::{memory, Game, Move};
+use serde_json::json;
+use std::path::PathBuf;
+use tablebase::analysis::{position_report, Header};
+use tablebase::registry;
+use tablebase::report::{print_json, LineEndKind, TablesReport};
+
+#[derive(Args)]
+#[command(
+    about = "Njaka's Mancala Game: build tables, print the start's value, or analyse a position",
+    long_about = "Builds the perfect-play tables of Njaka's Mancala Game for two players on H holes in a \
+                  circle (or reuses them if already built under --out), then prints the value of the start \
+                  with S counters in every hole for South, who moves first: the difference in sets of four \
+                  captured under perfect play, South minus North (endless play captures nothing more; the \
+                  last set on the board is not counted), every opening move with its value, the best move \
+                  and the principal line.\n\n\
+                  Standard game: South owns holes 1 to H/2, North the rest. --advanced: the holes alternate, \
+                  South's first, and a four taken by the last counter in an opponent's hole makes it the \
+                  mover's. Sowing is counterclockwise (--clockwise for the other way).\n\n\
+                  Position notation: the holes counterclockwise from hole 1, separated by `,`, each its \
+                  counters and its owner (`s` or `n`); then a space and the player to move, `S` or `N`. The \
+                  standard start on 4 holes with 2 counters is `2s,2s,2n,2n S`. Moves are named by the hole \
+                  (1 to H), or `pass`.",
+    after_help = "Examples:\n  \
+                  solve njaka --holes 6 --counters 2\n  \
+                  solve njaka --holes 6 --counters 2 --advanced --json\n  \
+                  solve njaka --position \"3s,0s,3n,0n S\" --build"
+)]
+pub struct NjakaArgs {
+    /// Holes in the circle, even, 2 to 12 (the source's board has 12).
+    #[arg(long)]
+    holes: Option<usize>,
+    /// Counters in every hole at the start (the source's game has 4).
+    #[arg(long)]
+    counters: Option<u32>,
+    /// The advanced game: holes owned alternately, ownership won by captures.
+    #[arg(long)]
+    advanced: bool,
+    /// Sow clockwise.
+    #[arg(long)]
+    clockwise: bool,
+    /// Directory holding the tables (created if missing).
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+    /// Analyse this position instead of the start (see the notation above), from the
+    /// tables already built under --out.
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
+    /// With --position: build the tables it needs that are missing, instead of naming them.
+    #[arg(long, requires = "position")]
+    build: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// After building, check every stored value against its successors.
+    #[arg(long)]
+    verify: bool,
+    /// Longest principal line printed, in moves.
+    #[arg(long, default_value_t = 200)]
+    max_line: usize,
+}
+
+/// Working memory of the cyclic engine per position of the tier being solved when it
+/// finds parents from the moves (three one-byte arrays, the two-byte codes, the parents'
+/// rows and the scan's edge lists, a few same-tier moves a position), and table bytes per
+/// position of every tier.
+const WORK_BYTES_PER_POSITION: f64 = 80.0;
+const TABLE_BYTES_PER_POSITION: f64 = 1.0;
+
+fn variant(args: &NjakaArgs) -> Variant {
+    if args.advanced {
+        Variant::Advanced
+    } else {
+        Variant::Standard
+    }
+}
+
+/// The position asked about and, for a start, its counters a hole.
+fn position(args: &NjakaArgs) -> Result<(Position, Option<u32>)> {
+    match (&args.position, args.holes, args.counters) {
+        (Some(text), holes, counters) => {
+            let p: Position =
+                text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?;
+            if let Some(h) = holes.filter(|&h| h != p.holes()) {
+                bail!("--holes {h}, but the position has {} holes", p.holes());
+            }
+            if let Some(s) = counters {
+                bail!("--counters {s} sets up a start; with --position the position fixes the counters");
+            }
+            Ok((p, None))
+        }
+        (None, Some(h), Some(s)) => {
+            if s == 0 {
+                bail!("--counters 0: the start needs at least one counter a hole");
+            }
+            let game = Njaka::new(h, variant(args), args.clockwise, 0)?;
+            Ok((game.start(s)?, Some(s)))
+        }
+        _ => bail!("give --holes H and --counters S to solve a start, or --position (see `solve njaka --help`)"),
+    }
+}
+
+/// The game indexed up to `position`'s counters, if its tables can be built here.
+fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
+    let (h, n) = (position.holes(), position.counters());
+    let game = match Njaka::new(h, variant(args), args.clockwise, n) {
+        Ok(game) => game,
+        Err(NjakaError::Index(_)) => bail!("{h} holes with {n} counters: more positions than a 64-bit index numbers"),
+        Err(e) => return Err(e.into()),
+    };
+    game.check(position)?;
+    let tiers = game.tiers_below(n);
+    if let Err(big) = memory::check_outcome_build(&game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION) {
+        bail!(
+            "{h} holes with {n} counters ({}) need the tables of {} tiers, {:.3e} positions (the largest {:.3e}): about \
+             {} of memory; this machine has {} available",
+            variant(args).name(),
+            tiers.len(),
+            big.total,
+            big.largest,
+            memory::human(big.need),
+            memory::human(big.free)
+        );
+    }
+    Ok(game)
+}
+
+pub fn run(args: NjakaArgs) -> Result<()> {
+    let (position, counters) = position(&args)?;
+    let game = game_for(&args, &position)?;
+    let dir = registry::njaka_dir(&args.out, &game);
+    let root = game.locate(&position).tier;
+    if args.position.is_some() && !args.build {
+        if let Some(&missing) =
+            game.tiers_below(root as u32).iter().find(|&&t| !retro::store::tier_file(&dir, t).exists())
+        {
+            bail!(
+                "this position has {root} counters; tier {missing} of its tables is missing in {}: build them with \
+                 `solve njaka --position \"{position}\" --build`{}",
+                dir.display(),
+                if args.advanced { " --advanced" } else { "" }
+            );
+        }
+    }
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
+    if args.verify {
+        for tier in game.tiers_below(root as u32) {
+            retro::verify::verify_tier(&game, &tables, tier)?;
+        }
+        if !args.json {
+            println!("verified: every stored value equals the best over its successors");
+        }
+    }
+    let moves = game.named_moves(&position);
+    let named: Vec<(String, Move<Position>)> = moves.iter().map(|(n, m, _)| (n.clone(), m.clone())).collect();
+    let header = Header {
+        game: "njaka".to_owned(),
+        parameters: json!({
+            "holes": game.holes(),
+            "counters": counters,
+            "variant": game.variant().name(),
+            "clockwise": game.clockwise(),
+        }),
+        rules: game.variant().name().to_owned(),
+        start: counters.is_some(),
+        to_move: position.to_move().name().to_lowercase(),
+        details: None,
+    };
+    let between = |a: &Position, b: &Position| {
+        game.named_moves(a).into_iter().find(|(_, m, _)| m.position == *b).map_or_else(|| "?".to_owned(), |(n, _, _)| n)
+    };
+    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+    let mut report =
+        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, None)?;
+    for (m, (_, _, sowing)) in report.moves.iter_mut().flatten().zip(&moves) {
+        m.captures = sowing.map(|s| s.mover_sets as u32 * 4);
+    }
+    if args.json {
+        print_json(&report)?;
+        return Ok(());
+    }
+    let line_end = match report.line_end.kind {
+        LineEndKind::Repetition => format!(
+            "the position after move {} comes back: play goes on for ever, nothing more captured",
+            report.line_end.repeats_ply.unwrap_or(0)
+        ),
+        _ => "the game is over: one set or less on the board, or no one can move".to_owned(),
+    };
+    let title = match counters {
+        Some(s) => format!(
+            "Njaka's game ({}{}), {} holes with {s} counter{} each, South moves first",
+            game.variant().name(),
+            if game.clockwise() { ", clockwise" } else { "" },
+            game.holes(),
+            if s == 1 { "" } else { "s" }
+        ),
+        None => format!("Njaka's game ({}), a position with {} counters", game.variant().name(), position.counters()),
+    };
+    let view = View {
+        title,
+        picture: position.picture(),
+        mover: Some(if position.to_move() == Side::South { "South" } else { "North" }.to_owned()),
+        line_end,
+        notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],
+    };
+    print_position(&report, &view);
+    Ok(())
+}

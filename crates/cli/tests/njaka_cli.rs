@@ -1,0 +1,72 @@
+//! `solve njaka`: the start's value, positions, both variants, the tables' commands, and
+//! bad input.
+
+mod common;
+
+use common::{json, solve, stderr};
+
+#[test]
+fn starts_of_both_variants_are_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    for advanced in [false, true] {
+        let mut args = vec!["njaka", "--holes", "6", "--counters", "2", "--json"];
+        if advanced {
+            args.push("--advanced");
+        }
+        let report = json(&solve(dir.path(), &args));
+        assert_eq!(report["game"], "njaka");
+        assert_eq!(report["rules"], if advanced { "advanced" } else { "standard" });
+        assert_eq!(report["parameters"]["holes"], 6);
+        assert_eq!(report["start"], true);
+        assert_eq!(report["value"]["kind"], "score");
+        let best = report["moves"].as_array().unwrap().iter().map(|m| m["value"]["score"].as_i64().unwrap()).max();
+        assert_eq!(best, report["value"]["score"].as_i64());
+        assert!(["over", "repetition"].contains(&report["line_end"]["kind"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn a_position_is_analysed_from_the_tables_built() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hole 1's three counters make a four in North's hole 3 on the way: North's set.
+    let position = "3s,0s,3n,0n S";
+    let out = solve(dir.path(), &["njaka", "--position", position]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--build"), "{}", stderr(&out));
+    let report = json(&solve(dir.path(), &["njaka", "--position", position, "--build", "--json"]));
+    assert_eq!(report["position"], position);
+    let one = report["moves"].as_array().unwrap().iter().find(|m| m["move"] == "1").unwrap();
+    assert_eq!(one["position"], "0s,1s,0n,1n N");
+    let text = solve(dir.path(), &["njaka", "--position", position]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    assert!(String::from_utf8_lossy(&text.stdout).contains("South to move"));
+}
+
+#[test]
+fn njaka_tables_are_found_by_info_and_verify_table() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--advanced"]).status.success());
+    let root = dir.path().to_str().unwrap();
+    let verify = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["verify-table", root]).output().unwrap();
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["info", root]).output().unwrap();
+    assert!(String::from_utf8_lossy(&info.stdout).contains("njaka holes=4 variant=advanced direction=ccw"));
+}
+
+#[test]
+fn bad_input_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["njaka", "--holes", "6"], "give --holes H and --counters S"),
+        (&["njaka", "--holes", "5", "--counters", "1"], "5 holes"),
+        (&["njaka", "--holes", "12", "--counters", "30"], "at most 255"),
+        (&["njaka", "--position", "2s,2x,2n,2n S"], "hole 2"),
+        (&["njaka", "--position", "2s,2n,2s,2n S"], "standard game South owns holes 1 to 2"),
+        (&["njaka", "--holes", "12", "--counters", "4", "--advanced"], "of memory"),
+    ];
+    for (args, expected) in cases {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
+    }
+}
