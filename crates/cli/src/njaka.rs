@@ -69,9 +69,9 @@ pub struct NjakaArgs {
 
 /// Working memory of the cyclic engine per position of the tier being solved when it
 /// finds parents from the moves (three one-byte arrays, the two-byte codes, the parents'
-/// rows and the scan's edge lists, a few same-tier moves a position), and table bytes per
-/// position of every tier.
-const WORK_BYTES_PER_POSITION: f64 = 80.0;
+/// rows and the scan's edge lists: about 38 bytes measured on 8 holes with 4 counters,
+/// with some margin), and table bytes per position of every tier.
+const WORK_BYTES_PER_POSITION: f64 = 48.0;
 const TABLE_BYTES_PER_POSITION: f64 = 1.0;
 
 fn variant(args: &NjakaArgs) -> Variant {

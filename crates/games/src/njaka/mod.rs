@@ -136,13 +136,16 @@ impl Njaka {
     }
 
     /// The legal moves with their names (the hole, 1..=h) and sowings; a pass where the
-    /// mover has none and the game goes on.
+    /// mover has none and the game goes on; none where it is over.
     pub fn named_moves(&self, position: &Position) -> Vec<(String, Move<Position>, Option<Sowing>)> {
+        if self.end_value(position).is_some() {
+            return Vec::new();
+        }
         let moves: Vec<_> = position
             .sowings(self.clockwise, self.variant == Variant::Advanced)
             .map(|(i, s)| ((i + 1).to_string(), self.as_move(&s), Some(s)))
             .collect();
-        if moves.is_empty() && self.end_value(position).is_none() {
+        if moves.is_empty() {
             return vec![("pass".to_owned(), Move { position: position.passed(), gain: 0, turn: Turn::Passes }, None)];
         }
         moves
