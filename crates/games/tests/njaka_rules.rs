@@ -37,7 +37,7 @@ fn a_four_made_on_the_way_goes_to_its_holes_owner() {
     // hole 4, empty before: the move ends. North captured a set: -1 for South.
     assert_eq!(play(&standard(4), "3s,0s,3n,0n S", 1), ("0s,1s,0n,1n N".to_owned(), -1));
     // The same four in the mover's own hole is his.
-    assert_eq!(play(&standard(4), "3s,0s,0n,0n S", 1).1, 0);
+    assert_eq!(play(&standard(4), "3s,3s,0n,0n S", 1), ("0s,0s,1n,1n N".to_owned(), 1));
     assert_eq!(play(&standard(6), "3s,3s,0s,0n,0n,0n S", 1), ("0s,0s,1s,1n,0n,0n N".to_owned(), 1));
 }
 
@@ -56,7 +56,9 @@ fn the_last_counter_making_four_is_the_movers() {
 fn a_last_counter_in_an_occupied_hole_is_sown_on() {
     // Hole 1's counter falls into hole 2 (one there): both are lifted and sown into holes
     // 3 and 4, empty: the move ends.
-    assert_eq!(play(&standard(4), "1s,1s,0n,0n S", 1), ("0s,0s,1n,1n N".to_owned(), 0));
+    assert_eq!(play(&standard(6), "1s,1s,0s,0n,0n,5n S", 1), ("0s,0s,1s,1n,0n,5n N".to_owned(), 0));
+    // With one set or less on the board the game is over: no move at all.
+    assert!(standard(4).named_moves(&position("1s,1s,0n,0n S")).is_empty());
 }
 
 #[test]
