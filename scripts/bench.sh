@@ -13,21 +13,21 @@ solve="$PWD/target/release/solve"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-build() { # threads -> prints "seconds positions bytes peak_bytes"
+build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes"
+  local threads=$1
+  shift
   rm -rf "$work/data"
-  "$solve" --threads "$1" thi --board trias --rules original --out "$work/data" --json |
+  "$solve" --threads "$threads" "$@" --out "$work/data" --json |
     python3 -c '
 import json, sys
-r = json.load(sys.stdin)
-t = r["tables"]
+t = json.load(sys.stdin)["tables"]
 print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"])'
 }
 
-echo "THI\` TRIAS, rules original, built from scratch (tables + reachable census)"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
-read -r s1 positions bytes peak1 < <(build 1)
-read -r s2 _ _ peak2 < <(build 2)
-python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
+speed_up() { # the subcommand and its arguments: builds on 1 and 2 threads, prints the figures
+  read -r s1 positions bytes peak1 < <(build 1 "$@")
+  read -r s2 _ _ peak2 < <(build 2 "$@")
+  python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
 import sys
 s1, s2, n, b, p1, p2 = map(float, sys.argv[1:])
 print(f"positions:            {int(n):,}")
@@ -35,8 +35,13 @@ print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
 print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
 print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
 print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
-print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads), census included")
+print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
 PY
+}
+
+echo "THI\` TRIAS, rules original, built from scratch (tables + reachable census)"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
+speed_up thi --board trias --rules original
 
 # A warm query: the tables are built and in the page cache; each run opens and checks
 # every table, analyses the position and prints the line.
@@ -71,23 +76,4 @@ echo "sowing, ranking and a one-thread search without the process: cargo bench -
 
 echo
 echo "Trias 3x3 with 3 stones a hole, built from scratch (tables + reachable census)"
-trias() { # threads -> prints "seconds positions bytes peak_bytes"
-  rm -rf "$work/data"
-  "$solve" --threads "$1" trias --holes 3 --stones 3 --out "$work/data" --json |
-    python3 -c '
-import json, sys
-t = json.load(sys.stdin)["tables"]
-print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"])'
-}
-read -r s1 positions bytes peak1 < <(trias 1)
-read -r s2 _ _ peak2 < <(trias 2)
-python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
-import sys
-s1, s2, n, b, p1, p2 = map(float, sys.argv[1:])
-print(f"positions:            {int(n):,}")
-print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
-print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
-print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
-print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
-print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
-PY
+speed_up trias --holes 3 --stones 3

@@ -7,14 +7,7 @@
 #   scripts/njaka-results.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ $# -ge 1 ]; then
-  out="$1"
-else
-  out="$(mktemp -d)"
-  trap 'rm -rf "$out"' EXIT
-fi
-cargo build --release --quiet
-solve="${CARGO_TARGET_DIR:-target}/release/solve"
+source scripts/results-out.sh "$@"
 
 # variant:H x S
 boards="standard:4x1 standard:4x2 standard:4x3 standard:4x4 standard:4x6 standard:4x8

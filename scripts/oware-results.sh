@@ -8,14 +8,7 @@
 # so that every time is a full build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ $# -ge 1 ]; then
-  out="$1"
-else
-  out="$(mktemp -d)"
-  trap 'rm -rf "$out"' EXIT
-fi
-cargo build --release --quiet
-solve="${CARGO_TARGET_DIR:-target}/release/solve"
+source scripts/results-out.sh "$@"
 
 # M x S: every board of 1 to 4 pits with 1 to 4 seeds, then a few more that build quickly.
 boards="1x1 1x2 1x3 1x4 2x1 2x2 2x3 2x4 3x1 3x2 3x3 3x4 4x1 4x2 4x3 4x4 1x6 2x6 2x12 3x5 3x6 5x1 5x2 6x1"

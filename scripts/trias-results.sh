@@ -7,14 +7,7 @@
 # Tables go to OUT_DIR/KxS; without it, to a fresh temporary directory (removed afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ $# -ge 1 ]; then
-  out="$1"
-else
-  out="$(mktemp -d)"
-  trap 'rm -rf "$out"' EXIT
-fi
-cargo build --release --quiet
-solve="${CARGO_TARGET_DIR:-target}/release/solve"
+source scripts/results-out.sh "$@"
 
 # K x S
 boards="1x1 1x2 1x3 1x4 1x5 1x6 1x8 1x10 1x12 2x1 2x2 2x3 2x4 2x5 2x6 2x8 3x1 3x2 3x3 3x4 4x1 4x2 5x1"

@@ -8,6 +8,7 @@ use retro::memory;
 mod oware;
 mod printer;
 mod progress;
+mod query;
 mod tables;
 mod thi;
 mod trias;

@@ -1,13 +1,13 @@
 //! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
 
 use crate::printer::{print_position, View};
+use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::njaka::{Njaka, NjakaError, Position, Variant};
 use games::side::Side;
 use retro::{memory, Game, Move};
 use serde_json::json;
-use std::path::PathBuf;
 use tablebase::analysis::{position_report, Header};
 use tablebase::registry;
 use tablebase::report::{print_json, LineEndKind, TablesReport};
@@ -46,25 +46,8 @@ pub struct NjakaArgs {
     /// Sow clockwise.
     #[arg(long)]
     clockwise: bool,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
-    /// Analyse this position instead of the start (see the notation above), from the
-    /// tables already built under --out.
-    #[arg(long, allow_hyphen_values = true)]
-    position: Option<String>,
-    /// With --position: build the tables it needs that are missing, instead of naming them.
-    #[arg(long, requires = "position")]
-    build: bool,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-    /// After building, check every stored value against its successors.
-    #[arg(long)]
-    verify: bool,
-    /// Longest principal line printed, in moves.
-    #[arg(long, default_value_t = 200)]
-    max_line: usize,
+    #[command(flatten)]
+    query: QueryArgs,
 }
 
 /// Working memory of the cyclic engine per position of the tier being solved when it
@@ -89,7 +72,7 @@ fn variant(args: &NjakaArgs) -> Variant {
 
 /// The position asked about and, for a start, its counters a hole.
 fn position(args: &NjakaArgs) -> Result<(Position, Option<u32>)> {
-    match (&args.position, args.holes, args.counters) {
+    match (&args.query.position, args.holes, args.counters) {
         (Some(text), holes, counters) => {
             let p: Position =
                 text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?;
@@ -140,9 +123,9 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
 pub fn run(args: NjakaArgs) -> Result<()> {
     let (position, counters) = position(&args)?;
     let game = game_for(&args, &position)?;
-    let dir = registry::njaka_dir(&args.out, &game);
+    let dir = registry::njaka_dir(&args.query.out, &game);
     let root = game.locate(&position).tier;
-    if args.position.is_some() && !args.build {
+    if args.query.position.is_some() && !args.query.build {
         if let Some(&missing) =
             game.tiers_below(root as u32).iter().find(|&&t| !retro::store::tier_file(&dir, t).exists())
         {
@@ -154,12 +137,12 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             );
         }
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
-    if args.verify {
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.query.json)?;
+    if args.query.verify {
         for tier in game.tiers_below(root as u32) {
             retro::verify::verify_tier(&game, &tables, tier)?;
         }
-        if !args.json {
+        if !args.query.json {
             println!("verified: every stored value equals the best over its successors");
         }
     }
@@ -183,11 +166,11 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
     let mut report =
-        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, None)?;
+        position_report(&game, &tables, &position, header, &named, between, args.query.max_line, tables_report, None)?;
     for (m, (_, _, sowing)) in report.moves.iter_mut().flatten().zip(&moves) {
         m.captures = sowing.map(|s| s.mover_sets as u32 * 4);
     }
-    if args.json {
+    if args.query.json {
         print_json(&report)?;
         return Ok(());
     }

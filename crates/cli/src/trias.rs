@@ -1,13 +1,13 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
 use crate::printer::{print_position, View};
+use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Side, Trias, TriasError};
 use retro::census::cached_census;
 use retro::{memory, Game};
 use serde_json::json;
-use std::path::PathBuf;
 use tablebase::analysis::{position_report, Header};
 use tablebase::registry;
 use tablebase::report::{print_json, ReachableReport, TablesReport};
@@ -44,29 +44,12 @@ pub struct TriasArgs {
     /// Stones in every hole at the start (the source's game has 4).
     #[arg(long)]
     stones: Option<u32>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
-    /// Analyse this position instead of the start (see the notation above), from the
-    /// tables already built under --out.
-    #[arg(long, allow_hyphen_values = true)]
-    position: Option<String>,
-    /// With --position: build the tables it needs that are missing, instead of naming them.
-    #[arg(long, requires = "position")]
-    build: bool,
+    #[command(flatten)]
+    query: QueryArgs,
     /// Show the laps of every legal move: where each was lifted, where its last stone
     /// fell and what happened there.
     #[arg(long)]
     explain: bool,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
-    /// After building, check every stored value against its successors.
-    #[arg(long)]
-    verify: bool,
-    /// Longest principal line printed, in plies.
-    #[arg(long, default_value_t = 200)]
-    max_line: usize,
 }
 
 /// Working memory of the acyclic engine per position of the tier being solved (its value
@@ -77,7 +60,7 @@ const TABLE_BYTES_PER_POSITION: f64 = 1.0;
 
 /// The position asked about and, for a start, its stones a hole.
 fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
-    let given = match &args.position {
+    let given = match &args.query.position {
         Some(text) => Some(
             text.parse::<Position>()
                 .with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?,
@@ -169,24 +152,24 @@ fn needs_built(game: &Trias, dir: &std::path::Path, root: u8) -> Result<()> {
 pub fn run(args: TriasArgs) -> Result<()> {
     let (position, stones) = position(&args)?;
     let game = game_for(&position)?;
-    let dir = registry::trias_dir(&args.out, game.holes());
+    let dir = registry::trias_dir(&args.query.out, game.holes());
     let root = game.locate(&position).tier;
-    if args.position.is_some() && !args.build {
+    if args.query.position.is_some() && !args.query.build {
         needs_built(&game, &dir, root)?;
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
-    if args.verify {
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.query.json)?;
+    if args.query.verify {
         for tier in game.tiers_up_to(root as u32) {
             retro::verify::verify_tier(&game, &tables, tier)?;
         }
-        if !args.json {
+        if !args.query.json {
             println!("verified: every stored value equals the best over its successors");
         }
     }
     let reachable = match stones {
         Some(s) => {
             let cache = tables.dir().join(format!("census-s{s}.txt"));
-            let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
+            let spinner = crate::progress::spinner("counting the positions reachable from the start", args.query.json);
             let census = cached_census(&game, &tables, &position, &cache)?;
             spinner.finish_and_clear();
             Some(ReachableReport {
@@ -228,9 +211,18 @@ pub fn run(args: TriasArgs) -> Result<()> {
         a.moves().find(|(_, p)| p == b).map_or_else(|| "?".to_owned(), |(file, _)| file.to_string())
     };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let report =
-        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, reachable)?;
-    if args.json {
+    let report = position_report(
+        &game,
+        &tables,
+        &position,
+        header,
+        &named,
+        between,
+        args.query.max_line,
+        tables_report,
+        reachable,
+    )?;
+    if args.query.json {
         print_json(&report)?;
         return Ok(());
     }
