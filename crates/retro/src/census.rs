@@ -18,9 +18,13 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// a score, its sign).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Census {
+    /// Positions reachable.
     pub positions: u64,
+    /// Of those, won for their player to move.
     pub win: u64,
+    /// Drawn.
     pub draw: u64,
+    /// Lost.
     pub loss: u64,
 }
 

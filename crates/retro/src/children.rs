@@ -8,10 +8,24 @@ use thiserror::Error;
 /// Why a move's child could not be looked up.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ChildError {
+    /// A move into a tier that is not among the child tiers: a bug in the game.
     #[error("tier {tier}: a move leads to tier {child}, which is neither this tier nor a finished child tier")]
-    UnexpectedTier { tier: String, child: String },
+    UnexpectedTier {
+        /// The tier, by name.
+        tier: String,
+        /// The child tier, by name.
+        child: String,
+    },
+    /// A move to a rank past its tier's end: a bug in the game.
     #[error("tier {tier}: a move leads to rank {rank} of tier {child}, past its end")]
-    RankOutOfRange { tier: String, child: String, rank: u64 },
+    RankOutOfRange {
+        /// The tier, by name.
+        tier: String,
+        /// The child tier, by name.
+        child: String,
+        /// The rank.
+        rank: u64,
+    },
 }
 
 /// The child tiers' tables, in a short list scanned in order: a map lookup per move

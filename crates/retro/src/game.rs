@@ -32,8 +32,11 @@ use std::hash::Hash;
 /// `(tier, rank, orientation)` names exactly one position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Location<T> {
+    /// The tier.
     pub tier: T,
+    /// The rank inside the tier.
     pub rank: u64,
+    /// Which of the positions sharing the rank (0: the one solved).
     pub orientation: u8,
 }
 
@@ -48,10 +51,12 @@ impl<T> Location<T> {
 /// (always 0 in outcome games), and whether he moves again there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Move<P> {
+    /// The position the move leads to (or its location).
     pub position: P,
     /// Score the mover banks with this move (in sowing games: seeds sown into his own
     /// store and captured).
     pub gain: i16,
+    /// Whether the mover moves again.
     pub turn: Turn,
 }
 
@@ -84,6 +89,7 @@ impl Engine {
 pub trait Game: Sync {
     /// Displays in the game's text notation.
     type Position: Clone + Eq + Hash + Debug + Display + Send + Sync;
+    /// A tier: what play never increases (material), ordered so children come first.
     type Tier: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync;
     /// What the tables hold for a position: its value for the player to move.
     type Value: TableValue;

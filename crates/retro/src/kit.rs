@@ -68,12 +68,14 @@ pub fn sample_locations<G: Game>(game: &G, tiers: &[G::Tier], per_tier: u64, see
     out
 }
 
+/// The moves of `position`, as a list.
 pub fn moves_of<G: Game>(game: &G, position: &G::Position) -> Vec<Move<G::Position>> {
     let mut out = Vec::new();
     game.moves(position, &mut out);
     out
 }
 
+/// The un-moves of `position`, as a list.
 pub fn unmoves_of<G: Game>(game: &G, position: &G::Position) -> Vec<Move<G::Position>> {
     let mut out = Vec::new();
     game.unmoves(position, &mut out);

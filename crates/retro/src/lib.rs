@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Retrograde analysis of two-player games, tier by tier, in parallel.
 //!
 //! A [`Game`] splits its positions into tiers that play only leaves downwards and

@@ -20,17 +20,26 @@ pub enum LineEnd<V> {
 /// A line of play: positions from the given one on, and how it ends.
 #[derive(Debug, Clone)]
 pub struct Line<P, V> {
+    /// The positions, the first the one asked about.
     pub positions: Vec<P>,
+    /// How the line stops.
     pub end: LineEnd<V>,
 }
 
 /// Why no line can be read.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum LineError {
+    /// A table could not be read.
     #[error(transparent)]
     Probe(#[from] ProbeError),
+    /// No move reaches a position's stored value: the tables do not hold this game's values.
     #[error("no move reaches the stored value {stored} of {position}: the tables are damaged")]
-    Damaged { position: String, stored: String },
+    Damaged {
+        /// The position, in notation.
+        position: String,
+        /// Its stored value.
+        stored: String,
+    },
 }
 
 /// The worth of each move to the player who makes it.

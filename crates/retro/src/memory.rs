@@ -11,9 +11,13 @@ pub fn available() -> Option<u64> {
 /// An outcome build that does not fit: the bytes it needs, its positions, its largest
 /// tier's, and the bytes available.
 pub struct TooBig {
+    /// Bytes the build needs.
     pub need: f64,
+    /// Positions of every tier.
     pub total: f64,
+    /// Positions of the largest tier.
     pub largest: f64,
+    /// Bytes available.
     pub free: f64,
 }
 

@@ -6,6 +6,7 @@ use std::fmt::Display;
 use std::hash::Hash;
 use thiserror::Error;
 
+/// Tiers whose children lead back to them, named.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error("the tier graph has a cycle through tier {0}: tiers cannot be solved in order")]
 pub struct CycleError(pub String);

@@ -38,16 +38,34 @@ const CANNOT_LOSE: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: usize = 1 << 14;
 
+/// Why the outcome engine could not solve a tier.
 #[derive(Debug, Error)]
 pub enum SolveError {
+    /// A lower tier could not be read.
     #[error(transparent)]
     Child(#[from] ChildError),
+    /// A position that is not over has no move: a bug in the game.
     #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove { tier: String, position: String },
+    NoMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// A game longer than the table format's distances.
     #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
-    TooDeep { tier: String },
+    TooDeep {
+        /// The tier, by name.
+        tier: String,
+    },
+    /// More positions than this machine can address.
     #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge { tier: String, size: u64 },
+    TooLarge {
+        /// The tier, by name.
+        tier: String,
+        /// Its positions.
+        size: u64,
+    },
 }
 
 /// Progress of a build, reported to whoever shows it.

@@ -16,29 +16,57 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+/// Why tables could not be built or opened.
 #[derive(Debug, Error)]
 pub enum BuildError {
+    /// The tiers' children lead back to them.
     #[error(transparent)]
     Order(#[from] CycleError),
+    /// The outcome engine failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The acyclic engine failed.
     #[error(transparent)]
     Acyclic(#[from] crate::acyclic::AcyclicError),
+    /// The cyclic score engine failed.
     #[error(transparent)]
     Cyclic(#[from] crate::cyclic::CyclicError),
     // Not a `source`: the message says it all, once.
+    /// A table file is damaged, foreign or unreadable.
     #[error("{0}{hint}", hint = if .0.is_bad_contents() { "\n  (remove the file to have it rebuilt)" } else { "" })]
     Table(TableError),
+    /// A tier the tables need has no file.
     #[error("the tables are missing tier {tier} ({path})")]
-    MissingTier { tier: String, path: PathBuf },
+    MissingTier {
+        /// The tier, by name.
+        tier: String,
+        /// The file.
+        path: PathBuf,
+    },
+    /// The build stopped after this many tiers, as asked.
     #[error("the build was stopped after {0} tiers, as asked")]
     Stopped(usize),
+    /// A file or directory could not be read or written.
     #[error("{path}: {error}")]
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        error: std::io::Error,
+    },
+    /// Another build holds the directory.
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
+    /// The engine chosen cannot solve the game's kind of value.
     #[error("tier {tier}: the {engine} engine cannot solve values coded as {encoding}", engine = .engine.name(), encoding = .encoding.name())]
-    EngineMismatch { tier: String, engine: Engine, encoding: ValueEncoding },
+    EngineMismatch {
+        /// The tier, by name.
+        tier: String,
+        /// The engine chosen.
+        engine: Engine,
+        /// The value coding of the game.
+        encoding: ValueEncoding,
+    },
 }
 
 impl From<TableError> for BuildError {
@@ -88,9 +116,13 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
 /// How a build went.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BuildReport {
+    /// Tiers solved and written.
     pub tiers_built: usize,
+    /// Tiers found built and checked.
     pub tiers_reused: usize,
+    /// Positions of every tier.
     pub positions: u64,
+    /// Their size on disk.
     pub bytes: u64,
 }
 
@@ -259,10 +291,17 @@ pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<Tables<G
 /// Why a position cannot be looked up.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ProbeError {
+    /// A tier the tables need has no file.
     #[error("no table for tier {0} in these tables")]
     MissingTier(String),
+    /// A rank past the end of its tier.
     #[error("rank {rank} is past the end of tier {tier}")]
-    BadRank { tier: String, rank: u64 },
+    BadRank {
+        /// The tier, by name.
+        tier: String,
+        /// The rank.
+        rank: u64,
+    },
 }
 
 impl<G: Game> Tables<G> {

@@ -37,7 +37,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 use xxhash_rust::xxh3::xxh3_64;
 
+/// The first eight bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"MNCLTBL\n";
+/// The format version this program writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
 const FIXED_HEADER: usize = 64;
 const ALIGN: u64 = 64;
@@ -49,28 +51,98 @@ const MAX_DESCRIPTOR: u32 = 1 << 16;
 pub enum TableError {
     // The operating system's error is part of the message, not a separate source, so
     // that a report of the whole chain says it once.
+    /// The file could not be read.
     #[error("{path}: {error}")]
-    Io { path: PathBuf, error: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        error: io::Error,
+    },
+    /// The file could not be written.
     #[error("{path}: cannot write the table: {error}")]
-    Write { path: PathBuf, error: io::Error },
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        error: io::Error,
+    },
+    /// The path is not a regular file (a directory, a FIFO, a device).
     #[error("{path}: is {kind}, not a table file")]
-    NotAFile { path: PathBuf, kind: &'static str },
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// The file does not start as a table file does.
     #[error("{path}: not a table file (bad magic number)")]
-    BadMagic { path: PathBuf },
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version this program does not read.
     #[error("{path}: format version {found}, this program reads version {FORMAT_VERSION}")]
-    UnsupportedVersion { path: PathBuf, found: u16 },
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// What the file holds.
+        found: u16,
+    },
+    /// The file is shorter or longer than its header says.
     #[error("{path}: {}: {found} bytes, the header says {expected}", if found < expected { "truncated" } else { "too long" })]
-    WrongLength { path: PathBuf, found: u64, expected: u64 },
+    WrongLength {
+        /// The file.
+        path: PathBuf,
+        /// What the file holds.
+        found: u64,
+        /// What was asked for or what the header says.
+        expected: u64,
+    },
+    /// The header cannot be decoded.
     #[error("{path}: damaged header ({what})")]
-    BadHeader { path: PathBuf, what: String },
+    BadHeader {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// The header's checksum does not hold.
     #[error("{path}: header checksum mismatch: the header is damaged")]
-    HeaderChecksum { path: PathBuf },
+    HeaderChecksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The body's checksum does not hold.
     #[error("{path}: body checksum mismatch: the values are damaged")]
-    BodyChecksum { path: PathBuf },
+    BodyChecksum {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A table of another game, tier or value coding than asked for.
     #[error("{path}: built for {field} `{found}`, but `{expected}` was asked for")]
-    Mismatch { path: PathBuf, field: &'static str, found: String, expected: String },
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which part of its identity.
+        field: &'static str,
+        /// What the file holds.
+        found: String,
+        /// What was asked for or what the header says.
+        expected: String,
+    },
+    /// A table with another number of entries than its tier has positions.
     #[error("{path}: holds {found} entries, but tier {tier} has {expected} positions")]
-    WrongEntryCount { path: PathBuf, tier: String, expected: u64, found: u64 },
+    WrongEntryCount {
+        /// The file.
+        path: PathBuf,
+        /// The tier, by name.
+        tier: String,
+        /// What was asked for or what the header says.
+        expected: u64,
+        /// What the file holds.
+        found: u64,
+    },
 }
 
 impl TableError {
@@ -139,6 +211,7 @@ impl ValueEncoding {
         }
     }
 
+    /// The coding's name in messages.
     pub fn name(self) -> &'static str {
         match self {
             ValueEncoding::OutcomeDistance => "outcome and distance",
@@ -150,22 +223,34 @@ impl ValueEncoding {
 /// What a table must be to be used: the game's key, the tier and the value encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableIdentity {
+    /// The game's table key (`Game::table_key`).
     pub key: String,
+    /// The tier, by name.
     pub tier: String,
+    /// How values are coded.
     pub encoding: ValueEncoding,
 }
 
 /// The decoded header of a table file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// The format version.
     pub version: u16,
+    /// Bits a value in the body.
     pub bits: u32,
+    /// Values in the body: the tier's positions.
     pub entries: u64,
+    /// Where the body starts in the file.
     pub body_offset: u64,
+    /// The body's length in bytes.
     pub body_len: u64,
+    /// XXH3-64 of the body.
     pub body_checksum: u64,
+    /// Outcome tables: the longest distance to the end of any position; 0 for scores.
     pub max_distance: u16,
+    /// The game, tier and value coding the table is for.
     pub identity: TableIdentity,
+    /// The program that wrote it.
     pub writer: String,
 }
 
@@ -438,14 +523,17 @@ impl Table {
         }
     }
 
+    /// The file.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Its decoded header.
     pub fn header(&self) -> &Header {
         &self.header
     }
 
+    /// Values it holds.
     pub fn entries(&self) -> u64 {
         self.header.entries
     }

@@ -22,7 +22,9 @@ use std::marker::PhantomData;
 /// A position: stones left and the marker's cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Pile {
+    /// Stones in the pile.
     pub stones: u8,
+    /// The marker's cell.
     pub marker: u8,
 }
 

@@ -28,14 +28,43 @@ use crate::value::TableValue;
 use rayon::prelude::*;
 use thiserror::Error;
 
+/// What the verifier found wrong.
 #[derive(Debug, Error)]
 pub enum VerifyError {
+    /// A stored value differs from the best over its moves.
     #[error("tier {tier}, rank {rank}: stored {stored}, but its moves give {expected}: {position}")]
-    Wrong { tier: String, rank: u64, position: String, stored: String, expected: String },
+    Wrong {
+        /// The tier, by name.
+        tier: String,
+        /// The rank.
+        rank: u64,
+        /// The position, in notation.
+        position: String,
+        /// The stored value.
+        stored: String,
+        /// The value its moves give.
+        expected: String,
+    },
+    /// A value could not be read.
     #[error("tier {tier}, rank {rank}: {source}")]
-    Probe { tier: String, rank: u64, source: ProbeError },
+    Probe {
+        /// The tier, by name.
+        tier: String,
+        /// The rank.
+        rank: u64,
+        /// The cause.
+        source: ProbeError,
+    },
+    /// A position that is not over has no move.
     #[error("tier {tier}, rank {rank}: not over, yet no move: {position}")]
-    NoMove { tier: String, rank: u64, position: String },
+    NoMove {
+        /// The tier, by name.
+        tier: String,
+        /// The rank.
+        rank: u64,
+        /// The position, in notation.
+        position: String,
+    },
 }
 
 /// The value a position must have given the stored values of its children: the rules'

@@ -28,18 +28,42 @@ const UNKNOWN: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: u64 = 1 << 14;
 
+/// Why the acyclic engine could not solve a tier.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum AcyclicError {
+    /// A lower tier could not be read.
     #[error(transparent)]
     Child(#[from] ChildError),
+    /// A position that is not over has no move: a bug in the game.
     #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove { tier: String, position: String },
+    NoMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// The moves inside the tier come back to a position: not this engine's kind of tier.
     #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
-    Cycle { tier: String },
+    Cycle {
+        /// The tier, by name.
+        tier: String,
+    },
+    /// A value outside the table's codes.
     #[error("tier {tier}: the value {value} does not fit the table's codes")]
-    Range { tier: String, value: String },
+    Range {
+        /// The tier, by name.
+        tier: String,
+        /// The value.
+        value: String,
+    },
+    /// More positions than this machine can address.
     #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge { tier: String, size: u64 },
+    TooLarge {
+        /// The tier, by name.
+        tier: String,
+        /// Its positions.
+        size: u64,
+    },
 }
 
 /// One position being evaluated: its rank, the moves whose same-tier child was not yet

@@ -28,24 +28,68 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use thiserror::Error;
 
+/// Why the cyclic score engine could not solve a tier.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum CyclicError {
+    /// A lower tier could not be read.
     #[error(transparent)]
     Child(#[from] ChildError),
+    /// A position that is not over has no move: a bug in the game.
     #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove { tier: String, position: String },
+    NoMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// A score outside the engine's one-byte values.
     #[error("tier {tier}: a score of {score} does not fit the engine's value codes")]
-    ScoreRange { tier: String, score: i32 },
+    ScoreRange {
+        /// The tier, by name.
+        tier: String,
+        /// The score.
+        score: i32,
+    },
+    /// A move inside the tier gains or keeps the turn: not this engine's kind of tier.
     #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
-    InTierGain { tier: String, position: String },
+    InTierGain {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// An un-move leads out of the tier: a bug in the game.
     #[error("tier {tier}: an un-move of {position} leaves the tier")]
-    UnmoveOutsideTier { tier: String, position: String },
+    UnmoveOutsideTier {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// Un-moves list a parent more often than it has moves here: a bug in the game.
     #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
-    UnmoveNotAMove { tier: String, position: String },
+    UnmoveNotAMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// More than 255 distinct moves inside the tier from one position.
     #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
-    TooManyChildren { tier: String, position: String },
+    TooManyChildren {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// More positions than this machine can address.
     #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge { tier: String, size: u64 },
+    TooLarge {
+        /// The tier, by name.
+        tier: String,
+        /// Its positions.
+        size: u64,
+    },
 }
 
 /// `best_exit` of a position without exits.
