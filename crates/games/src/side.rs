@@ -1,10 +1,13 @@
+#![warn(missing_docs)]
 //! The two players of the sowing games: South owns the bottom row and moves first.
 
 /// A player of a two-row (or three-row) sowing game, as the board is drawn: South at the
 /// bottom, North at the top.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Side {
+    /// Owns the bottom row; moves first.
     South,
+    /// Owns the top row.
     North,
 }
 

@@ -36,6 +36,7 @@ pub enum Illegal {
 /// sets of four each player captured with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sowing {
+    /// The position afterwards, the other player to move.
     pub after: Position,
     /// Sets captured by the mover.
     pub mover_sets: u8,

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Njaka's Mancala Game (Dim Njaka, US patent 5,184,829), two players: holes in a
 //! circle, multi-lap sowing, every four made on the way captured by its hole's owner, a
 //! four made by the last counter captured by the mover. Rules as implemented:
@@ -46,14 +47,27 @@ impl Variant {
 /// Why a Njaka board cannot be set up, indexed or a position used.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NjakaError {
+    /// Holes this version does not build.
     #[error("{0} holes: boards here have an even number from 2 to {MAX_HOLES}")]
     Holes(usize),
+    /// More counters than a board here holds.
     #[error("{0} counters on the board: boards here hold at most {MAX_COUNTERS}")]
     TooManyCounters(u64),
+    /// A position of another board than the game's.
     #[error("a position of {found} holes on a board of {holes}")]
-    WrongBoard { found: usize, holes: usize },
+    WrongBoard {
+        /// What the position has.
+        found: usize,
+        /// What the board has.
+        holes: usize,
+    },
+    /// A standard-game position whose owners are not the two halves.
     #[error("in the standard game South owns holes 1 to {half} and North the rest")]
-    NotStandard { half: usize },
+    NotStandard {
+        /// Holes a player owns.
+        half: usize,
+    },
+    /// The boards cannot be indexed.
     #[error(transparent)]
     Index(#[from] IndexError),
 }

@@ -18,14 +18,24 @@ use thiserror::Error;
 /// Why a text is not a Njaka position.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not holes and a player to move.
     #[error("expected `<holes> <S|N>`, each hole its counters and owner, e.g. `2s,2s,2n,2n S`; got {0:?}")]
     Shape(String),
+    /// A player to move that is neither `S` nor `N`.
     #[error("the player to move is `S` (South) or `N` (North), not {0:?}")]
     Side(String),
+    /// Holes this version does not build.
     #[error("{0} holes: boards here have an even number from 2 to {MAX_HOLES}")]
     Holes(usize),
+    /// A hole that is not counters and an owner.
     #[error("hole {hole}: {text:?} is not counters and an owner (`3s`, `0n`)")]
-    Hole { hole: usize, text: String },
+    Hole {
+        /// The hole, from 1.
+        hole: usize,
+        /// The text found there.
+        text: String,
+    },
+    /// More counters than a board here holds.
     #[error("{0} counters on the board; a board here holds at most {MAX_COUNTERS}")]
     TooManyCounters(u64),
 }

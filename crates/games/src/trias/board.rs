@@ -75,9 +75,13 @@ pub enum LapEnd {
 /// fell into (a cell), and what happened there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lap {
+    /// The cell lifted (the move's hole for the first lap).
     pub from: usize,
+    /// Stones sown.
     pub stones: u8,
+    /// The cell the last stone fell into.
     pub last: usize,
+    /// What happened there.
     pub end: LapEnd,
 }
 

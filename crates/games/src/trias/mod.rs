@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Trias (Ralf Gering, 2008): three rows of `k` holes, the middle one neutral, multi-lap
 //! sowing that removes at least one stone a move; the player who cannot move loses.
 //! Rules as implemented: `docs/rules/trias.md` (from `shared/rules/trias.md`).
@@ -26,10 +27,16 @@ use thiserror::Error;
 /// Why a Trias board cannot be set up or indexed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum TriasError {
+    /// Holes a row this version does not build.
     #[error("{0} holes a row: Trias boards here have 1 to {MAX_HOLES}")]
     Holes(usize),
+    /// More stones than a board here holds.
     #[error("{stones} stones on the board: boards here hold at most {MAX_STONES}")]
-    TooManyStones { stones: u64 },
+    TooManyStones {
+        /// Stones on the board.
+        stones: u64,
+    },
+    /// The boards cannot be indexed.
     #[error(transparent)]
     Index(#[from] IndexError),
 }

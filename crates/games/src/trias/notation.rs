@@ -17,18 +17,39 @@ use thiserror::Error;
 /// Why a text is not a Trias position.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not three rows and a player to move.
     #[error("expected `<north>/<middle>/<south> <S|N>`, e.g. `2,2,2/2,2,2/2,2,2 S`; got {0:?}")]
     Shape(String),
+    /// A player to move that is neither `S` nor `N`.
     #[error("the player to move is `S` (South) or `N` (North), not {0:?}")]
     Side(String),
+    /// Not three rows.
     #[error("{0} rows given: a Trias board has three (North's, the middle, South's)")]
     Rows(usize),
+    /// Rows of different lengths.
     #[error("the {row} row has {found} holes, the first row {expected}: every row has the same")]
-    RowLength { row: &'static str, found: usize, expected: usize },
+    RowLength {
+        /// The row.
+        row: &'static str,
+        /// Holes of this row.
+        found: usize,
+        /// Holes of the first row.
+        expected: usize,
+    },
+    /// Holes a row this version does not build.
     #[error("{0} holes a row: boards here have 1 to {MAX_HOLES}")]
     Holes(usize),
+    /// A hole that is not a number of stones.
     #[error("the {row} row, file {file}: {text:?} is not a number of stones")]
-    Count { row: &'static str, file: usize, text: String },
+    Count {
+        /// The row.
+        row: &'static str,
+        /// The file, from South's left.
+        file: usize,
+        /// The text found there.
+        text: String,
+    },
+    /// More stones than a board here holds.
     #[error("{0} stones on the board; a board here holds at most {MAX_STONES}")]
     TooManyStones(u64),
 }
