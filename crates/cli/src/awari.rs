@@ -11,13 +11,12 @@ use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
 use retro::store::{self, tier_file, BuildOptions};
-use retro::{Game, Move, Tables, Turn};
+use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tablebase::analysis::{position_report, Header};
-use tablebase::registry;
+use tablebase::{query, registry};
 use tablebase::report::{print_json, LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
 
 /// The rule sets of the Oware family.
@@ -207,7 +206,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
         let seconds = opened.elapsed().as_secs_f64();
         let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-        let out = report(&game, &tables, &p, None, tables_report, args.max_line)?;
+        let (out, _) = query::awari::report(&game, &tables, &p, None, tables_report, args.max_line)?;
         if args.json {
             print_json(&out)?;
         } else {
@@ -242,7 +241,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     let dir = registry::awari_dir(&args.out, m);
     let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
-    let out = self::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
+    let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
     if args.json {
         print_json(&out)?;
     } else {
@@ -318,44 +317,6 @@ fn print_tiers(tiers: &[TierLine]) {
         tiers.iter().map(|t| t.entries).sum::<u64>(),
         count(tiers.iter().map(|t| t.published).sum::<Option<u64>>())
     );
-}
-
-/// The report of `board` (the start of `seeds` a pit, or any position) in the schema of
-/// docs/json.md, from the tables that answer it.
-fn report(
-    game: &Awari,
-    tables: &Tables<Awari>,
-    board: &Board,
-    seeds: Option<u32>,
-    tables_report: TablesReport,
-    max_line: usize,
-) -> Result<PositionReport> {
-    let sowings: Vec<_> = board.moves().iter().copied().collect();
-    let named: Vec<(String, Move<Board>)> = sowings
-        .iter()
-        .map(|&(pit, s)| {
-            ((pit + 1).to_string(), Move { position: s.board, gain: s.captured as i16, turn: Turn::Passes })
-        })
-        .collect();
-    let header = Header {
-        game: "awari".to_owned(),
-        parameters: json!({"pits": game.pits_per_row(), "seeds": seeds, "stones": board.stones()}),
-        rules: "awari".to_owned(),
-        start: seeds.is_some(),
-        to_move: if seeds.is_some() { "south" } else { "mover" }.to_owned(),
-        details: None,
-    };
-    let between = |from: &Board, to: &Board| {
-        from.moves()
-            .iter()
-            .find(|(_, s)| s.board == *to)
-            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
-    };
-    let mut report = position_report(game, tables, board, header, &named, between, max_line, tables_report, None)?;
-    for (m, &(_, s)) in report.moves.iter_mut().flatten().zip(&sowings) {
-        m.captures = Some(s.captured as u32);
-    }
-    Ok(report)
 }
 
 /// Prints a report of `board` as text under `title`.

@@ -6,9 +6,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::njaka::{Njaka, NjakaError, Position, Variant};
 use games::side::Side;
-use retro::{memory, Game, Move};
-use serde_json::json;
-use tablebase::analysis::{position_report, Header};
+use retro::{memory, Game};
+use tablebase::query;
 use tablebase::registry;
 use tablebase::report::{print_json, LineEndKind, TablesReport};
 
@@ -146,30 +145,8 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             println!("verified: every stored value equals the best over its successors");
         }
     }
-    let moves = game.named_moves(&position);
-    let named: Vec<(String, Move<Position>)> = moves.iter().map(|(n, m, _)| (n.clone(), m.clone())).collect();
-    let header = Header {
-        game: "njaka".to_owned(),
-        parameters: json!({
-            "holes": game.holes(),
-            "counters": counters,
-            "variant": game.variant().name(),
-            "clockwise": game.clockwise(),
-        }),
-        rules: game.variant().name().to_owned(),
-        start: counters.is_some(),
-        to_move: position.to_move().name().to_lowercase(),
-        details: None,
-    };
-    let between = |a: &Position, b: &Position| {
-        game.named_moves(a).into_iter().find(|(_, m, _)| m.position == *b).map_or_else(|| "?".to_owned(), |(n, _, _)| n)
-    };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let mut report =
-        position_report(&game, &tables, &position, header, &named, between, args.query.max_line, tables_report, None)?;
-    for (m, (_, _, sowing)) in report.moves.iter_mut().flatten().zip(&moves) {
-        m.captures = sowing.map(|s| s.mover_sets as u32 * 4);
-    }
+    let (report, _) = query::njaka::report(&game, &tables, &position, counters, args.query.max_line, tables_report)?;
     if args.query.json {
         print_json(&report)?;
         return Ok(());

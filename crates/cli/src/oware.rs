@@ -7,9 +7,8 @@ use crate::memory;
 use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
-use retro::{Game, Move, Turn};
-use serde_json::json;
-use tablebase::analysis::{position_report, Header};
+use retro::Game;
+use tablebase::query;
 use tablebase::registry;
 use tablebase::report::{print_json, TablesReport};
 
@@ -63,36 +62,9 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     let dir = registry::oware_dir(&args.out, &game);
     let root = game.locate(&position).tier;
     let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
-    let sowings = if game.end(&position).is_some() { Vec::new() } else { game.sowings(&position) };
-    let named: Vec<(String, Move<Position>)> = sowings
-        .iter()
-        .map(|&(pit, sown)| {
-            ((pit + 1).to_string(), Move { position: game.after(&position, sown), gain: 0, turn: Turn::Passes })
-        })
-        .collect();
-    let start = position == game.start();
-    let rules = game.rules().name().to_owned();
-    let header = Header {
-        game: rules.clone(),
-        parameters: json!({"pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()}),
-        rules,
-        start,
-        // An Oware position is written from the mover's side and does not say who he is.
-        to_move: if start { "south" } else { "mover" }.to_owned(),
-        details: None,
-    };
-    let between = |from: &Position, to: &Position| {
-        game.sowings(from)
-            .into_iter()
-            .find(|&(_, sown)| game.after(from, sown) == *to)
-            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
-    };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let mut report =
-        position_report(&game, &tables, &position, header, &named, between, args.max_line, tables_report, None)?;
-    for (m, &(_, sown)) in report.moves.iter_mut().flatten().zip(&sowings) {
-        m.captures = Some(sown.captured as u32);
-    }
+    let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.max_line)?;
+    let start = report.start;
     if args.json {
         print_json(&report)?;
         return Ok(());

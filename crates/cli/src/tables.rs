@@ -1,13 +1,12 @@
 //! `solve info` and `solve verify-table`: what a table file is, and whether its values hold.
 
 use crate::memory;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
-use retro::store::tier_file;
-use retro::table::{Table, ValueEncoding};
+use retro::table::ValueEncoding;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tablebase::registry;
+use tablebase::{layout, registry};
 
 #[derive(Args)]
 #[command(
@@ -39,19 +38,13 @@ pub struct VerifyTableArgs {
     path: PathBuf,
 }
 
-fn open_any(path: &Path) -> Result<Table> {
-    // SAFETY: table files are only written by `write_table` (complete files renamed into
-    // place, never rewritten); this command does not modify them while mapped.
-    Ok(unsafe { Table::open_mapped(path, None) }?)
-}
-
 pub fn info(args: InfoArgs) -> Result<()> {
     if args.file.is_dir() {
-        for dir in table_dirs(&args.file)? {
-            let (_, files) = table_files(&dir)?;
+        for dir in layout::table_dirs(&args.file)? {
+            let (_, files) = layout::table_files(&dir)?;
             let (mut keys, mut positions, mut bytes) = (Vec::new(), 0, 0);
             for file in &files {
-                let table = open_any(file)?;
+                let table = layout::open_table(file)?;
                 let key = &table.header().identity.key;
                 if !keys.contains(key) {
                     keys.push(key.clone());
@@ -69,7 +62,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let table = open_any(&args.file)?;
+    let table = layout::open_table(&args.file)?;
     let h = table.header();
     println!("file:            {}", args.file.display());
     println!("game and rules:  {}", h.identity.key);
@@ -91,67 +84,11 @@ pub fn info(args: InfoArgs) -> Result<()> {
     Ok(())
 }
 
-/// How deep below a root `table_dirs` looks: `<root>/<game>/<board-and-rules>` is two.
-const MAX_DEPTH: usize = 3;
-
-/// The table directories at or below `root` (itself if it holds tables), sorted; an
-/// error if there are none.
-fn table_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<()> {
-        let mut subdirs = Vec::new();
-        let mut has_tables = false;
-        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-            let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
-            let kind = entry.file_type().with_context(|| format!("reading {}", entry.path().display()))?;
-            if kind.is_dir() {
-                subdirs.push(entry.path());
-            } else if entry.path().extension().is_some_and(|x| x == "tbl") {
-                has_tables = true;
-            }
-        }
-        if has_tables {
-            found.push(dir.to_owned());
-        }
-        if depth < MAX_DEPTH {
-            for sub in subdirs {
-                walk(&sub, depth + 1, found)?;
-            }
-        }
-        Ok(())
-    }
-    let mut found = Vec::new();
-    walk(root, 0, &mut found)?;
-    found.sort();
-    if found.is_empty() {
-        bail!("{}: no table files (tier-*.tbl) here or in the directories below", root.display());
-    }
-    Ok(found)
-}
-
-/// The tables to check: every `*.tbl` of a directory, or one file; with their directory.
-fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
-    if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .with_context(|| format!("reading {}", path.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "tbl"))
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            bail!("{}: no table files (tier-*.tbl) here", path.display());
-        }
-        Ok((path.to_owned(), files))
-    } else {
-        let dir = path.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from("."));
-        Ok((dir, vec![path.to_owned()]))
-    }
-}
-
 pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
     if !args.path.is_dir() {
         return verify_files(&args.path);
     }
-    let dirs = table_dirs(&args.path)?;
+    let dirs = layout::table_dirs(&args.path)?;
     let mut faults = 0;
     for dir in &dirs {
         if let Err(e) = verify_files(dir) {
@@ -171,27 +108,8 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
 
 /// Checks one table file, or every table of one directory.
 fn verify_files(path: &Path) -> Result<()> {
-    let (dir, files) = table_files(path)?;
     // Every file's key must agree, and each must sit under its tier's file name.
-    let mut tiers = Vec::new();
-    let mut key = None;
-    for file in &files {
-        let table = open_any(file)?;
-        let identity = &table.header().identity;
-        if *key.get_or_insert_with(|| identity.key.clone()) != identity.key {
-            bail!("{}: tables of different games or rules in one directory", file.display());
-        }
-        if tier_file(&dir, &identity.tier) != *file {
-            bail!(
-                "{}: holds tier {}, but is not named {}",
-                file.display(),
-                identity.tier,
-                tier_file(&dir, &identity.tier).display()
-            );
-        }
-        tiers.push(identity.tier.clone());
-    }
-    let key = key.expect("at least one file");
+    let layout::Directory { dir, files, key, tiers } = layout::read_directory(path)?;
     let started = Instant::now();
     let verified = registry::game_of_key(&key)?.verify(&key, &dir, &tiers)?;
     let checked = verified.positions;

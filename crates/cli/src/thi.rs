@@ -4,13 +4,13 @@ use crate::memory;
 use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
+use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
 use retro::census::cached_census;
-use retro::{Game, Move, Tables, Value};
+use retro::{Game, Tables, Value};
 use serde_json::json;
 use std::path::PathBuf;
 use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport};
-use tablebase::{analysis, registry};
+use tablebase::{query, registry};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -178,49 +178,6 @@ pub fn run(args: ThiArgs) -> Result<()> {
     }
 }
 
-/// The report of `position` in the schema of docs/json.md.
-#[allow(clippy::too_many_arguments)]
-fn position_report(
-    game: &Thi,
-    tables: &Tables<Thi>,
-    setup: Setup,
-    position: &Position,
-    args: &ThiArgs,
-    build: &retro::store::BuildReport,
-    build_seconds: f64,
-    reachable: Option<ReachableReport>,
-    details: serde_json::Value,
-) -> Result<PositionReport> {
-    let named: Vec<(String, Move<Position>)> =
-        game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
-    let rules = game.rules();
-    let header = analysis::Header {
-        game: "thi".to_owned(),
-        parameters: json!({
-            "board": setup.name(),
-            "size": setup.size(),
-            "counters": setup.counters(),
-            "bonus": rules.bonus,
-        }),
-        rules: rules.set.name().to_owned(),
-        start: *position == setup.start(),
-        to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
-        details: details.as_object().is_some_and(|d| !d.is_empty()).then_some(details),
-    };
-    let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
-    Ok(analysis::position_report(
-        game,
-        tables,
-        position,
-        header,
-        &named,
-        |a, b| move_name(game, a, b),
-        args.max_line,
-        tables_report,
-        reachable,
-    )?)
-}
-
 fn verdict(
     game: &Thi,
     tables: &Tables<Thi>,
@@ -244,7 +201,9 @@ fn verdict(
         loss: Some(census.loss),
     };
     let details = json!({ "claim_perfect_play_draws": claim_holds });
-    let out = position_report(game, tables, setup, &start, args, report, build_seconds, Some(reachable), details)?;
+    let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
+    let (out, _) =
+        query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, Some(reachable), Some(details))?;
     if args.json {
         print_json(&out)?;
         return Ok(());
@@ -258,14 +217,6 @@ fn verdict(
     print_text(game, setup, &start, &out, vec![claim])
 }
 
-fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
-    game.named_moves(from)
-        .into_iter()
-        .find(|(_, s)| s.position == *to)
-        .map(|(m, _)| m.name(from))
-        .unwrap_or_else(|| "?".to_owned())
-}
-
 fn analyse(
     game: &Thi,
     tables: &Tables<Thi>,
@@ -275,7 +226,10 @@ fn analyse(
     build: &retro::store::BuildReport,
     build_seconds: f64,
 ) -> Result<()> {
-    let report = position_report(game, tables, setup, position, args, build, build_seconds, None, json!({}))?;
+    let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
+    // The setup's name only where the position is its start.
+    let named = (*position == setup.start()).then_some(setup);
+    let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None, None)?;
     if args.json {
         print_json(&report)?;
         return Ok(());

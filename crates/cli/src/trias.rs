@@ -4,12 +4,10 @@ use crate::printer::{print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use games::trias::{self, Lap, LapEnd, Position, Side, Trias, TriasError};
+use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
 use retro::census::cached_census;
 use retro::{memory, Game};
-use serde_json::json;
-use tablebase::analysis::{position_report, Header};
-use tablebase::registry;
+use tablebase::{query, registry};
 use tablebase::report::{print_json, ReachableReport, TablesReport};
 
 #[derive(Args)]
@@ -78,9 +76,7 @@ fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
                     p.stones()
                 );
             }
-            let first = p.cells()[0] as u32;
-            let start = p.to_move() == Side::South && first > 0 && p.cells().iter().all(|&c| c as u32 == first);
-            Ok((p, start.then_some(first)))
+            Ok((p, query::trias::start_stones(&p)))
         }
         (None, Some(k), Some(s)) => {
             if s == 0 {
@@ -181,43 +177,13 @@ pub fn run(args: TriasArgs) -> Result<()> {
         }
         None => None,
     };
-    let named = game.named_moves(&position);
-    let laps: Vec<(String, Vec<Lap>, u8)> = named
-        .iter()
-        .map(|(name, _)| {
-            let file: usize = name.parse().expect("Trias moves are named by their file");
-            let (laps, removed) = position.laps(file).expect("a legal move has laps");
-            (name.clone(), laps, removed)
-        })
-        .collect();
-    let details = args.explain.then(|| {
-        let moves: Vec<_> = laps
-            .iter()
-            .map(
-                |(name, laps, removed)| json!({ "move": name, "removed": removed, "laps": laps_json(&position, laps) }),
-            )
-            .collect();
-        json!({ "laps": moves })
-    });
-    let header = Header {
-        game: "trias".to_owned(),
-        parameters: json!({ "holes": game.holes(), "stones": stones }),
-        rules: "standard".to_owned(),
-        start: stones.is_some(),
-        to_move: position.to_move().name().to_lowercase(),
-        details,
-    };
-    let between = |a: &Position, b: &Position| {
-        a.moves().find(|(_, p)| p == b).map_or_else(|| "?".to_owned(), |(file, _)| file.to_string())
-    };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let report = position_report(
+    let (report, _) = query::trias::report(
         &game,
         &tables,
         &position,
-        header,
-        &named,
-        between,
+        stones,
+        args.explain,
         args.query.max_line,
         tables_report,
         reachable,
@@ -229,9 +195,9 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let plies = report.line.len();
     let last = if plies % 2 == 0 { position.to_move() } else { position.to_move().other() };
     let mut notes = Vec::new();
-    if args.explain && !laps.is_empty() {
+    if args.explain && !report.moves.as_ref().is_some_and(Vec::is_empty) {
         notes.push("laps of each move (holes named as in the picture):".to_owned());
-        for (name, laps, removed) in &laps {
+        for (name, laps, removed) in &query::trias::laps(&position) {
             let text: Vec<String> = laps.iter().map(|lap| lap_text(&position, lap)).collect();
             notes.push(format!("  {name}: {}; {removed} off the board", text.join("; ")));
         }
@@ -266,20 +232,4 @@ fn lap_text(position: &Position, lap: &Lap) -> String {
         LapEnd::Removed => "empty: the stone leaves the board".to_owned(),
     };
     format!("{} {} -> {} {end}", name(lap.from), lap.stones, name(lap.last))
-}
-
-/// The laps of a move as JSON (`docs/json.md`, Details).
-fn laps_json(position: &Position, laps: &[Lap]) -> serde_json::Value {
-    let name = |cell| position.cell_name(cell);
-    laps.iter()
-        .map(|lap| {
-            let (end, to, captured) = match lap.end {
-                LapEnd::Relay => ("relay", None, None),
-                LapEnd::Transfer(own) => ("transfer", Some(name(own)), None),
-                LapEnd::Capture(hole, n) => ("capture", Some(name(hole)), Some(n)),
-                LapEnd::Removed => ("removed", None, None),
-            };
-            json!({ "from": name(lap.from), "stones": lap.stones, "last": name(lap.last), "end": end, "to": to, "captured": captured })
-        })
-        .collect()
 }

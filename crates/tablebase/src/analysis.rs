@@ -42,6 +42,8 @@ pub struct Analysis {
     pub line: Vec<String>,
     /// How the principal line stops.
     pub line_end: LineEnd,
+    /// The positions of the principal line in notation, `position` first.
+    pub line_positions: Vec<String>,
 }
 
 /// Reads the analysis of `position` out of `tables`. `named` are the position's moves
@@ -81,7 +83,8 @@ where
         RetroLineEnd::Cycle(i) => LineEnd { kind: LineEndKind::Repetition, position: last, repeats_ply: Some(i) },
         RetroLineEnd::Cut => LineEnd { kind: LineEndKind::Cut, position: last, repeats_ply: None },
     };
-    Ok(Analysis { value: value.report(), over: over.is_some(), moves, best, line: names, line_end })
+    let line_positions = line.positions.iter().map(ToString::to_string).collect();
+    Ok(Analysis { value: value.report(), over: over.is_some(), moves, best, line: names, line_end, line_positions })
 }
 
 /// What a position report says about the game rather than the position's value: which
@@ -102,7 +105,8 @@ pub struct Header {
     pub details: Option<serde_json::Value>,
 }
 
-/// The whole report of `position` ([`analyse`] with `header` and the tables' report).
+/// The whole report of `position` ([`analyse`] with `header` and the tables' report),
+/// and the positions of its principal line.
 #[allow(clippy::too_many_arguments)]
 pub fn position_report<G: Game>(
     game: &G,
@@ -114,12 +118,12 @@ pub fn position_report<G: Game>(
     max_line: usize,
     tables_report: TablesReport,
     reachable: Option<ReachableReport>,
-) -> Result<PositionReport, LineError>
+) -> Result<(PositionReport, Vec<String>), LineError>
 where
     G::Value: Reported,
 {
     let analysis = analyse(game, tables, position, named, name_between, max_line)?;
-    Ok(PositionReport {
+    let report = PositionReport {
         schema: SCHEMA,
         game: header.game,
         parameters: header.parameters,
@@ -136,5 +140,6 @@ where
         tables: tables_report,
         reachable,
         details: header.details,
-    })
+    };
+    Ok((report, analysis.line_positions))
 }

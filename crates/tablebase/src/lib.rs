@@ -5,5 +5,7 @@
 //! ([`registry`]).
 
 pub mod analysis;
+pub mod layout;
+pub mod query;
 pub mod registry;
 pub mod report;

@@ -11,6 +11,7 @@ use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
 use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
 use retro::store::{open, BuildError};
 use retro::verify::{verify_tier, VerifyError};
+use crate::query::{self, Database, QueryError, Request};
 use retro::{Engine, Game};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -56,15 +57,23 @@ pub struct Verified {
     pub complete: bool,
 }
 
-/// One game of the registry.
+/// How a game opens a table directory (key, directory, tiers' names) for queries.
+type Opener = fn(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError>;
+
+/// One game of the registry: each entry is required.
 pub struct GameEntry {
-    /// The game's name: its table keys' first word and its directory under the root.
+    /// The game's name: its table keys' first word, its directory under the root, and its
+    /// path in the API (`/api/{name}`).
     pub name: &'static str,
     /// What it is, in a line.
     pub summary: &'static str,
     /// Re-checks the tables of `tiers` (tier names as in the files) of a key of this game
     /// in `dir`.
     verify: fn(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError>,
+    /// Opens the tables of `tiers` of a key of this game in `dir` for queries.
+    open: Opener,
+    /// The command that builds the tables a request asks of.
+    command: fn(&Request) -> Result<String, QueryError>,
 }
 
 impl GameEntry {
@@ -73,21 +82,70 @@ impl GameEntry {
     pub fn verify(&self, key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
         (self.verify)(key, dir, tiers)
     }
+
+    /// Opens the tables of `tiers` in `dir`, all of key `key`, to answer queries: every
+    /// file's header and checksum checked, as when a game's command opens them.
+    pub fn open(&self, key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
+        (self.open)(key, dir, tiers)
+    }
+
+    /// The `solve` command that builds the tables `request` asks of (an error if the
+    /// request itself is wrong).
+    pub fn command(&self, request: &Request) -> Result<String, QueryError> {
+        (self.command)(request)
+    }
 }
 
 /// Every game, by the first word of its table keys.
 pub static GAMES: [GameEntry; 6] = [
-    GameEntry { name: "thi", summary: "THI` (Transporter), every board and rule set", verify: verify_thi },
-    GameEntry { name: "kalah", summary: "Kalah(m, n) under its rule switches", verify: verify_kalah },
-    GameEntry { name: "awari", summary: "Awari: Oware under the computer-science rules", verify: verify_awari },
-    GameEntry { name: "oware", summary: "Trysse and Wari: Oware, first to a target", verify: verify_oware },
-    GameEntry { name: "trias", summary: "Trias on three rows of k holes", verify: verify_trias },
+    GameEntry {
+        name: "thi",
+        summary: "THI` (Transporter), every board and rule set",
+        verify: |key, dir, tiers| thi_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::thi::open,
+        command: query::thi::command,
+    },
+    GameEntry {
+        name: "kalah",
+        summary: "Kalah(m, n) under its rule switches",
+        verify: |key, dir, tiers| kalah_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::kalah::open,
+        command: query::kalah::command,
+    },
+    GameEntry {
+        name: "awari",
+        summary: "Awari: Oware under the computer-science rules",
+        verify: |key, dir, tiers| awari_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::awari::open,
+        command: query::awari::command,
+    },
+    GameEntry {
+        name: "oware",
+        summary: "Trysse and Wari: Oware, first to a target",
+        verify: |key, dir, tiers| oware_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::oware::open,
+        command: query::oware::command,
+    },
+    GameEntry {
+        name: "trias",
+        summary: "Trias on three rows of k holes",
+        verify: |key, dir, tiers| trias_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::trias::open,
+        command: query::trias::command,
+    },
     GameEntry {
         name: "njaka",
         summary: "Njaka's Mancala Game, two players, standard or advanced",
-        verify: verify_njaka,
+        verify: |key, dir, tiers| njaka_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        open: query::njaka::open,
+        command: query::njaka::command,
     },
 ];
+
+/// The game of the registry named `name`.
+pub fn game_named(name: &str) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|g| g.name == name)
+}
 
 /// The game a table key belongs to.
 pub fn game_of_key(key: &str) -> Result<&'static GameEntry, RegistryError> {
@@ -179,7 +237,7 @@ fn verify_tiers<G: Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<Ve
 }
 
 /// THI`: `thi size=N rules=R bonus=yes|no`, tiers `high-low`.
-fn verify_thi(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn thi_game(key: &str, tiers: &[String]) -> Result<(Thi, Vec<ThiTier>), RegistryError> {
     let tiers = tiers_of(key, tiers, |t| {
         let (h, l) = t.split_once('-')?;
         Some(ThiTier::new(h.parse().ok()?, l.parse().ok()?))
@@ -191,12 +249,12 @@ fn verify_thi(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Regis
     let bonus = yes(field(&fields, "bonus", key)?, key)?;
     let max = tiers.iter().map(|t| t.high).max().unwrap_or(0);
     let game = Thi::new(size, max, ThiRules { set, bonus }).map_err(|e| bad(key, e))?;
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 /// Kalah: `kalah pits=M capture=… skip-origin=… end=… leftovers=… must-leave-move=…`,
 /// tiers by seeds in the pits.
-fn verify_kalah(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn kalah_game(key: &str, tiers: &[String]) -> Result<(Kalah, Vec<u16>), RegistryError> {
     let tiers: Vec<u16> = tiers_of(key, tiers, |t| t.parse().ok())?;
     let fields = key_fields(key)?;
     let pits: usize = field(&fields, "pits", key)?.parse().map_err(|e| bad(key, format!("pits: {e}")))?;
@@ -212,11 +270,11 @@ fn verify_kalah(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Reg
         must_leave_move: yes(field(&fields, "must-leave-move", key)?, key)?,
     };
     let game = Kalah::new(pits, max_seeds, rules).map_err(|e| bad(key, e))?;
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 /// Awari: `awari pits=M rules=awari`, tiers by stones on the board.
-fn verify_awari(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn awari_game(key: &str, tiers: &[String]) -> Result<(Awari, Vec<u8>), RegistryError> {
     let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
     let m = (1..=AWARI_MAX_PITS)
         .find(|&m| key == format!("awari pits={m} rules=awari"))
@@ -226,33 +284,33 @@ fn verify_awari(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Reg
         return Err(bad(key, format!("a tier of {max_stones} stones: boards here hold at most {START_STONES}")));
     }
     let game = Awari::new(m, max_stones).map_err(|e| bad(key, e))?;
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 /// Trysse and Wari: the key of `games::oware::from_key`, tiers by stones on the board.
-fn verify_oware(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn oware_game(key: &str, tiers: &[String]) -> Result<(Oware, Vec<u8>), RegistryError> {
     let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
     let game = games::oware::from_key(key).map_err(|e| bad(key, e))?;
     if let Some(t) = tiers.iter().find(|&&t| t as u32 > game.total()) {
         return Err(RegistryError::BadTier { key: key.to_owned(), tier: t.to_string() });
     }
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 /// Trias: `trias holes=K`, tiers by stones on the board.
-fn verify_trias(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn trias_game(key: &str, tiers: &[String]) -> Result<(Trias, Vec<u8>), RegistryError> {
     let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
     let k = (1..=TRIAS_MAX_HOLES)
         .find(|&k| key == format!("trias holes={k}"))
         .ok_or_else(|| bad(key, "not one this version builds (`trias holes=K`, K = 1 to 12)"))?;
     let max_stones = tiers.iter().copied().max().unwrap_or(0) as u32;
     let game = Trias::new(k, max_stones).map_err(|e| bad(key, e))?;
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 /// Njaka: `njaka holes=H variant=standard|advanced direction=ccw|cw`, tiers by counters
 /// on the board.
-fn verify_njaka(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
+pub(crate) fn njaka_game(key: &str, tiers: &[String]) -> Result<(Njaka, Vec<u8>), RegistryError> {
     let tiers: Vec<u8> = tiers_of(key, tiers, |t| t.parse().ok())?;
     let fields = key_fields(key)?;
     let holes: usize = field(&fields, "holes", key)?.parse().map_err(|e| bad(key, format!("holes: {e}")))?;
@@ -271,7 +329,7 @@ fn verify_njaka(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, Reg
     if game.table_key() != key {
         return Err(bad(key, "not one this version builds"));
     }
-    verify_tiers(&game, dir, tiers)
+    Ok((game, tiers))
 }
 
 #[cfg(test)]

@@ -1,0 +1,146 @@
+//! Where tables are on disk: the root given to `--out`, with one directory a game below it
+//! and one a board and rules below that (`data/thi/3x3-original/tier-9-9.tbl`), each
+//! holding the tables of one key. `solve info`, `solve verify-table` and `solve serve` find
+//! tables through here.
+
+use retro::store::tier_file;
+use retro::table::Table;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a directory's tables cannot be listed.
+#[derive(Debug, Error)]
+pub enum LayoutError {
+    /// A directory or file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// What was read.
+        path: PathBuf,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// No table file at or below the path.
+    #[error("{0}: no table files (tier-*.tbl) here or in the directories below")]
+    NoTables(PathBuf),
+    /// A table file failed its checks on opening.
+    #[error("{path}: {source}")]
+    Table {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: retro::table::TableError,
+    },
+    /// Tables of two keys in one directory.
+    #[error("{0}: tables of different games or rules in one directory")]
+    MixedKeys(PathBuf),
+    /// A table under another tier's file name.
+    #[error("{path}: holds tier {tier}, but is not named {expected}")]
+    Misnamed {
+        /// The file.
+        path: PathBuf,
+        /// The tier it holds.
+        tier: String,
+        /// The name it should have.
+        expected: PathBuf,
+    },
+}
+
+/// How deep below a root [`table_dirs`] looks: `<root>/<game>/<board-and-rules>` is two.
+const MAX_DEPTH: usize = 3;
+
+/// The table directories at or below `root` (itself if it holds tables), sorted; an
+/// error if there are none.
+pub fn table_dirs(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
+    fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), LayoutError> {
+        let read = |source| LayoutError::Read { path: dir.to_owned(), source };
+        let mut subdirs = Vec::new();
+        let mut has_tables = false;
+        for entry in std::fs::read_dir(dir).map_err(read)? {
+            let entry = entry.map_err(read)?;
+            let kind = entry.file_type().map_err(|source| LayoutError::Read { path: entry.path(), source })?;
+            if kind.is_dir() {
+                subdirs.push(entry.path());
+            } else if entry.path().extension().is_some_and(|x| x == "tbl") {
+                has_tables = true;
+            }
+        }
+        if has_tables {
+            found.push(dir.to_owned());
+        }
+        if depth < MAX_DEPTH {
+            for sub in subdirs {
+                walk(&sub, depth + 1, found)?;
+            }
+        }
+        Ok(())
+    }
+    let mut found = Vec::new();
+    walk(root, 0, &mut found)?;
+    found.sort();
+    if found.is_empty() {
+        return Err(LayoutError::NoTables(root.to_owned()));
+    }
+    Ok(found)
+}
+
+/// The tables to read at `path`: every `*.tbl` of a directory, or one file; with their
+/// directory.
+pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> {
+    if !path.is_dir() {
+        let dir = path.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from("."));
+        return Ok((dir, vec![path.to_owned()]));
+    }
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(path).map_err(|source| LayoutError::Read { path: path.to_owned(), source })? {
+        let file = entry.map_err(|source| LayoutError::Read { path: path.to_owned(), source })?.path();
+        if file.extension().is_some_and(|x| x == "tbl") {
+            files.push(file);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(LayoutError::NoTables(path.to_owned()));
+    }
+    Ok((path.to_owned(), files))
+}
+
+/// Opens a table file, checking its header and checksum.
+pub fn open_table(path: &Path) -> Result<Table, LayoutError> {
+    // SAFETY: table files are only written by `write_table` (complete files renamed into
+    // place, never rewritten); nothing here modifies them while mapped.
+    unsafe { Table::open_mapped(path, None) }.map_err(|source| LayoutError::Table { path: path.to_owned(), source })
+}
+
+/// The tables of one directory (or one file): their key and their tiers' names, every
+/// file opened and checked, every file named after the tier it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Directory {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The files read.
+    pub files: Vec<PathBuf>,
+    /// Their key (game, board and rules).
+    pub key: String,
+    /// The tiers they hold, by name.
+    pub tiers: Vec<String>,
+}
+
+/// Reads the tables at `path` (a table directory or one file).
+pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
+    let (dir, files) = table_files(path)?;
+    let mut tiers = Vec::new();
+    let mut key = None;
+    for file in &files {
+        let table = open_table(file)?;
+        let identity = &table.header().identity;
+        if *key.get_or_insert_with(|| identity.key.clone()) != identity.key {
+            return Err(LayoutError::MixedKeys(dir));
+        }
+        let expected = tier_file(&dir, &identity.tier);
+        if expected != *file {
+            return Err(LayoutError::Misnamed { path: file.clone(), tier: identity.tier.clone(), expected });
+        }
+        tiers.push(identity.tier.clone());
+    }
+    Ok(Directory { dir, files, key: key.expect("at least one file"), tiers })
+}

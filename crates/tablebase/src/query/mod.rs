@@ -1,0 +1,247 @@
+//! Questions about positions, asked of tables opened once: what `solve serve` answers.
+//!
+//! Each game opens a table directory as a [`Database`] (through its registry entry,
+//! [`crate::registry::GameEntry::open`]) and answers a [`Request`] (the parameters of
+//! `docs/api.md`, as name and value) with an [`Answer`]: the position report of
+//! `docs/json.md` and the board to draw. A request names its game's board and rules; a
+//! database that holds other ones says [`QueryError::NotHere`], and when none holds them
+//! the game's entry names the command that builds them ([`crate::registry::GameEntry::command`]).
+
+pub mod awari;
+pub mod kalah;
+pub mod njaka;
+pub mod oware;
+pub mod thi;
+pub mod trias;
+
+use crate::report::{PositionReport, TablesReport};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Why a request gets no answer.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum QueryError {
+    /// A parameter is missing, unknown or out of range.
+    #[error("parameter `{name}`: {why}")]
+    Parameter {
+        /// The parameter's name.
+        name: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The position is not written in the game's notation.
+    #[error("malformed position: {0}")]
+    Malformed(String),
+    /// The position is written well but cannot stand on this board under these rules.
+    #[error("impossible position: {0}")]
+    Impossible(String),
+    /// This database holds another board or other rules than the request's.
+    #[error("these tables are for another board or other rules")]
+    NotHere,
+    /// The tables that would answer are not built (or not loaded).
+    #[error("{what} are not built here; build them with `{command}`")]
+    NotBuilt {
+        /// What is missing.
+        what: String,
+        /// The command that builds them.
+        command: String,
+    },
+    /// The tables could not answer (a missing or damaged table).
+    #[error("the tables could not answer: {0}")]
+    Tables(String),
+}
+
+impl QueryError {
+    /// An error about the parameter `name`.
+    pub fn parameter(name: &str, why: impl ToString) -> QueryError {
+        QueryError::Parameter { name: name.to_owned(), why: why.to_string() }
+    }
+}
+
+/// Longest value a parameter may have: a position of the largest board fits well within.
+pub const MAX_PARAMETER_BYTES: usize = 1024;
+
+/// The parameters of one query: the game's board and rules, a position or a start, and
+/// how long a principal line to give.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    params: BTreeMap<String, String>,
+}
+
+impl Request {
+    /// A request from parameters in the order given; a parameter given twice, or longer
+    /// than [`MAX_PARAMETER_BYTES`], is an error.
+    pub fn new<K: AsRef<str>, V: AsRef<str>>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Request, QueryError> {
+        let mut params = BTreeMap::new();
+        for (name, value) in pairs {
+            let (name, value) = (name.as_ref(), value.as_ref());
+            if name.len() > 64 {
+                return Err(QueryError::parameter(&games::echo::excerpt(name), "no parameter has so long a name"));
+            }
+            if value.len() > MAX_PARAMETER_BYTES {
+                return Err(QueryError::parameter(name, format!("longer than {MAX_PARAMETER_BYTES} bytes")));
+            }
+            if params.insert(name.to_owned(), value.to_owned()).is_some() {
+                return Err(QueryError::parameter(name, "given twice"));
+            }
+        }
+        Ok(Request { params })
+    }
+
+    /// Fails on any parameter not in `known` (the game's parameters).
+    pub fn only(&self, known: &[&str]) -> Result<(), QueryError> {
+        match self.params.keys().find(|k| !known.contains(&k.as_str()) && k.as_str() != "max_line") {
+            Some(name) => Err(QueryError::parameter(
+                &games::echo::excerpt(name),
+                format!("unknown here (this game takes: {}, max_line)", known.join(", ")),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The parameter's text, if given.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.params.get(name).map(String::as_str)
+    }
+
+    /// The parameter as a number in `range`, if given.
+    pub fn number<T>(&self, name: &str, range: std::ops::RangeInclusive<T>) -> Result<Option<T>, QueryError>
+    where
+        T: FromStr + PartialOrd + std::fmt::Display + Copy,
+    {
+        let Some(text) = self.get(name) else { return Ok(None) };
+        let n: T = text
+            .parse()
+            .map_err(|_| QueryError::parameter(name, format!("`{}` is not a number", games::echo::excerpt(text))))?;
+        if !range.contains(&n) {
+            return Err(QueryError::parameter(name, format!("{n} is not in {} to {}", range.start(), range.end())));
+        }
+        Ok(Some(n))
+    }
+
+    /// The parameter as yes or no (also true/false, 1/0), if given.
+    pub fn yes_no(&self, name: &str) -> Result<Option<bool>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some("yes" | "true" | "1") => Ok(Some(true)),
+            Some("no" | "false" | "0") => Ok(Some(false)),
+            Some(other) => {
+                Err(QueryError::parameter(name, format!("`{}` is neither yes nor no", games::echo::excerpt(other))))
+            }
+        }
+    }
+
+    /// The position's text, if given.
+    pub fn position(&self) -> Option<&str> {
+        self.get("position")
+    }
+
+    /// Longest principal line asked for, in moves (default 200, at most 1000).
+    pub fn max_line(&self) -> Result<usize, QueryError> {
+        Ok(self.number("max_line", 0..=1000)?.unwrap_or(200))
+    }
+}
+
+/// A cell of a drawn board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// What the cell shows: a count of stones, or a THI` stack bottom to top (`wb`).
+    pub text: String,
+    /// Whose it is, where the game says: `south`/`north`, `white`/`black`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+}
+
+impl Cell {
+    /// A cell showing a count.
+    pub fn count(n: impl std::fmt::Display) -> Cell {
+        Cell { text: n.to_string(), owner: None }
+    }
+}
+
+/// The board to draw, as the player at the bottom sees it (`docs/api.md`, Boards).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Board {
+    /// How to lay the rows out: `grid` (THI`: squares holding stacks), `pits` (two rows of
+    /// pits, stores at the ends: Kalah, Awari, Oware, Njaka's circle), `rows` (Trias: three
+    /// rows of holes).
+    pub layout: &'static str,
+    /// The rows, top first, each cell left to right.
+    pub rows: Vec<Vec<Cell>>,
+    /// Each row's label, in the same order.
+    pub labels: Vec<String>,
+    /// Counts beside the rows (Kalah's stores, Oware's captures): left, right.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stores: Vec<Cell>,
+}
+
+/// What a query answers: the position report of `docs/json.md`, the board to draw, and
+/// the positions of the principal line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    /// The report.
+    #[serde(flatten)]
+    pub report: PositionReport,
+    /// The board.
+    pub board: Board,
+    /// The positions of the principal line, the position asked about first, in notation
+    /// (empty where the line is not kept position by position).
+    pub line_positions: Vec<String>,
+}
+
+/// What a database holds, as `GET /api/games` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Holding {
+    /// The game's registry name (the API's path: `/api/{game}`).
+    pub game: &'static str,
+    /// The tables' key: game, board and rules.
+    pub key: String,
+    /// The rules' name.
+    pub rules: String,
+    /// The parameters that select these tables in a request (a start adds its own).
+    pub parameters: serde_json::Value,
+    /// Starts these tables answer, each as the parameters of a request.
+    pub starts: Vec<serde_json::Value>,
+    /// The tables.
+    pub tables: TablesReport,
+}
+
+/// One table directory, open for queries, shared by every request.
+pub trait Database: Send + Sync {
+    /// What it holds.
+    fn holding(&self) -> &Holding;
+    /// The answer to `request`, or [`QueryError::NotHere`] if it asks of another board
+    /// or other rules.
+    fn query(&self, request: &Request) -> Result<Answer, QueryError>;
+}
+
+/// A report of tables opened, not built: every tier reused.
+pub(crate) fn opened_report<G: retro::Game>(tables: &retro::store::Tables<G>, seconds: f64) -> TablesReport {
+    let tiers = tables.tiers().count();
+    let build = retro::store::BuildReport { tiers_reused: tiers, ..Default::default() };
+    TablesReport::new(tables, &build, seconds, None)
+}
+
+/// A probe or line error, as the answer's error.
+pub(crate) fn tables_error(e: impl std::fmt::Display) -> QueryError {
+    QueryError::Tables(e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_refuse_repeats_unknowns_and_huge_values() {
+        assert!(matches!(Request::new([("a", "1"), ("a", "2")]), Err(QueryError::Parameter { .. })));
+        let long = "x".repeat(MAX_PARAMETER_BYTES + 1);
+        assert!(matches!(Request::new([("position", long.as_str())]), Err(QueryError::Parameter { .. })));
+        let r = Request::new([("pits", "4"), ("colour", "red")]).unwrap();
+        assert!(r.only(&["pits"]).is_err());
+        assert_eq!(r.number::<usize>("pits", 1..=6).unwrap(), Some(4));
+        assert!(r.number::<usize>("pits", 5..=6).is_err());
+        assert!(Request::new([("pits", "99999999999999999999999")]).unwrap().number::<usize>("pits", 1..=6).is_err());
+    }
+}

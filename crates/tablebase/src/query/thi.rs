@@ -1,0 +1,188 @@
+//! THI` positions: the report of `solve thi` and the server's answers.
+//!
+//! Request parameters: `size` (3 by default), `rules` (`original` by default), `bonus`
+//! (no by default), then `board` (a named setup: its start) or `position`.
+
+use super::{opened_report, tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use crate::analysis::{self, Header};
+use crate::registry::{self, RegistryError};
+use crate::report::{PositionReport, ReachableReport, TablesReport};
+use games::thi::{notation, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
+use retro::{store, Game, Move, Tables};
+use serde_json::json;
+use std::path::Path;
+use std::time::Instant;
+
+/// The setups whose name a request may give, by counters a player.
+const NAMED: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
+
+/// The report of `position` (`setup`'s start or any position of its board), with the
+/// positions of its principal line.
+#[allow(clippy::too_many_arguments)]
+pub fn report(
+    game: &Thi,
+    tables: &Tables<Thi>,
+    setup: Option<Setup>,
+    position: &Position,
+    max_line: usize,
+    tables_report: TablesReport,
+    reachable: Option<ReachableReport>,
+    details: Option<serde_json::Value>,
+) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
+    let named: Vec<(String, Move<Position>)> =
+        game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
+    let rules = game.rules();
+    let header = Header {
+        game: "thi".to_owned(),
+        parameters: json!({
+            "board": setup.map(|s| s.name()),
+            "size": game.size(),
+            "counters": setup.map(|s| s.counters()),
+            "bonus": rules.bonus,
+        }),
+        rules: rules.set.name().to_owned(),
+        start: setup.is_some_and(|s| *position == s.start()),
+        to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
+        details,
+    };
+    let between = |a: &Position, b: &Position| move_name(game, a, b);
+    analysis::position_report(game, tables, position, header, &named, between, max_line, tables_report, reachable)
+}
+
+/// The name of the move from `from` to `to`.
+fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
+    game.named_moves(from)
+        .into_iter()
+        .find(|(_, s)| s.position == *to)
+        .map(|(m, _)| m.name(from))
+        .unwrap_or_else(|| "?".to_owned())
+}
+
+/// The board: rows from Black's first row down, each square's stack bottom to top, owned
+/// by its top counter.
+pub fn board(position: &Position) -> Board {
+    let n = position.size();
+    let rows = (0..n)
+        .rev()
+        .map(|row| {
+            (0..n)
+                .map(|file| {
+                    let stack = position.stack(row * n + file);
+                    Cell {
+                        text: (0..stack.height()).map(|i| stack.counter(i).letter()).collect(),
+                        owner: stack.top().map(|c| c.name().to_lowercase()),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Board { layout: "grid", rows, labels: (1..=n).rev().map(|r| r.to_string()).collect(), stores: Vec::new() }
+}
+
+/// The rules named by a request (`rules`, `bonus`).
+fn rules(request: &Request) -> Result<Rules, QueryError> {
+    let name = request.get("rules").unwrap_or("original");
+    let set = RuleSet::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        QueryError::parameter("rules", format!("unknown THI` rules (known: {})", known.join(", ")))
+    })?;
+    Ok(Rules { set, bonus: request.yes_no("bonus")?.unwrap_or(false) })
+}
+
+/// What a request asks about: the board size, the setup named, the position.
+fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryError> {
+    request.only(&["size", "rules", "bonus", "board", "position"])?;
+    let size = request.number::<usize>("size", 3..=games::thi::board::MAX_SIZE)?;
+    let setup = match request.get("board") {
+        Some(name) => Some(Setup::named(name).map_err(|e| QueryError::parameter("board", e))?),
+        None => None,
+    };
+    let position = match (request.position(), setup) {
+        (Some(_), Some(_)) => return Err(QueryError::parameter("board", "give a board (its start) or a position, not both")),
+        (Some(text), None) => notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?,
+        (None, Some(s)) => s.start(),
+        (None, None) => Setup::named("trias").expect("a named setup").start(),
+    };
+    let size = size.unwrap_or(position.size());
+    if size != position.size() {
+        return Err(QueryError::Impossible(format!("the position is {0}×{0}, the request's size {size}", position.size())));
+    }
+    // A position of a named setup's start is that setup's start.
+    let setup = setup.or_else(|| {
+        NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == position)
+    });
+    Ok((size, setup, position))
+}
+
+/// The command that builds tables answering `request`.
+pub fn command(request: &Request) -> Result<String, QueryError> {
+    let rules = rules(request)?;
+    let (size, _, position) = asked(request)?;
+    let counters = position.count(Colour::White).max(position.count(Colour::Black)) as u8;
+    let board = if size == 3 {
+        let named = ["primus", "duo", "trias"][(counters.max(1) as usize - 1) / 3];
+        format!("--board {named}")
+    } else {
+        format!("--size {size} --height {}", counters.max(1).div_ceil(size as u8))
+    };
+    let bonus = if rules.bonus { " --bonus" } else { "" };
+    Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
+}
+
+struct ThiDatabase {
+    game: Thi,
+    tables: Tables<Thi>,
+    holding: Holding,
+}
+
+/// Opens THI`'s tables of `tiers` in `dir` under the key `thi size=N rules=R bonus=B`.
+pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
+    let opened = Instant::now();
+    let (game, tiers) = registry::thi_game(key, tiers)?;
+    let tables = store::open(&game, dir, &tiers)?;
+    let rules = game.rules();
+    let starts = NAMED
+        .iter()
+        .map(|n| Setup::named(n).expect("a named setup"))
+        .filter(|s| s.size() == game.size() && tables.table(game.locate(&s.start()).tier).is_some())
+        .map(|s| json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" }, "board": s.name() }))
+        .collect();
+    let holding = Holding {
+        game: "thi",
+        key: key.to_owned(),
+        rules: rules.set.name().to_owned(),
+        parameters: json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" } }),
+        starts,
+        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    };
+    Ok(Box::new(ThiDatabase { game, tables, holding }))
+}
+
+impl Database for ThiDatabase {
+    fn holding(&self) -> &Holding {
+        &self.holding
+    }
+
+    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
+        let (size, setup, position) = asked(request)?;
+        if size != self.game.size() || rules(request)? != self.game.rules() {
+            return Err(QueryError::NotHere);
+        }
+        let tier = ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8);
+        if self.tables.table(tier).is_none() {
+            return Err(QueryError::NotHere);
+        }
+        let (report, line) = report(
+            &self.game,
+            &self.tables,
+            setup,
+            &position,
+            request.max_line()?,
+            self.holding.tables.clone(),
+            None,
+            None,
+        )
+        .map_err(tables_error)?;
+        Ok(Answer { report, board: board(&position), line_positions: line })
+    }
+}
