@@ -9,6 +9,7 @@ mod oware;
 mod printer;
 mod progress;
 mod query;
+mod serve;
 mod tables;
 mod thi;
 mod trias;
@@ -47,6 +48,7 @@ enum Command {
     Verify(verify::VerifyArgs),
     Info(tables::InfoArgs),
     VerifyTable(tables::VerifyTableArgs),
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

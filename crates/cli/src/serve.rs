@@ -1,0 +1,54 @@
+//! `solve serve`: the tables under a root, answered over HTTP and explored in a browser.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Args)]
+#[command(
+    about = "Serve the tables over HTTP: a JSON API and a web page to explore positions",
+    long_about = "Opens every table directory under --tables once (each file's header and checksum \
+                  checked, as every command does), then answers over HTTP until Ctrl-C:\n\n  \
+                  /                  a web page: pick a board, click moves, follow the best line, copy a link\n  \
+                  /api/games         the games, boards and rules this server holds\n  \
+                  /api/{game}?…      a position: its value, every move's value, the best line\n\n\
+                  docs/api.md lists every parameter. A directory whose tables fail their checks is \
+                  left out and named (also in /api/games); a board whose tables are not here answers \
+                  404 with the command that builds them.",
+    after_help = "Examples:\n  \
+                  solve thi --board trias && solve serve\n  \
+                  solve serve --tables data --addr 0.0.0.0:8080\n  \
+                  curl 'http://127.0.0.1:8080/api/thi?board=trias'"
+)]
+pub struct ServeArgs {
+    /// The root of the tables (the directory given to --out when they were built).
+    #[arg(long, default_value = "data")]
+    tables: PathBuf,
+    /// Address and port to listen on (port 0: any free port, printed at start).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+}
+
+pub fn run(args: ServeArgs) -> Result<()> {
+    let library = server::Library::open(&args.tables, |dir, opened| match opened {
+        Ok(holding) => eprintln!(
+            "opened {}: `{}`, {} positions in {} tiers",
+            dir.display(),
+            holding.key,
+            holding.tables.positions,
+            holding.tables.tiers
+        ),
+        Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
+    })
+    .with_context(|| format!("opening the tables under {}", args.tables.display()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
+    runtime.block_on(server::serve(library, args.addr, |bound| {
+        println!("listening on http://{bound}/ (Ctrl-C stops)");
+        // Scripts and tests wait for this line.
+        let _ = std::io::stdout().flush();
+    }))?;
+    eprintln!("stopped");
+    Ok(())
+}

@@ -1,0 +1,262 @@
+//! `solve serve` over a real socket: every game's answers equal the CLI's, bad and hostile
+//! requests get a 4xx JSON error and the server keeps serving, thousands of concurrent
+//! requests are all answered, and Ctrl-C stops it cleanly.
+
+mod common;
+
+use common::{json, solve};
+use serde_json::Value as Json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Small tables of every table-only game, built once for every test of this file.
+fn tables() -> &'static Path {
+    static TABLES: OnceLock<PathBuf> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        for args in [
+            &["thi", "--board", "primus"][..],
+            &["kalah", "--pits", "3", "--seeds", "2", "--table"],
+            &["awari", "--pits", "3", "--seeds", "2"],
+            &["awari", "--rules", "wari", "--pits", "2", "--seeds", "2"],
+            &["trias", "--holes", "3", "--stones", "1"],
+            &["njaka", "--holes", "4", "--counters", "2"],
+        ] {
+            let out = solve(&dir, args);
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        dir
+    })
+}
+
+/// A running `solve serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(tables: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+            .arg(tables)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start solve serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line
+            .strip_prefix("listening on http://")
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .parse()
+            .unwrap();
+        Server { child, addr }
+    }
+
+    /// Sends `request` (a whole HTTP request) and reads the status and body.
+    fn send(&self, request: &[u8]) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        stream.write_all(request).unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let text = String::from_utf8_lossy(&response).into_owned();
+        let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{text:?}"));
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_owned();
+        (status, body)
+    }
+
+    fn get(&self, target: &str) -> (u16, String) {
+        self.send(format!("GET {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes())
+    }
+
+    fn get_json(&self, target: &str) -> (u16, Json) {
+        let (status, body) = self.get(target);
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{target}: {e}: {body:?}")))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The parts of a report that say what the position is worth.
+fn verdict(report: &Json) -> Json {
+    let keep = ["game", "position", "to_move", "over", "value", "moves", "best", "line", "line_end"];
+    keep.iter().map(|k| (k.to_string(), report[*k].clone())).collect::<serde_json::Map<_, _>>().into()
+}
+
+#[test]
+fn every_game_answers_as_its_command_does() {
+    let tables = tables();
+    let server = Server::start(tables);
+    let cases: [(&str, &[&str]); 6] = [
+        ("thi?board=primus", &["thi", "--board", "primus", "--json"]),
+        ("kalah?pits=3&seeds=2", &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]),
+        ("awari?pits=3&seeds=2", &["awari", "--pits", "3", "--seeds", "2", "--json"]),
+        ("oware?rules=wari&pits=2&seeds=2", &["awari", "--rules", "wari", "--pits", "2", "--seeds", "2", "--json"]),
+        ("trias?holes=3&stones=1", &["trias", "--holes", "3", "--stones", "1", "--json"]),
+        ("njaka?holes=4&counters=2", &["njaka", "--holes", "4", "--counters", "2", "--json"]),
+    ];
+    for (query, args) in cases {
+        let (status, answer) = server.get_json(&format!("/api/{query}"));
+        assert_eq!(status, 200, "{query}: {answer}");
+        let cli = json(&solve(tables, args));
+        assert_eq!(verdict(&answer), verdict(&cli), "{query}");
+        assert_eq!(answer["schema"], 1);
+        let board = &answer["board"];
+        assert!(board["rows"].as_array().is_some_and(|r| !r.is_empty()), "{query}: {board}");
+        // The line's positions start at the position and follow the line's moves.
+        let positions = answer["line_positions"].as_array().unwrap();
+        assert_eq!(positions[0], answer["position"], "{query}");
+        assert_eq!(positions.len(), answer["line"].as_array().unwrap().len() + 1, "{query}");
+        // A move's position is answered too, and its value is the move's, seen by the
+        // player to move there.
+        if let Some(best) = answer["moves"].as_array().unwrap().iter().find(|m| m["move"] == answer["best"]) {
+            let game = query.split('?').next().unwrap();
+            let selecting: Vec<&str> = query
+                .split(['?', '&'])
+                .skip(1)
+                .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
+                .collect();
+            let position = best["position"].as_str().unwrap().replace(' ', "%20").replace('+', "%2B");
+            let next = format!("/api/{game}?{}position={position}", selecting.iter().map(|p| format!("{p}&")).collect::<String>());
+            let (status, after) = server.get_json(&next);
+            assert_eq!(status, 200, "{next}: {after}");
+            assert_eq!(after["position"], best["position"]);
+        }
+    }
+    let (status, games) = server.get_json("/api/games");
+    assert_eq!(status, 200);
+    let held: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !g["tables"].as_array().unwrap().is_empty())
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(held, ["thi", "kalah", "awari", "oware", "trias", "njaka"]);
+    assert_eq!(games["skipped"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
+    let server = Server::start(tables());
+    let long = "1,".repeat(5000);
+    let many: String = (0..40).map(|i| format!("p{i}=1&")).collect();
+    let cases: [(String, u16, &str); 16] = [
+        ("/api/thi?position=xx".into(), 400, "malformed"),
+        ("/api/thi?size=4&position=bbb,bbb,bbb/-,-,-/www,www,www%20w".into(), 400, "impossible"),
+        ("/api/kalah?pits=3&position=1,2/3,4%200-0%20S".into(), 400, "impossible"),
+        ("/api/chess?board=1".into(), 400, "unknown-game"),
+        ("/api/thi?rules=house".into(), 400, "parameter"),
+        ("/api/thi?board=primus&colour=red".into(), 400, "parameter"),
+        ("/api/thi?board=primus&board=duo".into(), 400, "parameter"),
+        ("/api/kalah?pits=99999999999999999999999&seeds=1".into(), 400, "parameter"),
+        ("/api/kalah?pits=-1&seeds=1".into(), 400, "parameter"),
+        (format!("/api/awari?position={long}"), 400, "parameter"),
+        (format!("/api/thi?{many}"), 400, "parameter"),
+        ("/api/thi?position=%FF%FE".into(), 400, "malformed"),
+        ("/api/thi?board=trias&rules=fixed1".into(), 404, "not-built"),
+        ("/api/kalah?pits=6&seeds=4".into(), 404, "not-built"),
+        ("/../../etc/passwd".into(), 404, "not-found"),
+        ("/api/..%2F..%2Fetc%2Fpasswd".into(), 400, "unknown-game"),
+    ];
+    for (target, status, kind) in &cases {
+        let (got, body) = server.get_json(target);
+        assert_eq!((got, body["kind"].as_str().unwrap()), (*status, *kind), "{target}: {body}");
+        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{target}");
+        if *kind == "not-built" {
+            assert!(body["command"].as_str().unwrap().starts_with("solve "), "{body}");
+        }
+    }
+    // Not HTTP at all, and a method the API does not take.
+    let (status, _) = server.send(b"\x16\x03\x01garbage\r\n\r\n");
+    assert_eq!(status, 400);
+    let (status, _) = server.send(b"DELETE /api/thi?board=primus HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 405);
+    // Still serving.
+    let (status, answer) = server.get_json("/api/thi?board=primus");
+    assert_eq!((status, answer["game"].as_str()), (200, Some("thi")));
+}
+
+#[test]
+fn thousands_of_concurrent_requests_are_all_answered() {
+    let server = Server::start(tables());
+    let targets = ["/api/thi?board=primus", "/api/trias?holes=3&stones=1", "/api/kalah?pits=3&seeds=2"];
+    let expected: Vec<String> = targets.iter().map(|t| server.get(t).1).collect();
+    let (clients, each) = (200, 12);
+    let barrier = std::sync::Barrier::new(clients);
+    std::thread::scope(|scope| {
+        for c in 0..clients {
+            let (server, expected, barrier) = (&server, &expected, &barrier);
+            scope.spawn(move || {
+                barrier.wait();
+                for i in 0..each {
+                    let k = (c + i) % targets.len();
+                    let (status, body) = server.get(targets[k]);
+                    assert_eq!(status, 200);
+                    assert_eq!(body, expected[k]);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn ctrl_c_stops_the_server_cleanly() {
+    let mut server = Server::start(tables());
+    assert_eq!(server.get("/api/games").0, 200);
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let mut err = String::new();
+    server.child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(err.contains("stopped"), "{err}");
+}
+
+#[test]
+fn a_damaged_directory_is_left_out_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--holes", "2", "--stones", "1"]);
+    assert!(out.status.success());
+    let out = solve(dir.path(), &["awari", "--pits", "2", "--seeds", "1"]);
+    assert!(out.status.success());
+    let file = dir.path().join("trias/3x2/tier-3.tbl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&file, bytes).unwrap();
+    let server = Server::start(dir.path());
+    let (_, games) = server.get_json("/api/games");
+    let skipped = games["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{games}");
+    assert!(skipped[0]["directory"].as_str().unwrap().ends_with("3x2"), "{games}");
+    assert!(skipped[0]["error"].as_str().unwrap().contains("tier-3.tbl"), "{games}");
+    // The rest is served; the damaged game answers as not built.
+    assert_eq!(server.get("/api/awari?pits=2&seeds=1").0, 200);
+    assert_eq!(server.get("/api/trias?holes=2&stones=1").0, 404);
+}
+
+#[test]
+fn no_tables_is_an_error_naming_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no table files"), "{err}");
+}

@@ -1,0 +1,227 @@
+// The page over the API of docs/api.md: a position is a request (a game and its
+// parameters); every answer carries the board to draw, every move with its value and the
+// position it leads to, and the best line's positions.
+"use strict";
+
+// Parameters that set up a start: left out once a position is given.
+const START_KEYS = ["board", "seeds", "stones", "counters"];
+const $ = (id) => document.getElementById(id);
+
+const state = { starts: [], current: null, answer: null, back: [] };
+
+function element(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function plies(n) {
+  return n === 1 ? "1 ply" : `${n} plies`;
+}
+
+function valueText(v) {
+  if (v.kind === "score") return `${v.score > 0 ? "+" : ""}${v.score} (${v.outcome})`;
+  return v.plies === null || v.plies === undefined ? v.outcome : `${v.outcome} in ${plies(v.plies)}`;
+}
+
+function describe(game, params) {
+  const p = params;
+  switch (game) {
+    case "thi": return `THI\` ${(p.board || "position").toUpperCase()} ${p.size}×${p.size}, ${p.rules}${p.bonus === "yes" ? " + bonus" : ""}`;
+    case "kalah": return `Kalah(${p.pits},${p.seeds}) ${p.rules}`;
+    case "awari": return `Awari ${p.pits}×${p.seeds}`;
+    case "oware": return `${p.rules[0].toUpperCase()}${p.rules.slice(1)} ${p.pits}×${p.seeds}, target ${p.target}`;
+    case "trias": return `Trias 3×${p.holes}, ${p.stones} a hole`;
+    case "njaka": return `Njaka ${p.holes} holes × ${p.counters}, ${p.variant}${p.direction === "cw" ? ", clockwise" : ""}`;
+    default: return `${game} ${new URLSearchParams(p)}`;
+  }
+}
+
+function requestUrl(req) {
+  return `/api/${encodeURIComponent(req.game)}?${new URLSearchParams(req.params)}`;
+}
+
+function pageUrl(req) {
+  return `/?${new URLSearchParams({ game: req.game, ...req.params })}`;
+}
+
+function showError(body) {
+  const box = $("error");
+  box.replaceChildren(element("span", "", body.error || "the server did not answer"));
+  if (body.command) {
+    box.append(element("br"), element("span", "", "Build them with: "), element("code", "", body.command));
+  }
+  box.hidden = false;
+}
+
+async function load(req, remember) {
+  let body;
+  let ok = false;
+  try {
+    const res = await fetch(requestUrl(req));
+    body = await res.json();
+    ok = res.ok;
+  } catch (e) {
+    body = { error: `no answer from the server: ${e.message}` };
+  }
+  if (!ok) {
+    showError(body);
+    return;
+  }
+  $("error").hidden = true;
+  if (remember && state.current) state.back.push(state.current);
+  state.current = req;
+  state.answer = body;
+  history.replaceState(null, "", pageUrl(req));
+  render();
+}
+
+function atPosition(position) {
+  const params = {};
+  for (const [k, v] of Object.entries(state.current.params)) if (!START_KEYS.includes(k)) params[k] = v;
+  params.position = position;
+  return { game: state.current.game, params };
+}
+
+function drawCell(cell, grid) {
+  const c = element("div", `cell${cell.owner ? " " + cell.owner : ""}`);
+  if (grid) {
+    for (const letter of cell.text) c.append(element("span", `counter ${letter}`));
+    c.title = cell.text || "empty";
+  } else {
+    c.textContent = cell.text;
+  }
+  return c;
+}
+
+function drawRows(board, grid) {
+  return board.rows.map((row, i) => {
+    const r = element("div", "row");
+    r.append(element("span", "row-label", board.labels[i] || ""));
+    for (const cell of row) r.append(drawCell(cell, grid));
+    return r;
+  });
+}
+
+function drawBoard(board) {
+  const box = $("board");
+  box.className = `board ${board.layout}`;
+  if (board.layout === "pits" && board.stores && board.stores.length === 2) {
+    const wrap = element("div", "pits");
+    const rows = element("div", "rows");
+    rows.append(...drawRows(board, false));
+    wrap.append(element("div", "store", board.stores[0].text), rows, element("div", "store", board.stores[1].text));
+    box.replaceChildren(wrap);
+  } else {
+    box.replaceChildren(...drawRows(board, board.layout === "grid"));
+  }
+}
+
+function render() {
+  const a = state.answer;
+  $("title").textContent = `${describe(state.current.game, { ...a.parameters, ...state.current.params })} — ${a.position}`;
+  $("position").value = a.position;
+  drawBoard(a.board);
+  const who = a.to_move === "mover" ? "the player to move" : `${a.to_move[0].toUpperCase()}${a.to_move.slice(1)} (to move)`;
+  const value = $("value");
+  value.textContent = a.over ? `Game over: ${valueText(a.value)} for ${who}` : `${who}: ${valueText(a.value)}`;
+  value.dataset.outcome = a.value.outcome;
+
+  const list = $("moves");
+  list.replaceChildren();
+  for (const m of a.moves || []) {
+    const b = element("button", `${m.value.outcome}${m.move === a.best ? " best" : ""}`);
+    b.type = "button";
+    b.dataset.move = m.move;
+    b.title = `play ${m.move}: ${m.position}`;
+    b.append(element("span", "mv", m.move), element("span", "val", valueText(m.value)));
+    b.addEventListener("click", () => load(atPosition(m.position), true));
+    const li = element("li");
+    li.append(b);
+    list.append(li);
+  }
+  if (!a.moves || a.moves.length === 0) list.append(element("li", "note", a.over ? "none: the game is over" : "none"));
+
+  const line = $("line");
+  line.replaceChildren(...a.line.map((name) => element("span", "", name)));
+  const ends = { over: "game over", repetition: "repeats: endless play", cut: "…" };
+  line.append(element("span", "end", ends[a.line_end.kind] || ""));
+
+  $("back").disabled = state.back.length === 0;
+  $("forward").disabled = nextOnLine() === null;
+  $("copied").hidden = true;
+}
+
+function nextOnLine() {
+  const a = state.answer;
+  if (a.line_positions && a.line_positions.length > 1) return a.line_positions[1];
+  const best = (a.moves || []).find((m) => m.move === a.best);
+  return best ? best.position : null;
+}
+
+function fillStarts() {
+  const select = $("start");
+  select.replaceChildren();
+  state.starts.forEach((s, i) => {
+    const o = element("option", "", describe(s.game, s.params));
+    o.value = String(i);
+    select.append(o);
+  });
+  if (state.starts.length === 0) select.append(element("option", "", "no tables: build some with solve"));
+}
+
+async function init() {
+  $("back").addEventListener("click", () => {
+    const previous = state.back.pop();
+    if (previous) load(previous, false);
+  });
+  $("forward").addEventListener("click", () => {
+    const next = nextOnLine();
+    if (next !== null) load(atPosition(next), true);
+  });
+  $("copy").addEventListener("click", async () => {
+    const link = new URL(pageUrl(state.current), location.href).href;
+    const note = $("copied");
+    try {
+      await navigator.clipboard.writeText(link);
+      note.textContent = "Link copied.";
+    } catch {
+      note.textContent = link;
+    }
+    note.hidden = false;
+  });
+  $("start").addEventListener("change", (e) => {
+    const s = state.starts[Number(e.target.value)];
+    if (s) load({ game: s.game, params: { ...s.params } }, true);
+  });
+  $("goto").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (state.current) load(atPosition($("position").value.trim()), true);
+  });
+
+  let games;
+  try {
+    games = await (await fetch("/api/games")).json();
+  } catch (e) {
+    showError({ error: `no answer from the server: ${e.message}` });
+    return;
+  }
+  for (const g of games.games) {
+    for (const t of g.tables) for (const s of t.starts) state.starts.push({ game: g.game, params: s });
+  }
+  fillStarts();
+  const asked = new URLSearchParams(location.search);
+  if (asked.has("game")) {
+    const game = asked.get("game");
+    asked.delete("game");
+    load({ game, params: Object.fromEntries(asked) }, false);
+  } else if (state.starts.length > 0) {
+    const s = state.starts[0];
+    load({ game: s.game, params: { ...s.params } }, false);
+  } else {
+    showError({ error: "this server holds no tables", command: "solve thi --board trias" });
+  }
+}
+
+init();

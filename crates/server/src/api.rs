@@ -1,0 +1,141 @@
+//! The JSON API (`docs/api.md`): `GET /api/games` and `GET /api/{game}?…`, every answer
+//! in the schema of `docs/json.md`, every refusal a JSON error with a 4xx status.
+
+use crate::library::Library;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Json;
+use serde::Serialize;
+use serde_json::json;
+use std::sync::Arc;
+use tablebase::query::{QueryError, Request};
+use tablebase::registry::{self, GAMES};
+use tokio::sync::Semaphore;
+
+/// Most parameters one request may give: every game takes fewer than ten.
+const MAX_PARAMETERS: usize = 16;
+
+/// Queries run at once, a few a core: each is short, and more would only queue in the
+/// blocking pool.
+fn concurrent_queries() -> usize {
+    4 * std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+struct Shared {
+    library: Arc<Library>,
+    permits: Semaphore,
+}
+
+/// A refusal: its status and its JSON body.
+#[derive(Debug, Serialize)]
+struct ApiError {
+    #[serde(skip)]
+    status: StatusCode,
+    /// What is wrong, in a sentence.
+    error: String,
+    /// Which kind of fault: `parameter`, `malformed`, `impossible`, `unknown-game`,
+    /// `not-built`, `not-found`, `tables`, `busy`.
+    kind: &'static str,
+    /// For `not-built`: the command that builds the tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, kind: &'static str, error: impl ToString) -> ApiError {
+        ApiError { status, error: error.to_string(), kind, command: None }
+    }
+}
+
+impl From<QueryError> for ApiError {
+    fn from(e: QueryError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            QueryError::Parameter { .. } => ApiError::new(StatusCode::BAD_REQUEST, "parameter", message),
+            QueryError::Malformed(_) => ApiError::new(StatusCode::BAD_REQUEST, "malformed", message),
+            QueryError::Impossible(_) => ApiError::new(StatusCode::BAD_REQUEST, "impossible", message),
+            QueryError::NotHere => ApiError::new(StatusCode::NOT_FOUND, "not-built", message),
+            QueryError::NotBuilt { command, .. } => ApiError {
+                command: Some(command),
+                ..ApiError::new(StatusCode::NOT_FOUND, "not-built", message)
+            },
+            QueryError::Tables(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", message),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, [(header::CACHE_CONTROL, "no-store")], Json(&self)).into_response()
+    }
+}
+
+/// `/api/games`, `/api/{game}`, and a JSON 404 for every other path.
+pub fn routes(library: Arc<Library>) -> axum::Router {
+    let shared = Arc::new(Shared { library, permits: Semaphore::new(concurrent_queries()) });
+    axum::Router::new()
+        .route("/api/games", get(games))
+        .route("/api/{game}", get(position))
+        .fallback(not_found)
+        .with_state(shared)
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    let path: String = uri.path().chars().take(200).collect();
+    ApiError::new(StatusCode::NOT_FOUND, "not-found", format!("nothing at {path}: the API is under /api/ (docs/api.md)"))
+}
+
+/// What the server holds: every game of the registry with the tables opened for it.
+async fn games(State(shared): State<Arc<Shared>>) -> Response {
+    let library = &shared.library;
+    let games: Vec<_> = GAMES
+        .iter()
+        .map(|g| {
+            let tables: Vec<_> = library.holdings().filter(|h| h.game == g.name).collect();
+            json!({ "game": g.name, "summary": g.summary, "tables": tables })
+        })
+        .collect();
+    let body = json!({
+        "schema": tablebase::report::SCHEMA,
+        "root": library.root().display().to_string(),
+        "games": games,
+        "skipped": library.skipped(),
+    });
+    ([(header::CACHE_CONTROL, "no-cache")], Json(body)).into_response()
+}
+
+/// One position of one game.
+async fn position(
+    State(shared): State<Arc<Shared>>,
+    Path(game): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let Some(entry) = registry::game_named(&game) else {
+        let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+        let name: String = game.chars().take(40).collect();
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "unknown-game",
+            format!("unknown game `{name}` (known: {})", known.join(", ")),
+        ));
+    };
+    let query = query.unwrap_or_default();
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().take(MAX_PARAMETERS + 1).collect();
+    if pairs.len() > MAX_PARAMETERS {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "parameter", format!("more than {MAX_PARAMETERS} parameters")));
+    }
+    let request = Request::new(pairs)?;
+    let _permit = shared
+        .permits
+        .acquire()
+        .await
+        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "the server is stopping"))?;
+    let library = Arc::clone(&shared.library);
+    let answer = tokio::task::spawn_blocking(move || library.query(entry, &request))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", format!("the query failed: {e}")))??;
+    // Tables never change while served: an answer holds as long as the server runs.
+    Ok(([(header::CACHE_CONTROL, "max-age=3600")], Json(answer)).into_response())
+}

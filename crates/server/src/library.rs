@@ -1,0 +1,82 @@
+//! The tables a server holds: every table directory under a root, opened once and shared
+//! read-only by every request.
+
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use tablebase::layout::{self, LayoutError};
+use tablebase::query::{Answer, Database, Holding, QueryError, Request};
+use tablebase::registry::{self, GameEntry};
+
+/// A table directory that could not be opened, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// The directory.
+    pub directory: String,
+    /// What is wrong with it.
+    pub error: String,
+}
+
+/// Every table directory found under a root, open for queries.
+pub struct Library {
+    root: PathBuf,
+    databases: Vec<Box<dyn Database>>,
+    skipped: Vec<Skipped>,
+}
+
+impl Library {
+    /// Opens every table directory at or below `root`. A directory whose tables fail their
+    /// checks is left out and listed in [`Library::skipped`]; no table at all is an error.
+    pub fn open(root: &Path, mut opened: impl FnMut(&Path, Result<&Holding, &str>)) -> Result<Library, LayoutError> {
+        let mut databases = Vec::new();
+        let mut skipped = Vec::new();
+        for dir in layout::table_dirs(root)? {
+            let result = layout::read_directory(&dir).map_err(|e| e.to_string()).and_then(|d| {
+                registry::game_of_key(&d.key)
+                    .and_then(|game| game.open(&d.key, &d.dir, &d.tiers))
+                    .map_err(|e| e.to_string())
+            });
+            match result {
+                Ok(database) => {
+                    opened(&dir, Ok(database.holding()));
+                    databases.push(database);
+                }
+                Err(error) => {
+                    opened(&dir, Err(&error));
+                    skipped.push(Skipped { directory: dir.display().to_string(), error });
+                }
+            }
+        }
+        Ok(Library { root: root.to_owned(), databases, skipped })
+    }
+
+    /// The root the tables were found under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// What every opened directory holds.
+    pub fn holdings(&self) -> impl Iterator<Item = &Holding> {
+        self.databases.iter().map(|d| d.holding())
+    }
+
+    /// The directories left out.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    /// The answer to `request` about `game`: from the first of its databases that holds
+    /// the board and rules asked for; [`QueryError::NotBuilt`] with the command that builds
+    /// them if none does.
+    pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
+        for database in self.databases.iter().filter(|d| d.holding().game == game.name) {
+            match database.query(request) {
+                Err(QueryError::NotHere) => continue,
+                answer => return answer,
+            }
+        }
+        Err(QueryError::NotBuilt {
+            what: format!("the {} tables this request needs", game.name),
+            command: format!("{} --out {}", game.command(request)?, self.root.display()),
+        })
+    }
+}
