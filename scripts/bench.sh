@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures a THI` TRIAS build under `original` from an empty table directory: wall time,
 # positions per second, bytes per position on disk, peak memory, and the speed-up of
-# 2 threads over 1; then the warm cost of a position query through the CLI; then
+# 2 threads over 1; then the warm cost of a position query through the CLI, and through
+# `solve serve` under 64 concurrent clients (wrk: requests per second, p50/p99); then
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads.
@@ -53,6 +54,39 @@ for _ in $(seq $runs); do "$solve" thi --board trias --out "$work/data" --positi
 end=$(date +%s%N)
 echo "warm CLI query (process start, open+check 55 tables, analyse, print): $(( (end - start) / runs / 1000 )) µs"
 echo "per-probe and per-query costs without the process: cargo bench -p mancala-games"
+
+echo
+echo "solve serve on the TRIAS tables: 64 concurrent clients for 15 s (wrk, 2 threads, on the same machine)"
+if command -v wrk >/dev/null; then
+  "$solve" serve --tables "$work/data" --addr 127.0.0.1:0 >"$work/serve.log" 2>/dev/null &
+  server=$!
+  for _ in $(seq 100); do grep -q "^listening on" "$work/serve.log" && break; sleep 0.1; done
+  url=$(sed -n 's/^listening on \(http:[^ ]*\)\/.*/\1/p' "$work/serve.log")
+  # The positions asked: the start, every position after one and two moves, and the
+  # best line's, so that the answers are not one position's.
+  python3 - "$url" >"$work/positions.lua" <<'PY'
+import json, sys, urllib.parse, urllib.request
+url = sys.argv[1]
+def get(position):
+    q = urllib.parse.urlencode({"board": "trias"} if position is None else {"position": position})
+    return json.load(urllib.request.urlopen(f"{url}/api/thi?{q}"))
+start = get(None)
+positions = {start["position"], *start["line_positions"]}
+for m in start["moves"]:
+    positions.add(m["position"])
+    positions.update(n["position"] for n in get(m["position"])["moves"])
+paths = [f"/api/thi?position={urllib.parse.quote(p)}" for p in sorted(positions)]
+print("paths = {" + ",".join(json.dumps(p) for p in paths) + "}")
+print("i = 0")
+print("request = function() i = i % #paths + 1; return wrk.format(\"GET\", paths[i]) end")
+PY
+  echo "positions asked: $(grep -o '"/api' "$work/positions.lua" | wc -l)"
+  wrk -t2 -c64 -d15s --latency -s "$work/positions.lua" "$url" | tee "$work/wrk.txt" |
+    awk '/Requests\/sec/{print "requests per second:  " $2} / 50%/{print "latency p50:          " $2} / 99%/{print "latency p99:          " $2} /Non-2xx/{print "non-2xx answers:      " $4}'
+  kill "$server"
+else
+  echo "skipped: no wrk on this machine (apt-get install wrk)"
+fi
 
 echo
 echo "Kalah(6,4), empty-capture, the value from an empty directory (automatic endgame tables)"

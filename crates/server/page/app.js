@@ -28,12 +28,12 @@ function valueText(v) {
 function describe(game, params) {
   const p = params;
   switch (game) {
-    case "thi": return `THI\` ${(p.board || "position").toUpperCase()} ${p.size}×${p.size}, ${p.rules}${p.bonus === "yes" ? " + bonus" : ""}`;
-    case "kalah": return `Kalah(${p.pits},${p.seeds}) ${p.rules}`;
-    case "awari": return `Awari ${p.pits}×${p.seeds}`;
+    case "thi": return `THI\` ${p.board ? p.board.toUpperCase() + " " : ""}${p.size}×${p.size}, ${p.rules}${p.bonus === "yes" || p.bonus === true ? " + bonus" : ""}`;
+    case "kalah": return p.seeds ? `Kalah(${p.pits},${p.seeds}) ${p.rules}` : `Kalah, ${p.pits} pits, ${p.rules}`;
+    case "awari": return p.seeds ? `Awari ${p.pits}×${p.seeds}` : `Awari, ${p.pits} pits`;
     case "oware": return `${p.rules[0].toUpperCase()}${p.rules.slice(1)} ${p.pits}×${p.seeds}, target ${p.target}`;
-    case "trias": return `Trias 3×${p.holes}, ${p.stones} a hole`;
-    case "njaka": return `Njaka ${p.holes} holes × ${p.counters}, ${p.variant}${p.direction === "cw" ? ", clockwise" : ""}`;
+    case "trias": return `Trias 3×${p.holes}${p.stones ? `, ${p.stones} a hole` : ""}`;
+    case "njaka": return `Njaka, ${p.holes} holes${p.counters ? ` × ${p.counters}` : ""}, ${p.variant}${p.direction === "cw" || p.clockwise === true ? ", clockwise" : ""}`;
     default: return `${game} ${new URLSearchParams(p)}`;
   }
 }
