@@ -95,9 +95,6 @@ pub struct AwariArgs {
     pub(crate) max_line: usize,
 }
 
-/// Working memory of a tier build per position: best exit, counter and value (a byte
-/// each) and the 2-byte code written out.
-const WORK_BYTES_PER_POSITION: f64 = 5.0;
 
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.
 pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<usize> {
@@ -256,17 +253,13 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 
 /// Why tables up to `k` stones cannot be built here (as the end of a sentence), if so.
 fn too_big(game: &Awari, k: u32) -> Option<String> {
-    let largest = game.tier_size(k as u8) as f64;
-    let need = largest * WORK_BYTES_PER_POSITION;
-    let free = memory::available()? as f64;
-    (need > free).then(|| {
-        format!(
-            "need about {} of memory (the largest tier, {k} stones, has {largest:.3e} positions); this machine \
-             has {} available",
-            memory::human(need),
-            memory::human(free)
-        )
-    })
+    let big = memory::check_build(game, &game.tiers_up_to(k)).err()?;
+    Some(format!(
+        "need about {} of memory (the largest tier, {k} stones, has {:.3e} positions); this machine has {} available",
+        memory::human(big.need),
+        big.largest,
+        memory::human(big.free)
+    ))
 }
 
 fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {

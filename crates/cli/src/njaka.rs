@@ -49,18 +49,6 @@ pub struct NjakaArgs {
     query: QueryArgs,
 }
 
-/// Working memory of the cyclic engine per position of the tier being solved when it
-/// finds parents from the moves: three one-byte arrays, the two-byte codes and the
-/// parents' rows (8 bytes), and per same-tier move 8 bytes in the rows and 16 in the
-/// scan's lists, a move from each of the mover's holes at most. Measured: 38 bytes on 8
-/// holes with 4 counters, 45 on 10 with 3; 12 holes with 2 counters went past 56 (23 GiB
-/// for 417 million positions) and did not fit.
-fn work_bytes_per_position(holes: usize) -> f64 {
-    15.0 + 6.0 * holes as f64
-}
-/// Table bytes per position of every tier.
-const TABLE_BYTES_PER_POSITION: f64 = 1.0;
-
 fn variant(args: &NjakaArgs) -> Variant {
     if args.advanced {
         Variant::Advanced
@@ -104,7 +92,7 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     };
     game.check(position)?;
     let tiers = game.tiers_below(n);
-    if let Err(big) = memory::check_outcome_build(&game, &tiers, work_bytes_per_position(h), TABLE_BYTES_PER_POSITION) {
+    if let Err(big) = memory::check_build(&game, &tiers) {
         bail!(
             "{h} holes with {n} counters ({}) need the tables of {} tiers, {:.3e} positions (the largest {:.3e}): about \
              {} of memory; this machine has {} available",

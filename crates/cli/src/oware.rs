@@ -12,11 +12,6 @@ use tablebase::query;
 use tablebase::registry;
 use tablebase::report::{print_json, TablesReport};
 
-/// Working memory of the outcome engine per position of the tier being solved (value,
-/// pending count, worst lower distance: 2 bytes each; frontier entries, 16 bytes, at
-/// most about one a position), and table bytes per position of every tier (mapped).
-const WORK_BYTES_PER_POSITION: f64 = 6.0 + 16.0;
-const TABLE_BYTES_PER_POSITION: f64 = 2.0;
 
 pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     if let Some(k) = args.stones {
@@ -93,7 +88,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
 
 fn check_memory(game: &Oware) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(big) = memory::check_outcome_build(game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION) {
+    if let Err(big) = memory::check_build(game, &tiers) {
         bail!(
             "{} on {}x{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); this machine has {} \
              available",

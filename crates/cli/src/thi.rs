@@ -103,21 +103,12 @@ fn setup(args: &ThiArgs) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-/// Bytes a build needs at its peak, beyond the finished tables: the working arrays of
-/// the largest tier (value, pending count, worst lower distance: 2 bytes each) and its
-/// frontier (16 bytes an entry, at most one per position in practice).
-const WORK_BYTES_PER_POSITION: f64 = 6.0 + 16.0;
-/// Table bytes per position (values fit in 16 bits).
-const TABLE_BYTES_PER_POSITION: f64 = 2.0;
-
 fn check_memory(setup: Setup) -> Result<Thi> {
     let rules_free = Rules { set: RuleSet::Original, bonus: false };
     match Thi::for_setup(setup, rules_free) {
         Ok(game) => {
             let tiers = game.all_tiers();
-            if let Err(big) =
-                memory::check_outcome_build(&game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION)
-            {
+            if let Err(big) = memory::check_build(&game, &tiers) {
                 bail!(
                     "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
                      this machine has {} available",
@@ -137,7 +128,7 @@ fn check_memory(setup: Setup) -> Result<Thi> {
                  its tables would need about {} of disk and far more memory",
                 setup.name(),
                 total,
-                memory::human(total * TABLE_BYTES_PER_POSITION)
+                memory::human(total * retro::Footprint::of(retro::Engine::Outcome, true).table)
             )
         }
     }

@@ -50,11 +50,6 @@ pub struct TriasArgs {
     explain: bool,
 }
 
-/// Working memory of the acyclic engine per position of the tier being solved (its value
-/// slot, turned into the table's codes in place, and the packed table being written), and
-/// table bytes per position of every tier (mapped; codes take under a byte).
-const WORK_BYTES_PER_POSITION: f64 = 3.0;
-const TABLE_BYTES_PER_POSITION: f64 = 1.0;
 
 /// The position asked about and, for a start, its stones a hole.
 fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
@@ -114,7 +109,7 @@ fn game_for(position: &Position) -> Result<Trias> {
         Err(e) => return Err(e.into()),
     };
     let tiers = game.tiers_up_to(n);
-    if let Err(big) = memory::check_outcome_build(&game, &tiers, WORK_BYTES_PER_POSITION, TABLE_BYTES_PER_POSITION) {
+    if let Err(big) = memory::check_build(&game, &tiers) {
         bail!(
             "{} (the largest tier {:.3e}): about {} of memory; this machine has {} available",
             needs(),

@@ -72,3 +72,11 @@ fn verify_table_help() {
     assert!(text.contains("Passing this check everywhere"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn serve_help_lists_the_routes() {
+    let text = help(&["serve"]);
+    for route in ["/api/games", "/api/{game}", "docs/api.md", "--tables", "--addr"] {
+        assert!(text.contains(route), "{route} missing from:\n{text}");
+    }
+}

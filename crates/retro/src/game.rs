@@ -84,6 +84,33 @@ impl Engine {
     }
 }
 
+/// Bytes a position costs while its tier is solved and once its table is finished.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Footprint {
+    /// Working bytes a position of the tier being solved.
+    pub work: f64,
+    /// Bytes a position of a finished table (mapped while later tiers are solved).
+    pub table: f64,
+}
+
+impl Footprint {
+    /// An engine's own cost. Outcome: value, pending count and worst lower distance (2
+    /// bytes each) and the frontier (16 bytes an entry, about one a position); tables of
+    /// 16-bit codes. Acyclic: the value slot, turned into the table's codes in place, and
+    /// the packed table being written; codes under a byte. Cyclic score: best exit,
+    /// counter and value (a byte each) and the 2-byte code written out. Parents found
+    /// from moves ([`crate::parents`]) add about 40 bytes (measured 40 to 60).
+    pub fn of(engine: Engine, lists_unmoves: bool) -> Footprint {
+        let (work, table) = match engine {
+            Engine::Outcome => (6.0 + 16.0, 2.0),
+            Engine::Acyclic => (3.0, 1.0),
+            Engine::CyclicScore => (5.0, 2.0),
+        };
+        let parents = if lists_unmoves || engine == Engine::Acyclic { 0.0 } else { 40.0 };
+        Footprint { work: work + parents, table }
+    }
+}
+
 /// A two-player game of perfect information, split into tiers that play never leaves
 /// except towards lower tiers.
 pub trait Game: Sync {
@@ -164,5 +191,14 @@ pub trait Game: Sync {
     fn engine(&self, tier: Self::Tier) -> Engine {
         let _ = tier;
         Self::Value::ENGINE
+    }
+
+    /// **Optional.** What a position of `tier` costs in memory, for the check made before
+    /// a build ([`crate::memory::check_build`]): its working bytes while the tier is
+    /// solved, and its bytes in the finished table. The default is the engine's own
+    /// ([`Footprint::of`]); a game measured to need more (many parents found from moves)
+    /// says so here.
+    fn footprint(&self, tier: Self::Tier) -> Footprint {
+        Footprint::of(self.engine(tier), self.lists_unmoves())
     }
 }

@@ -27,6 +27,6 @@ pub mod toy;
 pub mod value;
 pub mod verify;
 
-pub use game::{Engine, Game, Location, Move};
+pub use game::{Engine, Footprint, Game, Location, Move};
 pub use store::Tables;
 pub use value::{TableValue, Turn, Value};

@@ -21,12 +21,15 @@ pub struct TooBig {
     pub free: f64,
 }
 
-/// Checks that building every tier of `game` fits in the available memory: the largest
-/// tier's working bytes (`work` a position) and every finished table (`table` a position).
-pub fn check_outcome_build<G: crate::Game>(game: &G, tiers: &[G::Tier], work: f64, table: f64) -> Result<(), TooBig> {
+/// Checks that building every tier of `tiers` fits in the available memory: the costliest
+/// tier's working bytes and every finished table, each position at its tier's
+/// [`crate::Game::footprint`].
+pub fn check_build<G: crate::Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
     let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
     let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let need = largest * work + total * table;
+    let work = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).work).fold(0.0, f64::max);
+    let tables: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+    let need = work + tables;
     match available() {
         Some(free) if need > free as f64 => Err(TooBig { need, total, largest, free: free as f64 }),
         _ => Ok(()),
