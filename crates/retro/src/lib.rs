@@ -13,6 +13,7 @@ pub mod acyclic;
 pub mod census;
 pub mod children;
 pub mod cyclic;
+pub mod error;
 pub mod forward;
 pub mod game;
 pub mod kit;

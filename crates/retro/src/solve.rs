@@ -22,13 +22,13 @@
 //! compare-and-swap from "undecided", and its count of undecided moves is
 //! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
 
-use crate::children::{ChildError, ChildTables};
+use crate::children::ChildTables;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::value::{TableValue, Turn, Value, MAX_DISTANCE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
-use thiserror::Error;
+pub use crate::error::SolveError;
 
 /// A rank's value slot before it is decided.
 const UNDECIDED: u16 = u16::MAX;
@@ -38,35 +38,6 @@ const CANNOT_LOSE: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: usize = 1 << 14;
 
-/// Why the outcome engine could not solve a tier.
-#[derive(Debug, Error)]
-pub enum SolveError {
-    /// A lower tier could not be read.
-    #[error(transparent)]
-    Child(#[from] ChildError),
-    /// A position that is not over has no move: a bug in the game.
-    #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// A game longer than the table format's distances.
-    #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
-    TooDeep {
-        /// The tier, by name.
-        tier: String,
-    },
-    /// More positions than this machine can address.
-    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge {
-        /// The tier, by name.
-        tier: String,
-        /// Its positions.
-        size: u64,
-    },
-}
 
 /// Progress of a build, reported to whoever shows it.
 pub trait Observer: Sync {

@@ -22,15 +22,9 @@ pub enum BuildError {
     /// The tiers' children lead back to them.
     #[error(transparent)]
     Order(#[from] CycleError),
-    /// The outcome engine failed.
+    /// An engine failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
-    /// The acyclic engine failed.
-    #[error(transparent)]
-    Acyclic(#[from] crate::acyclic::AcyclicError),
-    /// The cyclic score engine failed.
-    #[error(transparent)]
-    Cyclic(#[from] crate::cyclic::CyclicError),
     // Not a `source`: the message says it all, once.
     /// A table file is damaged, foreign or unreadable.
     #[error("{0}{hint}", hint = if .0.is_bad_contents() { "\n  (remove the file to have it rebuilt)" } else { "" })]

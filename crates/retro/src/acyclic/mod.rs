@@ -31,4 +31,4 @@
 
 pub mod solve;
 
-pub use solve::{solve_tier, AcyclicError};
+pub use solve::solve_tier;

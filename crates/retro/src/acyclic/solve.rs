@@ -12,7 +12,7 @@
 //! code, or `UNKNOWN` until written.
 //!
 //! A chain inside the tier longer than the tier has positions must revisit one: the
-//! moves are not a DAG, and the tier is refused with [`AcyclicError::Cycle`].
+//! moves are not a DAG, and the tier is refused with [`SolveError::Cycle`].
 
 use crate::children::{ChildError, ChildTables};
 use crate::game::{Game, Location, Move};
@@ -20,7 +20,7 @@ use crate::solve::Observer;
 use crate::value::TableValue;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use thiserror::Error;
+use crate::error::SolveError;
 
 /// A value slot not yet written: no value the engine stores has this code (the zigzag
 /// code of `i16::MIN`, the outcome code of a distance beyond [`crate::value::MAX_DISTANCE`]).
@@ -28,43 +28,6 @@ const UNKNOWN: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: u64 = 1 << 14;
 
-/// Why the acyclic engine could not solve a tier.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum AcyclicError {
-    /// A lower tier could not be read.
-    #[error(transparent)]
-    Child(#[from] ChildError),
-    /// A position that is not over has no move: a bug in the game.
-    #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// The moves inside the tier come back to a position: not this engine's kind of tier.
-    #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
-    Cycle {
-        /// The tier, by name.
-        tier: String,
-    },
-    /// A value outside the table's codes.
-    #[error("tier {tier}: the value {value} does not fit the table's codes")]
-    Range {
-        /// The tier, by name.
-        tier: String,
-        /// The value.
-        value: String,
-    },
-    /// More positions than this machine can address.
-    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge {
-        /// The tier, by name.
-        tier: String,
-        /// Its positions.
-        size: u64,
-    },
-}
 
 /// One position being evaluated: its rank, the moves whose same-tier child was not yet
 /// known when it was opened (with the children's ranks), the next of them to look at,
@@ -99,9 +62,9 @@ impl<G: Game> TierSolver<'_, G> {
         self.tier.to_string()
     }
 
-    fn code_of(&self, value: G::Value) -> Result<u16, AcyclicError> {
+    fn code_of(&self, value: G::Value) -> Result<u16, SolveError> {
         match value.code() {
-            UNKNOWN => Err(AcyclicError::Range { tier: self.error_tier(), value: value.to_string() }),
+            UNKNOWN => Err(SolveError::Range { tier: self.error_tier(), value: value.to_string() }),
             code => Ok(code),
         }
     }
@@ -118,7 +81,7 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         position: &G::Position,
         (mut moves, mut ranks): Spare<G::Position>,
-    ) -> Result<Opened<G::Position, G::Value>, AcyclicError> {
+    ) -> Result<Opened<G::Position, G::Value>, SolveError> {
         if let Some(v) = self.game.end(position) {
             return Ok(Opened::Known(v));
         }
@@ -126,7 +89,7 @@ impl<G: Game> TierSolver<'_, G> {
         ranks.clear();
         self.game.moves(position, &mut moves);
         if moves.is_empty() {
-            return Err(AcyclicError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
+            return Err(SolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
         // First every child's place (pure computation), then every load in a tight loop,
         // so that the loads' cache misses overlap.
@@ -184,7 +147,7 @@ impl<G: Game> TierSolver<'_, G> {
         position: &G::Position,
         stack: &mut Vec<Frame<G::Position, G::Value>>,
         spares: &mut Vec<Spare<G::Position>>,
-    ) -> Result<(), AcyclicError> {
+    ) -> Result<(), SolveError> {
         if self.values[root as usize].load(Relaxed) != UNKNOWN {
             return Ok(());
         }
@@ -203,7 +166,7 @@ impl<G: Game> TierSolver<'_, G> {
                 if code == UNKNOWN {
                     let position = mv.position.clone();
                     if stack.len() > limit {
-                        return Err(AcyclicError::Cycle { tier: self.error_tier() });
+                        return Err(SolveError::Cycle { tier: self.error_tier() });
                     }
                     match self.open(rank, &position, spares.pop().unwrap_or_default())? {
                         Opened::Known(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
@@ -239,9 +202,9 @@ pub fn solve_tier<'a, G: Game>(
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, AcyclicError> {
+) -> Result<Vec<u16>, SolveError> {
     let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| AcyclicError::TooLarge { tier: tier.to_string(), size })?;
+    let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
@@ -257,7 +220,7 @@ pub fn solve_tier<'a, G: Game>(
                 solver.evaluate(rank, &position, stack, spares)?;
             }
             observer.advanced(to - from);
-            Ok::<(), AcyclicError>(())
+            Ok::<(), SolveError>(())
         },
     )?;
     // Same size and alignment: the conversion reuses the allocation.

@@ -54,4 +54,4 @@
 
 pub mod solve;
 
-pub use solve::{solve_tier, CyclicError};
+pub use solve::solve_tier;

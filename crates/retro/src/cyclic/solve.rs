@@ -26,71 +26,8 @@ use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
-use thiserror::Error;
+use crate::error::SolveError;
 
-/// Why the cyclic score engine could not solve a tier.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum CyclicError {
-    /// A lower tier could not be read.
-    #[error(transparent)]
-    Child(#[from] ChildError),
-    /// A position that is not over has no move: a bug in the game.
-    #[error("tier {tier}: position {position} is not over but has no move")]
-    NoMove {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// A score outside the engine's one-byte values.
-    #[error("tier {tier}: a score of {score} does not fit the engine's value codes")]
-    ScoreRange {
-        /// The tier, by name.
-        tier: String,
-        /// The score.
-        score: i32,
-    },
-    /// A move inside the tier gains or keeps the turn: not this engine's kind of tier.
-    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
-    InTierGain {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// An un-move leads out of the tier: a bug in the game.
-    #[error("tier {tier}: an un-move of {position} leaves the tier")]
-    UnmoveOutsideTier {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// Un-moves list a parent more often than it has moves here: a bug in the game.
-    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
-    UnmoveNotAMove {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// More than 255 distinct moves inside the tier from one position.
-    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
-    TooManyChildren {
-        /// The tier, by name.
-        tier: String,
-        /// The position, in notation.
-        position: String,
-    },
-    /// More positions than this machine can address.
-    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
-    TooLarge {
-        /// The tier, by name.
-        tier: String,
-        /// Its positions.
-        size: u64,
-    },
-}
 
 /// `best_exit` of a position without exits.
 const NO_EXIT: i8 = i8::MIN;
@@ -111,10 +48,10 @@ impl<G: Game> TierSolver<'_, G> {
         self.tier.to_string()
     }
 
-    fn fits(&self, score: i32) -> Result<i8, CyclicError> {
+    fn fits(&self, score: i32) -> Result<i8, SolveError> {
         match i8::try_from(score) {
             Ok(s) if s != NO_EXIT => Ok(s),
-            _ => Err(CyclicError::ScoreRange { tier: self.err_tier(), score }),
+            _ => Err(SolveError::Range { tier: self.err_tier(), value: score.to_string() }),
         }
     }
 
@@ -124,7 +61,7 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         moves: &mut Vec<Move<G::Position>>,
         inside: &mut Vec<u64>,
-    ) -> Result<(i8, u8), CyclicError> {
+    ) -> Result<(i8, u8), SolveError> {
         let position = self.game.position(Location::at(self.tier, rank));
         if let Some(v) = self.game.end(&position) {
             return Ok((self.fits(code_score(v.code()) as i32)?, 0));
@@ -133,14 +70,14 @@ impl<G: Game> TierSolver<'_, G> {
         inside.clear();
         self.game.moves(&position, moves);
         if moves.is_empty() {
-            return Err(CyclicError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
+            return Err(SolveError::NoMove { tier: self.err_tier(), position: format!("{position:?}") });
         }
         let mut best = i32::MIN;
         for mv in moves.iter() {
             let Location { tier, rank: child, .. } = self.game.locate(&mv.position);
             if tier == self.tier {
                 if mv.gain != 0 || mv.turn != Turn::Passes {
-                    return Err(CyclicError::InTierGain { tier: self.err_tier(), position: format!("{position:?}") });
+                    return Err(SolveError::InTierGain { tier: self.err_tier(), position: format!("{position:?}") });
                 }
                 if child >= self.size {
                     return Err(ChildError::RankOutOfRange {
@@ -159,7 +96,7 @@ impl<G: Game> TierSolver<'_, G> {
         inside.sort_unstable();
         inside.dedup();
         let count = u8::try_from(inside.len())
-            .map_err(|_| CyclicError::TooManyChildren { tier: self.err_tier(), position: format!("{position:?}") })?;
+            .map_err(|_| SolveError::TooManyChildren { tier: self.err_tier(), position: format!("{position:?}") })?;
         let best = if best == i32::MIN { NO_EXIT } else { self.fits(best)? };
         Ok((best, count))
     }
@@ -170,7 +107,7 @@ impl<G: Game> TierSolver<'_, G> {
         rank: u64,
         buffer: &mut Vec<Move<G::Position>>,
         parents: &mut Vec<u64>,
-    ) -> Result<(), CyclicError> {
+    ) -> Result<(), SolveError> {
         parents.clear();
         if let Some(scanned) = &self.scanned {
             parents.extend(scanned.of(rank).map(|(parent, _)| parent));
@@ -182,7 +119,7 @@ impl<G: Game> TierSolver<'_, G> {
         for parent in buffer.iter() {
             let Location { tier, rank: r, .. } = self.game.locate(&parent.position);
             if tier != self.tier || r >= self.size {
-                return Err(CyclicError::UnmoveOutsideTier {
+                return Err(SolveError::UnmoveOutsideTier {
                     tier: self.err_tier(),
                     position: format!("{position:?}"),
                 });
@@ -203,9 +140,9 @@ pub fn solve_tier<'a, G: Game>(
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, CyclicError> {
+) -> Result<Vec<u16>, SolveError> {
     let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| CyclicError::TooLarge { tier: tier.to_string(), size })?;
+    let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let mut solver = TierSolver { game, tier, size, children, scanned: None };
     let find_parents = !game.lists_unmoves();
 
@@ -234,7 +171,7 @@ pub fn solve_tier<'a, G: Game>(
                 Ok(edges)
             },
         )
-        .collect::<Result<_, CyclicError>>()?;
+        .collect::<Result<_, SolveError>>()?;
     if find_parents {
         solver.scanned = Some(Parents::new(len, edges));
     }
@@ -299,7 +236,7 @@ impl<G: Game> Pass<'_, G> {
 
     /// One layer of the retrograde propagation at threshold `t`: the parents that the
     /// positions of `frontier` decide, marked and returned.
-    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, CyclicError> {
+    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, SolveError> {
         let layers: Vec<Vec<u64>> = frontier
             .par_chunks(CHUNK / 16)
             .map_init(
@@ -316,7 +253,7 @@ impl<G: Game> Pass<'_, G> {
                                     continue;
                                 }
                                 let left = self.counter[q].fetch_sub(1, Relaxed).checked_sub(1).ok_or_else(|| {
-                                    CyclicError::UnmoveNotAMove {
+                                    SolveError::UnmoveNotAMove {
                                         tier: self.solver.err_tier(),
                                         position: format!(
                                             "{:?}",
@@ -343,7 +280,7 @@ impl<G: Game> Pass<'_, G> {
                     Ok(next)
                 },
             )
-            .collect::<Result<_, CyclicError>>()?;
+            .collect::<Result<_, SolveError>>()?;
         Ok(layers.concat())
     }
 }

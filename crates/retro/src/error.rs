@@ -1,0 +1,83 @@
+//! Why an engine could not solve a tier: one error for the three engines, each raising
+//! the faults its kind of tier can have.
+
+use crate::children::ChildError;
+use crate::value::MAX_DISTANCE;
+use thiserror::Error;
+
+/// Why an engine could not solve a tier.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SolveError {
+    /// A lower tier could not be read.
+    #[error(transparent)]
+    Child(#[from] ChildError),
+    /// A position that is not over has no move: a bug in the game.
+    #[error("tier {tier}: position {position} is not over but has no move")]
+    NoMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// More positions than this machine can address.
+    #[error("tier {tier} has {size} positions, more than this machine's address space allows")]
+    TooLarge {
+        /// The tier, by name.
+        tier: String,
+        /// Its positions.
+        size: u64,
+    },
+    /// Outcome engine: a game longer than the table format's distances.
+    #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
+    TooDeep {
+        /// The tier, by name.
+        tier: String,
+    },
+    /// Acyclic engine: the moves inside the tier come back to a position.
+    #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
+    Cycle {
+        /// The tier, by name.
+        tier: String,
+    },
+    /// Acyclic and cyclic engines: a value outside the codes the engine or table holds.
+    #[error("tier {tier}: the value {value} does not fit the engine's codes")]
+    Range {
+        /// The tier, by name.
+        tier: String,
+        /// The value.
+        value: String,
+    },
+    /// Cyclic engine: a move inside the tier gains or keeps the turn.
+    #[error("tier {tier}: position {position} has a move inside the tier that gains or keeps the turn")]
+    InTierGain {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// Cyclic engine: an un-move leads out of the tier (a bug in the game).
+    #[error("tier {tier}: an un-move of {position} leaves the tier")]
+    UnmoveOutsideTier {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// Cyclic engine: un-moves list a parent more often than it has moves here (a bug in
+    /// the game).
+    #[error("tier {tier}: un-moves list {position} as a parent more often than it has moves inside the tier")]
+    UnmoveNotAMove {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+    /// Cyclic engine: more than 255 distinct moves inside the tier from one position.
+    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
+    TooManyChildren {
+        /// The tier, by name.
+        tier: String,
+        /// The position, in notation.
+        position: String,
+    },
+}
