@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `solve`: build perfect-play tables for mancala-family games and ask them questions.
 
 mod awari;
