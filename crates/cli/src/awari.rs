@@ -253,9 +253,9 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 
 /// Why tables up to `k` stones cannot be built here (as the end of a sentence), if so.
 fn too_big(game: &Awari, k: u32) -> Option<String> {
-    let big = memory::check_build(game, &game.tiers_up_to(k)).err()?;
+    let big = crate::build::check_memory(game, &game.tiers_up_to(k)).err()?;
     Some(format!(
-        "need about {} of memory (the largest tier, {k} stones, has {:.3e} positions); this machine has {} available",
+        "need about {} of memory (the largest tier, {k} stones, has {:.3e} positions); this machine has {} available (--force builds anyway)",
         memory::human(big.need),
         big.largest,
         memory::human(big.free)
@@ -264,6 +264,7 @@ fn too_big(game: &Awari, k: u32) -> Option<String> {
 
 fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {
     let tiers = game.tiers_up_to(k);
+    crate::build::announce(game, dir, &tiers, quiet)?;
     let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, quiet);
     let started = Instant::now();

@@ -1,27 +1,103 @@
-//! Building (or reusing) the outcome tables a command needs, with a progress bar over the
-//! positions still to solve.
+//! Building (or reusing) the tables a command needs: said before it starts (positions,
+//! memory, disk, time), refused when it does not fit unless `--force`, and shown with a
+//! progress bar over the positions still to solve.
 
 use crate::progress::BuildProgress;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use retro::memory::{self, TooBig};
 use retro::store::{build, BuildOptions, BuildReport, Tables};
 use retro::Game;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
+/// `--force`: build even where memory or disk look too small.
+static FORCE: AtomicBool = AtomicBool::new(false);
+
+/// Builds from now on go ahead whatever they need (`--force`).
+pub fn force() {
+    FORCE.store(true, Relaxed);
+}
+
+/// [`memory::check_build`], passed by `--force`.
+pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
+    if FORCE.load(Relaxed) {
+        return Ok(());
+    }
+    memory::check_build(game, tiers)
+}
+
+/// Bytes free on the file system that holds `dir` (or would: its nearest existing parent).
+fn free_disk(dir: &Path) -> Option<u64> {
+    let existing = dir.ancestors().find(|d| d.exists())?;
+    fs4::available_space(existing).ok()
+}
+
+/// What a build of `tiers` in `dir` still has to do, said on standard error unless
+/// `hidden`: positions, peak memory, new bytes on disk, a rough time; refused (unless
+/// `--force`) when memory or disk are short.
+pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) -> Result<()> {
+    let todo: Vec<G::Tier> = tiers.iter().copied().filter(|&t| !retro::store::tier_file(dir, t).exists()).collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let positions: f64 = todo.iter().map(|&t| game.tier_size(t) as f64).sum();
+    let disk: f64 = todo.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+    let work = todo.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).work).fold(0.0, f64::max);
+    let tables: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+    let threads = rayon::current_num_threads() as f64;
+    let seconds: f64 = todo.iter().map(|&t| game.tier_size(t) as f64 / game.footprint(t).rate).sum::<f64>() / threads;
+    let (free_memory, free_disk) = (memory::available(), free_disk(dir));
+    let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
+    if !hidden {
+        eprintln!(
+            "to build: {} tiers, {positions:.3e} positions; about {} of memory at the peak, {} on disk, {} on {threads} \
+             threads (free: {} of memory, {} of disk)",
+            todo.len(),
+            memory::human(work + tables),
+            memory::human(disk),
+            duration(seconds),
+            free(free_memory),
+            free(free_disk),
+        );
+    }
+    if FORCE.load(Relaxed) {
+        return Ok(());
+    }
+    if let Some(free) = free_disk.filter(|&f| disk > f as f64) {
+        bail!(
+            "the tables need about {} on disk and {} has {} free (--force builds anyway)",
+            memory::human(disk),
+            dir.display(),
+            memory::human(free as f64)
+        );
+    }
+    Ok(())
+}
+
+/// A duration for people: `40 s`, `12 min`, `3.5 h`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 1.0 => "under a second".to_owned(),
+        s if s < 120.0 => format!("roughly {s:.0} s"),
+        s if s < 7200.0 => format!("roughly {:.0} min", s / 60.0),
+        s => format!("roughly {:.1} h", s / 3600.0),
+    }
+}
+
 /// The tables of `root` and every tier below it, in `dir`: finished tiers reused (after
-/// their checks), the rest solved with a bar (hidden when `hidden`). Also returns the
-/// wall time in seconds.
+/// their checks), the rest announced and solved with a bar (both hidden when `hidden`).
+/// Also returns the wall time in seconds.
 pub fn outcome_tables<G: Game>(
     game: &G,
     dir: &Path,
     root: G::Tier,
     hidden: bool,
 ) -> Result<(Tables<G>, BuildReport, f64)> {
-    let to_build: u64 = retro::order::tier_order(game, &[root])?
-        .into_iter()
-        .filter(|&t| !retro::store::tier_file(dir, t).exists())
-        .map(|t| game.tier_size(t))
-        .sum();
+    let order = retro::order::tier_order(game, &[root])?;
+    announce(game, dir, &order, hidden)?;
+    let to_build: u64 =
+        order.iter().filter(|&&t| !retro::store::tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, hidden);
     let started = Instant::now();
     let (tables, report) = build(game, dir, &[root], &progress, &BuildOptions::default())

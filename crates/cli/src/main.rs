@@ -33,6 +33,10 @@ struct Cli {
     /// Worker threads (default: one per core).
     #[arg(long, global = true)]
     threads: Option<usize>,
+    /// Build even where the memory or disk a build needs looks larger than what is free
+    /// (every build says what it needs before it starts).
+    #[arg(long, global = true)]
+    force: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -59,6 +63,9 @@ fn main() -> ExitCode {
             eprintln!("error: cannot start {threads} threads: {e}");
             return ExitCode::FAILURE;
         }
+    }
+    if cli.force {
+        build::force();
     }
     let result = match cli.command {
         Command::Thi(args) => thi::run(args),

@@ -92,10 +92,10 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     };
     game.check(position)?;
     let tiers = game.tiers_below(n);
-    if let Err(big) = memory::check_build(&game, &tiers) {
+    if let Err(big) = crate::build::check_memory(&game, &tiers) {
         bail!(
             "{h} holes with {n} counters ({}) need the tables of {} tiers, {:.3e} positions (the largest {:.3e}): about \
-             {} of memory; this machine has {} available",
+             {} of memory; this machine has {} available (--force builds anyway)",
             variant(args).name(),
             tiers.len(),
             big.total,

@@ -88,10 +88,10 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
 
 fn check_memory(game: &Oware) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(big) = memory::check_build(game, &tiers) {
+    if let Err(big) = crate::build::check_memory(game, &tiers) {
         bail!(
             "{} on {}x{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); this machine has {} \
-             available",
+             available (--force builds anyway)",
             game.rules().name(),
             game.pits_per_row(),
             game.seeds(),

@@ -108,10 +108,10 @@ fn check_memory(setup: Setup) -> Result<Thi> {
     match Thi::for_setup(setup, rules_free) {
         Ok(game) => {
             let tiers = game.all_tiers();
-            if let Err(big) = memory::check_build(&game, &tiers) {
+            if let Err(big) = crate::build::check_memory(&game, &tiers) {
                 bail!(
                     "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
-                     this machine has {} available",
+                     this machine has {} available (--force builds anyway)",
                     setup.name(),
                     memory::human(big.need),
                     big.total,

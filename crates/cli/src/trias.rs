@@ -109,9 +109,9 @@ fn game_for(position: &Position) -> Result<Trias> {
         Err(e) => return Err(e.into()),
     };
     let tiers = game.tiers_up_to(n);
-    if let Err(big) = memory::check_build(&game, &tiers) {
+    if let Err(big) = crate::build::check_memory(&game, &tiers) {
         bail!(
-            "{} (the largest tier {:.3e}): about {} of memory; this machine has {} available",
+            "{} (the largest tier {:.3e}): about {} of memory; this machine has {} available (--force builds anyway)",
             needs(),
             big.largest,
             memory::human(big.need),

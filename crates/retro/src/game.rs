@@ -91,6 +91,9 @@ pub struct Footprint {
     pub work: f64,
     /// Bytes a position of a finished table (mapped while later tiers are solved).
     pub table: f64,
+    /// Positions solved a second by one thread, roughly: for the time a build is
+    /// announced to take (measured on a 2-core machine, docs/performance.md).
+    pub rate: f64,
 }
 
 impl Footprint {
@@ -99,15 +102,20 @@ impl Footprint {
     /// 16-bit codes. Acyclic: the value slot, turned into the table's codes in place, and
     /// the packed table being written; codes under a byte. Cyclic score: best exit,
     /// counter and value (a byte each) and the 2-byte code written out. Parents found
-    /// from moves ([`crate::parents`]) add about 40 bytes (measured 40 to 60).
+    /// from moves ([`crate::parents`]) add about 40 bytes (measured 40 to 60) and halve
+    /// the rate. Rates: THI` under the outcome engine, Trias under the acyclic one, Awari
+    /// under the cyclic one.
     pub fn of(engine: Engine, lists_unmoves: bool) -> Footprint {
-        let (work, table) = match engine {
-            Engine::Outcome => (6.0 + 16.0, 2.0),
-            Engine::Acyclic => (3.0, 1.0),
-            Engine::CyclicScore => (5.0, 2.0),
+        let (work, table, rate) = match engine {
+            Engine::Outcome => (6.0 + 16.0, 2.0, 0.8e6),
+            Engine::Acyclic => (3.0, 1.0, 1.6e6),
+            Engine::CyclicScore => (5.0, 2.0, 1.1e6),
         };
-        let parents = if lists_unmoves || engine == Engine::Acyclic { 0.0 } else { 40.0 };
-        Footprint { work: work + parents, table }
+        if lists_unmoves || engine == Engine::Acyclic {
+            Footprint { work, table, rate }
+        } else {
+            Footprint { work: work + 40.0, table, rate: rate / 2.0 }
+        }
     }
 }
 

@@ -277,8 +277,9 @@ impl Game for Njaka {
     /// two-byte codes and the parents' rows (8 bytes), and per same-tier move 8 bytes in
     /// the rows and 16 in the scan's lists, a move from each of the mover's holes at most.
     /// Measured: 38 bytes on 8 holes with 4 counters, 45 on 10 with 3; 12 holes with 2
-    /// counters went past 56 (23 GiB for 417 million positions) and did not fit.
+    /// counters went past 56 (23 GiB for 417 million positions) and did not fit. About
+    /// 0.75 million positions a second a thread (10 holes with 3 counters).
     fn footprint(&self, _tier: u8) -> Footprint {
-        Footprint { work: 15.0 + 6.0 * self.h as f64, table: 1.0 }
+        Footprint { work: 15.0 + 6.0 * self.h as f64, table: 1.0, rate: 0.75e6 }
     }
 }
