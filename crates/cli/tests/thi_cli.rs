@@ -97,7 +97,7 @@ fn bad_input_is_a_clear_error() {
         (&["--board", "primus", "--position", "b,b,b/-,-,-/w,w,w"], "expected `<rows> <side>`"),
         (&["--board", "primus", "--position", "b,b,w/-,-,-/w,w,w w"], "opponent's first row"),
         (&["--board", "primus", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w"], "at most 3 per player"),
-        (&["--size", "5", "--height", "1"], "of memory"),
+        (&["--size", "5", "--height", "1"], "of memory ("),
         (&["--size", "3", "--rows", "2"], "do not fit"),
     ];
     for (args, message) in cases {
@@ -263,4 +263,22 @@ fn a_full_disk_is_a_clear_error_and_a_killed_build_resumes_identically() {
     assert!(table_checksums(&dir).iter().all(|p| expected.contains(p)));
     json(&solve(killed.path(), &query));
     assert_eq!(table_checksums(&dir), expected);
+}
+
+#[test]
+fn a_build_says_what_it_needs_before_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["--board", "primus"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    let line = said.lines().find(|l| l.starts_with("to build:")).unwrap_or_else(|| panic!("{said}"));
+    for part in ["10 tiers", "positions", "of memory at the peak", "on disk", "threads", "free:"] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+    // Built already: nothing to say.
+    let again = solve(dir.path(), &["--board", "primus"]);
+    assert!(!stderr(&again).contains("to build:"), "{}", stderr(&again));
+    // A refusal names --force.
+    let out = solve(dir.path(), &["--size", "5", "--height", "1"]);
+    assert!(stderr(&out).contains("--force builds anyway"), "{}", stderr(&out));
 }
