@@ -75,6 +75,14 @@ async function load(req, remember) {
   state.answer = body;
   history.replaceState(null, "", pageUrl(req));
   render();
+  showStart(req);
+}
+
+// The board menu names the start shown, or nothing once play has left it.
+function showStart(req) {
+  const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => String(a[k]) === String(b[k]));
+  const i = state.starts.findIndex((s) => s.game === req.game && same(s.params, req.params));
+  $("start").value = i >= 0 ? String(i) : "";
 }
 
 function atPosition(position) {
@@ -162,7 +170,10 @@ function nextOnLine() {
 
 function fillStarts() {
   const select = $("start");
-  select.replaceChildren();
+  const none = element("option", "", "(a position)");
+  none.value = "";
+  none.disabled = true;
+  select.replaceChildren(none);
   state.starts.forEach((s, i) => {
     const o = element("option", "", describe(s.game, s.params));
     o.value = String(i);
