@@ -41,8 +41,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             holding.tables.tiers
         ),
         Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
-    })
-    .with_context(|| format!("opening the tables under {}", args.tables.display()))?;
+    })?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
     runtime.block_on(server::serve(library, args.addr, |bound| {
         println!("listening on http://{bound}/ (Ctrl-C stops)");

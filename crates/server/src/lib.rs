@@ -21,12 +21,12 @@ use tokio::net::TcpListener;
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {cause}")]
     Bind {
         /// The address.
         addr: SocketAddr,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, not a `source`: printed once).
+        cause: std::io::Error,
     },
     /// The server failed while serving.
     #[error("serving: {0}")]
@@ -43,8 +43,8 @@ pub fn router(library: Arc<Library>) -> axum::Router {
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM); `ready` hears the address bound
 /// (port 0 asks the system for a free one).
 pub async fn serve(library: Library, addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
-    let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
-    let bound = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
+    let bound = listener.local_addr().map_err(|cause| ServeError::Bind { addr, cause })?;
     ready(bound);
     axum::serve(listener, router(Arc::new(library)))
         .with_graceful_shutdown(stopped())

@@ -12,23 +12,23 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum LayoutError {
     /// A directory or file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Read {
         /// What was read.
         path: PathBuf,
-        /// Why it failed.
-        source: std::io::Error,
+        /// Why it failed (in the message, not a `source`: printed once).
+        cause: std::io::Error,
     },
     /// No table file at or below the path.
     #[error("{0}: no table files (tier-*.tbl) here or in the directories below")]
     NoTables(PathBuf),
     /// A table file failed its checks on opening.
-    #[error("{path}: {source}")]
+    #[error("{cause}")]
     Table {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        source: retro::table::TableError,
+        /// What is wrong with it (its message names the file; not a `source`: printed once).
+        cause: retro::table::TableError,
     },
     /// Tables of two keys in one directory.
     #[error("{0}: tables of different games or rules in one directory")]
@@ -52,12 +52,12 @@ const MAX_DEPTH: usize = 3;
 /// error if there are none.
 pub fn table_dirs(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
     fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), LayoutError> {
-        let read = |source| LayoutError::Read { path: dir.to_owned(), source };
+        let read = |cause| LayoutError::Read { path: dir.to_owned(), cause };
         let mut subdirs = Vec::new();
         let mut has_tables = false;
         for entry in std::fs::read_dir(dir).map_err(read)? {
             let entry = entry.map_err(read)?;
-            let kind = entry.file_type().map_err(|source| LayoutError::Read { path: entry.path(), source })?;
+            let kind = entry.file_type().map_err(|cause| LayoutError::Read { path: entry.path(), cause })?;
             if kind.is_dir() {
                 subdirs.push(entry.path());
             } else if entry.path().extension().is_some_and(|x| x == "tbl") {
@@ -91,8 +91,8 @@ pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> 
         return Ok((dir, vec![path.to_owned()]));
     }
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(path).map_err(|source| LayoutError::Read { path: path.to_owned(), source })? {
-        let file = entry.map_err(|source| LayoutError::Read { path: path.to_owned(), source })?.path();
+    for entry in std::fs::read_dir(path).map_err(|cause| LayoutError::Read { path: path.to_owned(), cause })? {
+        let file = entry.map_err(|cause| LayoutError::Read { path: path.to_owned(), cause })?.path();
         if file.extension().is_some_and(|x| x == "tbl") {
             files.push(file);
         }
@@ -108,7 +108,7 @@ pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> 
 pub fn open_table(path: &Path) -> Result<Table, LayoutError> {
     // SAFETY: table files are only written by `write_table` (complete files renamed into
     // place, never rewritten); nothing here modifies them while mapped.
-    unsafe { Table::open_mapped(path, None) }.map_err(|source| LayoutError::Table { path: path.to_owned(), source })
+    unsafe { Table::open_mapped(path, None) }.map_err(|cause| LayoutError::Table { path: path.to_owned(), cause })
 }
 
 /// The tables of one directory (or one file): their key and their tiers' names, every
