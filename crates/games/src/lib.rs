@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The games: rules, positions, text notation and the index the engine solves over.
 //!
 //! Each game implements [`retro::Game`]; the invariants it must keep are listed there

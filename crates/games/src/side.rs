@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! The two players of the sowing games: South owns the bottom row and moves first.
 
 /// A player of a two-row (or three-row) sowing game, as the board is drawn: South at the

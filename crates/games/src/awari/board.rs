@@ -31,7 +31,9 @@ pub struct Board {
 /// (the opponent), and the stones captured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sown {
+    /// The board after the sowing and any capture, turned to the opponent, who moves next.
     pub board: Board,
+    /// Stones the mover captured with this sowing (0 if none).
     pub captured: u8,
 }
 
@@ -43,14 +45,17 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// The moves, each the mover's pit (0..m) and its sowing, in pit order.
     pub fn iter(&self) -> impl Iterator<Item = &(usize, Sown)> {
         self.moves[..self.len].iter().flatten()
     }
 
+    /// How many legal moves there are.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the mover has no legal move (no stone on his side).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -61,14 +66,19 @@ impl MoveList {
     }
 }
 
+/// Why pit counts are not a board here.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum BoardError {
+    /// Not an even number of counts from 2 to 12: a board is two equal rows of 1 to 6 pits.
     #[error("a board has an even number of pit counts, 2 to 12 (the mover's row first, counterclockwise), not {0}")]
     WrongCount(usize),
+    /// A pit count that is not a whole number of stones.
     #[error("`{0}` is not a pit count (a whole number of stones)")]
     BadCount(String),
+    /// More stones than the 48 a board here holds.
     #[error("{0} stones on the board; a board here holds at most {START_STONES}")]
     TooManyStones(u32),
+    /// Pits a row outside 1 to `MAX_PITS`.
     #[error("{0} pits a row: boards have 1 to {MAX_PITS}")]
     Pits(usize),
 }
@@ -117,6 +127,7 @@ impl Board {
         &self.pits[..2 * self.m as usize]
     }
 
+    /// Stones on the board, both sides: the position's tier.
     pub fn stones(&self) -> u32 {
         self.cells().iter().map(|&p| p as u32).sum()
     }

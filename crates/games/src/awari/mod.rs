@@ -18,10 +18,13 @@ use encoding::{IndexError, WordIndex};
 use retro::{Engine, Footprint, Game, Location, Move, Turn};
 use thiserror::Error;
 
+/// Why an Awari board cannot be set up or indexed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum AwariError {
+    /// Pits a row this version does not build.
     #[error("{0} pits a row: Awari boards here have 1 to {MAX_PITS}")]
     Pits(usize),
+    /// The boards cannot be indexed.
     #[error(transparent)]
     Index(#[from] IndexError),
 }

@@ -38,6 +38,7 @@ pub struct Sown {
     pub board: Board,
     /// Seeds the mover put into his store: sown and captured.
     pub gain: i16,
+    /// `Keeps` when the last seed fell in the mover's store (he moves again), else `Passes`.
     pub turn: Turn,
     /// The move left the opponent's row empty (what `must_leave_move` forbids).
     pub starves: bool,
@@ -71,10 +72,12 @@ impl Board {
         &self.cells[..2 * self.m as usize]
     }
 
+    /// The mover's row, from his pit 1 (his leftmost).
     pub fn mine(&self) -> &[u8] {
         &self.cells[..self.m as usize]
     }
 
+    /// The opponent's row, from the opponent's pit 1 (his leftmost).
     pub fn theirs(&self) -> &[u8] {
         &self.cells[self.m as usize..2 * self.m as usize]
     }
@@ -217,10 +220,12 @@ impl MoveList {
         self.items[..self.len].iter().flatten().map(|&(p, s)| (p as usize, s))
     }
 
+    /// How many legal moves there are.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the mover has no legal move.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -228,14 +233,24 @@ impl MoveList {
 
 pub use crate::side::Side;
 
+/// Why pits, seeds or rows do not make a Kalah position here.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PositionError {
+    /// Pits a row outside 1 to `MAX_PITS`.
     #[error("{0} pits per row: this solver handles 1 to {MAX_PITS}")]
     Pits(usize),
+    /// The two rows have different numbers of pits.
     #[error("South's row has {south} pits and North's {north}: both rows must be equally long")]
-    RowLengths { south: usize, north: usize },
+    RowLengths {
+        /// Pits in South's row.
+        south: usize,
+        /// Pits in North's row.
+        north: usize,
+    },
+    /// More seeds in the pits than the 255 a board here holds.
     #[error("{0} seeds in the pits: a pit holds at most {MAX_SEEDS}, and so does the whole board here")]
     Seeds(u32),
+    /// A start with no seeds in the pits.
     #[error("{0} seeds per pit: the game needs at least 1")]
     NoSeeds(u32),
 }
@@ -282,22 +297,27 @@ impl Position {
         Position::new(&row, &row, [0, 0], Side::South)
     }
 
+    /// Pits a row.
     pub fn pits(&self) -> usize {
         self.rows.pits()
     }
 
+    /// South's row, from South's pit 1 (his leftmost).
     pub fn south(&self) -> &[u8] {
         self.rows.mine()
     }
 
+    /// North's row, from North's pit 1 (his leftmost).
     pub fn north(&self) -> &[u8] {
         self.rows.theirs()
     }
 
+    /// Seeds in South's and North's stores, in that order.
     pub fn stores(&self) -> [u16; 2] {
         self.stores
     }
 
+    /// The player whose turn it is.
     pub fn to_move(&self) -> Side {
         self.to_move
     }

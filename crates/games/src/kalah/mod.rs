@@ -31,6 +31,7 @@ pub struct Kalah {
 }
 
 impl Kalah {
+    /// The game on `m` pits a row (1 to 8) under `rules`, with tables of up to `max_seeds` seeds in the pits.
     pub fn new(m: usize, max_seeds: u32, rules: Rules) -> Result<Kalah, IndexError> {
         assert!((1..=MAX_PITS).contains(&m) && max_seeds <= MAX_SEEDS, "checked by Position");
         let pit: Vec<[u32; 2]> = (0..=max_seeds).map(|k| [k, 0]).collect();
@@ -38,10 +39,12 @@ impl Kalah {
         Ok(Kalah { m, rules, max_seeds, index })
     }
 
+    /// Pits a row.
     pub fn pits(&self) -> usize {
         self.m
     }
 
+    /// The rule switches the tables are built under.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

@@ -8,19 +8,32 @@
 use super::board::{Position, PositionError, Side};
 use thiserror::Error;
 
+/// Why a text is not a Kalah position in the notation.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not pits, stores and side to move separated by white space.
     #[error(
         "expected `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
          e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S`; got {0:?}"
     )]
     Shape(String),
+    /// The side to move is neither `S` nor `N`.
     #[error("side to move must be `S` (South) or `N` (North), not {0:?}")]
     Side(String),
+    /// A pit's text is not a seed count of 0 to 255.
     #[error("{row}'s pit {pit}: {text:?} is not a number of seeds (0 to 255)")]
-    Pit { row: &'static str, pit: usize, text: String },
+    Pit {
+        /// Whose row: `South` or `North`.
+        row: &'static str,
+        /// The pit, 1 to `m` from its owner's left.
+        pit: usize,
+        /// What was written there.
+        text: String,
+    },
+    /// The stores are not two numbers written `<South>-<North>`.
     #[error("stores must be written `<South>-<North>` with two numbers, e.g. `0-0`; got {0:?}")]
     Stores(String),
+    /// The text reads, but the board it gives is not one this version plays.
     #[error(transparent)]
     Position(#[from] PositionError),
 }

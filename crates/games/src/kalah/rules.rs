@@ -36,21 +36,34 @@ pub enum Leftovers {
 /// One combination of the switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// What the last seed of a sowing into an empty pit of the mover's row takes.
     pub capture: Capture,
     /// On a lap of `2m+1` seeds or more, the emptied pit is skipped.
     pub skip_origin: bool,
+    /// When the game ends: an empty row after any move, or a mover with no seeds.
     pub end: End,
+    /// Where the seeds left in the pits go at the end.
     pub leftovers: Leftovers,
     /// A move that leaves the opponent's row empty is illegal while another move exists.
     pub must_leave_move: bool,
 }
 
+/// Why a preset or switch value named on the command line is not one of Kalah's.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum RulesError {
+    /// A preset name other than `empty-capture`, `standard` or `bassett`.
     #[error("unknown preset {0:?}: the presets are empty-capture, standard and bassett")]
     UnknownPreset(String),
+    /// A value a switch does not take.
     #[error("unknown value {value:?} for the {switch} switch: expected one of {expected}")]
-    UnknownSwitch { switch: &'static str, value: String, expected: &'static str },
+    UnknownSwitch {
+        /// The switch, e.g. `capture`.
+        switch: &'static str,
+        /// The value given.
+        value: String,
+        /// The values it takes, comma separated.
+        expected: &'static str,
+    },
 }
 
 impl Rules {
@@ -72,9 +85,11 @@ impl Rules {
         leftovers: Leftovers::None,
         must_leave_move: true,
     };
+    /// The named presets with their command-line names, the published rules first.
     pub const PRESETS: [(&'static str, Rules); 3] =
         [("empty-capture", Rules::EMPTY_CAPTURE), ("standard", Rules::STANDARD), ("bassett", Rules::BASSETT)];
 
+    /// The preset a `--rules` name stands for, letter case ignored.
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         Rules::PRESETS
             .iter()
@@ -116,6 +131,7 @@ impl Rules {
         }
     }
 
+    /// The capture rule of a `--capture` value: `empty`, `standard` or `opposite-only`.
     pub fn parse_capture(value: &str) -> Result<Capture, RulesError> {
         match value {
             "empty" => Ok(Capture::Empty),
@@ -129,6 +145,7 @@ impl Rules {
         }
     }
 
+    /// The end rule of an `--end` value: `side-empty` or `no-move`.
     pub fn parse_end(value: &str) -> Result<End, RulesError> {
         match value {
             "side-empty" => Ok(End::SideEmpty),
@@ -141,6 +158,7 @@ impl Rules {
         }
     }
 
+    /// The leftovers rule of a `--leftovers` value: `owner` or `none`.
     pub fn parse_leftovers(value: &str) -> Result<Leftovers, RulesError> {
         match value {
             "owner" => Ok(Leftovers::Owner),

@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! Njaka's Mancala Game (Dim Njaka, US patent 5,184,829), two players: holes in a
 //! circle, multi-lap sowing, every four made on the way captured by its hole's owner, a
 //! four made by the last counter captured by the mover. Rules as implemented:

@@ -36,8 +36,10 @@ pub enum TargetRules {
 }
 
 impl TargetRules {
+    /// Both rule sets, Trysse first.
     pub const ALL: [TargetRules; 2] = [TargetRules::Trysse, TargetRules::Wari];
 
+    /// The rule set's name on the command line and in table keys: `trysse` or `wari`.
     pub fn name(self) -> &'static str {
         match self {
             TargetRules::Trysse => "trysse",
@@ -45,6 +47,7 @@ impl TargetRules {
         }
     }
 
+    /// The rule set a `--rules` name stands for, if any.
     pub fn from_name(name: &str) -> Option<TargetRules> {
         TargetRules::ALL.into_iter().find(|r| r.name() == name)
     }
@@ -60,14 +63,29 @@ impl TargetRules {
     }
 }
 
+/// Why a Trysse or Wari game cannot be set up or indexed.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum OwareError {
+    /// Pits a row outside 1 to `MAX_PITS`.
     #[error("{0} pits a row: boards here have 1 to {MAX_PITS}")]
     Pits(usize),
+    /// No stones a pit, or more stones in all than the 48 a board here holds.
     #[error("{seeds} seeds a pit on {m} pits a row: give 1 to {most} (at most {START_STONES} stones in all)", most = START_STONES / (2 * *m as u32))]
-    Seeds { m: usize, seeds: u32 },
+    Seeds {
+        /// Pits a row.
+        m: usize,
+        /// Stones a pit at the start.
+        seeds: u32,
+    },
+    /// A target of no stones, or more than there are.
     #[error("target {target}: it must be between 1 and the {total} stones in play")]
-    Target { target: u32, total: u32 },
+    Target {
+        /// The target asked for.
+        target: u32,
+        /// Stones in play.
+        total: u32,
+    },
+    /// The boards cannot be indexed.
     #[error(transparent)]
     Index(#[from] IndexError),
 }
@@ -75,12 +93,30 @@ pub enum OwareError {
 /// Why the tables of a game cannot answer for a position.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PositionError {
+    /// The position is on another board than the game's.
     #[error("the position has {found} pits a row; this game has {expected}")]
-    Pits { found: usize, expected: usize },
+    Pits {
+        /// Pits a row of the position.
+        found: usize,
+        /// Pits a row of the game.
+        expected: usize,
+    },
+    /// The position's stones, on the board and captured, are not the game's.
     #[error("the position holds {found} stones (board and captures); this game has {expected}")]
-    Stones { found: u32, expected: u32 },
+    Stones {
+        /// Stones of the position.
+        found: u32,
+        /// Stones in play in the game.
+        expected: u32,
+    },
+    /// The player to move already holds the target: the game ended before his turn.
     #[error("the player to move has captured {mine}, the target is {target}: the game ended before his turn")]
-    MoverAtTarget { mine: u8, target: u32 },
+    MoverAtTarget {
+        /// Stones the player to move has captured.
+        mine: u8,
+        /// The game's target.
+        target: u32,
+    },
 }
 
 /// Trysse or Wari on `m` pits a row with `seeds` stones in each at the start.
@@ -113,14 +149,17 @@ impl Oware {
         Ok(Oware { rules, m, seeds, total, target, index })
     }
 
+    /// The rule set: Trysse or Wari.
     pub fn rules(&self) -> TargetRules {
         self.rules
     }
 
+    /// Pits a row.
     pub fn pits_per_row(&self) -> usize {
         self.m
     }
 
+    /// Stones a pit at the start.
     pub fn seeds(&self) -> u32 {
         self.seeds
     }
@@ -130,6 +169,7 @@ impl Oware {
         self.total
     }
 
+    /// Stones a player must capture to win at once.
     pub fn target(&self) -> u32 {
         self.target
     }
@@ -315,6 +355,7 @@ pub fn from_key(key: &str) -> Result<Oware, KeyError> {
     Ok(game)
 }
 
+/// A table key that names no Trysse or Wari game this version builds; it holds the key.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error("table key `{0}` is not a Trysse or Wari key this version builds")]
 pub struct KeyError(pub String);

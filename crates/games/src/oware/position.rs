@@ -10,19 +10,27 @@ use thiserror::Error;
 /// is on the board or captured); it is kept to print and check positions without the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Position {
+    /// The pits, the player to move's row first.
     pub board: Board,
+    /// Stones the player to move has captured.
     pub mine: u8,
+    /// Stones his opponent has captured.
     pub theirs: u8,
 }
 
+/// Why a text is not a Trysse or Wari position in the notation.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not pit counts and captured counts `<mover's>-<opponent's>` separated by white space.
     #[error("a position is `<pit counts> <mover's captures>-<opponent's captures>`, e.g. `3,3,3,3,3,3 0-0`")]
     Shape,
+    /// The pit counts are not a board here.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A captured count that is not a whole number of stones.
     #[error("`{0}` is not a captured count (a whole number of stones)")]
     BadCount(String),
+    /// More stones on the board and captured than the 48 a game here has.
     #[error("{0} stones in all; a game here has at most 48")]
     TooManyStones(u32),
 }

@@ -16,18 +16,24 @@ use std::fmt;
 
 /// Largest board side the position type holds (9×9, the largest board the article names).
 pub const MAX_SIZE: usize = 9;
+/// Squares of the largest board: the slots of a position's square array.
 pub const MAX_SQUARES: usize = MAX_SIZE * MAX_SIZE;
 /// Tallest mixed stack; a one-colour stack holds at most `MAX_SINGLE`.
 pub const MAX_MIXED: u8 = 4;
+/// Tallest one-colour stack.
 pub const MAX_SINGLE: u8 = 3;
 
+/// A player, and the colour of his counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
+    /// The player whose first row is row 1; he moves first.
     White,
+    /// The player whose first row is row `n`, facing White.
     Black,
 }
 
 impl Colour {
+    /// The opponent.
     pub fn other(self) -> Colour {
         match self {
             Colour::White => Colour::Black,
@@ -35,10 +41,12 @@ impl Colour {
         }
     }
 
+    /// 0 for White, 1 for Black: the player's slot in per-player arrays.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// `White` or `Black`, as messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Colour::White => "White",
@@ -60,12 +68,15 @@ impl Colour {
 pub struct Stack(u8);
 
 impl Stack {
+    /// An empty square: no counter.
     pub const EMPTY: Stack = Stack(0);
 
+    /// Counters in the stack, of both colours.
     pub fn height(self) -> u8 {
         self.0 >> 4
     }
 
+    /// Whether the square holds no counter.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -146,6 +157,7 @@ impl Stack {
         out
     }
 
+    /// The stack's byte (height and colours, see the module comment): a key for look-up tables.
     pub fn byte(self) -> u8 {
         self.0
     }
@@ -179,14 +191,17 @@ impl Position {
         Position { size: size as u8, squares: [Stack::EMPTY; MAX_SQUARES], to_move }
     }
 
+    /// Squares a side of the board: `n` of `n × n`.
     pub fn size(&self) -> usize {
         self.size as usize
     }
 
+    /// The player whose turn it is.
     pub fn to_move(&self) -> Colour {
         self.to_move
     }
 
+    /// Hands the turn to `colour`, the board unchanged.
     pub fn set_to_move(&mut self, colour: Colour) {
         self.to_move = colour;
     }
@@ -196,10 +211,12 @@ impl Position {
         &self.squares[..self.size() * self.size()]
     }
 
+    /// The stack on `square` (`row · n + file`); empty if no counter stands there.
     pub fn stack(&self, square: usize) -> Stack {
         self.squares[square]
     }
 
+    /// Puts `stack` on `square`, replacing what stood there.
     pub fn set(&mut self, square: usize, stack: Stack) {
         self.squares[square] = stack;
     }

@@ -24,11 +24,14 @@ use std::fmt;
 /// The material of a tier: the larger and the smaller of the two players' counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ThiTier {
+    /// The larger of the two players' counter counts.
     pub high: u8,
+    /// The smaller of the two players' counter counts.
     pub low: u8,
 }
 
 impl ThiTier {
+    /// The tier of a position whose players have `a` and `b` counters, in either order.
     pub fn new(a: u8, b: u8) -> ThiTier {
         ThiTier { high: a.max(b), low: a.min(b) }
     }
@@ -81,6 +84,7 @@ pub struct BoardIndex {
 }
 
 impl BoardIndex {
+    /// The index of `size × size` boards with up to `max` counters per colour.
     pub fn new(size: usize, max: u8) -> Result<BoardIndex, IndexError> {
         let all = Stack::all();
         let kinds = [RowKind::WhiteHome, RowKind::Middle, RowKind::BlackHome];
@@ -124,6 +128,7 @@ impl BoardIndex {
         }
     }
 
+    /// Most counters per colour the index ranks.
     pub fn max(&self) -> u8 {
         self.max
     }
@@ -133,6 +138,7 @@ impl BoardIndex {
         self.words.size([white as u32, black as u32]).unwrap_or(0)
     }
 
+    /// Positions in a tier: both blocks, the mover holding the larger count or the smaller.
     pub fn tier_size(&self, tier: ThiTier) -> u64 {
         let first = self.block_size(tier.high, tier.low);
         if tier.high == tier.low {

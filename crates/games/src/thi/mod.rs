@@ -18,21 +18,41 @@ use thiserror::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Setup {
     /// A stack of `height` on every square of each player's first row.
-    Height { size: usize, height: u8 },
+    Height {
+        /// Squares a side of the board.
+        size: usize,
+        /// Counters in each first-row stack.
+        height: u8,
+    },
     /// A single counter on every square of each player's first `rows` rows.
-    Rows { size: usize, rows: u8 },
+    Rows {
+        /// Squares a side of the board.
+        size: usize,
+        /// Rows each player fills from his own side.
+        rows: u8,
+    },
 }
 
+/// Why a setup asked for is not one this version can play.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SetupError {
+    /// A board name that is none of the four the article names.
     #[error("unknown board {0:?}: the named boards are primus, duo, trias (3×3) and quadrat (6×6)")]
     UnknownBoard(String),
+    /// A board side outside 3 to `board::MAX_SIZE`.
     #[error("board side {0} is not supported: 3 to {max}", max = board::MAX_SIZE)]
     Size(usize),
+    /// A first-row stack height outside 1 to 3 (one colour stands at most 3 high).
     #[error("a first-row stack of {0} is not possible: 1 to 3 (one colour holds at most 3)")]
     Height(u8),
+    /// More filled rows than fit on each player's half of the board.
     #[error("{rows} filled rows do not fit a {size}×{size} board: each player's rows must stay on his half")]
-    Rows { size: usize, rows: u8 },
+    Rows {
+        /// Squares a side of the board.
+        size: usize,
+        /// Rows asked for each player.
+        rows: u8,
+    },
 }
 
 impl Setup {
@@ -60,6 +80,7 @@ impl Setup {
         }
     }
 
+    /// Squares a side of the board: `n` of the `n × n` board.
     pub fn size(self) -> usize {
         match self {
             Setup::Height { size, .. } | Setup::Rows { size, .. } => size,
@@ -121,14 +142,29 @@ pub struct Thi {
     size: usize,
 }
 
+/// Why a position cannot be looked up in a game's tables.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PositionError {
+    /// The position is on another board size than the tables'.
     #[error("the position is on a {found}×{found} board, these tables are for {expected}×{expected}")]
-    Size { found: usize, expected: usize },
+    Size {
+        /// Squares a side of the position's board.
+        found: usize,
+        /// Squares a side of the tables' board.
+        expected: usize,
+    },
+    /// A player has more counters than the tables cover.
     #[error(
         "the position has {found} {colour} counters; the tables cover at most {max} per player (choose a larger setup)"
     )]
-    Material { colour: &'static str, found: u32, max: u8 },
+    Material {
+        /// The player, `White` or `Black`.
+        colour: &'static str,
+        /// His counters on the board.
+        found: u32,
+        /// Most counters per player the tables cover.
+        max: u8,
+    },
 }
 
 impl Thi {
@@ -142,10 +178,12 @@ impl Thi {
         Thi::new(setup.size(), setup.counters(), rules)
     }
 
+    /// The rule set, and whether bearing off one's own counter earns a bonus move.
     pub fn rules(&self) -> Rules {
         self.rules
     }
 
+    /// Squares a side of the board the tables are for.
     pub fn size(&self) -> usize {
         self.size
     }

@@ -12,17 +12,24 @@ use std::fmt;
 /// The five rule sets of `shared/rules/thi.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RuleSet {
+    /// A player who has borne off all his counters wins; a blocked player to move draws.
     Original,
+    /// As `Original`, but a blocked player passes; both blocked in turn is a draw.
     OriginalPass,
+    /// As `Original`, but a blocked player to move wins.
     Fixed1,
+    /// The game ends when the player to move cannot move; fewer counters on the board wins.
     Fixed2,
+    /// As `Fixed2`, and a player may also pass at any turn in which he has a move.
     Fixed2Pass,
 }
 
 impl RuleSet {
+    /// Every rule set, in the order of the rules' table.
     pub const ALL: [RuleSet; 5] =
         [RuleSet::Original, RuleSet::OriginalPass, RuleSet::Fixed1, RuleSet::Fixed2, RuleSet::Fixed2Pass];
 
+    /// The rule set's name on the command line (`--rules`), e.g. `original-pass`.
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::Original => "original",
@@ -33,6 +40,7 @@ impl RuleSet {
         }
     }
 
+    /// The rule set a `--rules` name stands for, if any.
     pub fn from_name(name: &str) -> Option<RuleSet> {
         RuleSet::ALL.into_iter().find(|r| r.name() == name)
     }
@@ -46,7 +54,9 @@ impl RuleSet {
 /// A rule set and whether bearing off one's own counter earns a bonus move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// How the game ends, and whether a blocked player passes.
     pub set: RuleSet,
+    /// Whether a move that bears off one of the mover's own counters earns him another move.
     pub bonus: bool,
 }
 
@@ -56,15 +66,21 @@ impl fmt::Display for Rules {
     }
 }
 
+/// An orthogonal step of a walk, named as White sees the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Direction {
+    /// One row up, towards Black's first row.
     N,
+    /// One file right, away from the a-file.
     E,
+    /// One row down, towards White's first row.
     S,
+    /// One file left, towards the a-file.
     W,
 }
 
 impl Direction {
+    /// The four directions in the order paths are tried and named: N, E, S, W.
     pub const ALL: [Direction; 4] = [Direction::N, Direction::E, Direction::S, Direction::W];
 
     fn opposite(self) -> Direction {
@@ -111,6 +127,7 @@ impl Steps {
         Steps { directions, len: path.len() as u8 }
     }
 
+    /// The steps taken, one per counter of the lifted stack, first step first.
     pub fn directions(&self) -> &[Direction] {
         &self.directions[..self.len as usize]
     }
@@ -119,7 +136,14 @@ impl Steps {
 /// A move: a stack's walk, or a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    Sow { from: usize, steps: Steps },
+    /// Lift the stack on `from` and walk `steps`, dropping one counter per step.
+    Sow {
+        /// The square of the lifted stack (`row · n + file`).
+        from: usize,
+        /// The walk, as many steps as the stack is tall.
+        steps: Steps,
+    },
+    /// No walk: the turn goes over (only where the rule set allows a pass).
     Pass,
 }
 

@@ -3,24 +3,57 @@
 use super::board::{Colour, Position, Stack, MAX_SIZE};
 use thiserror::Error;
 
+/// Why a text is not a THI` position.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NotationError {
+    /// Not a board and a side to move separated by white space.
     #[error("expected `<rows> <side>`, e.g. `bbb,bbb,bbb/-,-,-/www,www,www w`; got {0:?}")]
     Shape(String),
+    /// The side to move is neither `w` nor `b`.
     #[error("side to move must be `w` or `b`, not {0:?}")]
     Side(String),
+    /// Too few or too many rows for a board here.
     #[error("{rows} rows given: a board has 3 to {MAX_SIZE} rows")]
-    RowCount { rows: usize },
+    RowCount {
+        /// Rows given.
+        rows: usize,
+    },
+    /// A row whose squares are not as many as the rows (boards are square).
     #[error("row {row} has {found} squares, the board has {expected} files")]
-    RowLength { row: usize, found: usize, expected: usize },
+    RowLength {
+        /// The row, numbered from 1 on White's side.
+        row: usize,
+        /// Squares given in it.
+        found: usize,
+        /// Files of the board.
+        expected: usize,
+    },
+    /// A square's text is neither `-` nor `w`/`b` letters.
     #[error("square {square}: {text:?} is not a stack (use `-` for empty, else `w`/`b` letters bottom to top)")]
-    BadStack { square: String, text: String },
+    BadStack {
+        /// The square's name, e.g. `b1`.
+        square: String,
+        /// What was written there.
+        text: String,
+    },
+    /// A stack over the height limits: 3 of one colour, 4 mixed.
     #[error("square {square}: stack {text:?} breaks the limits (at most 3 of one colour, 4 mixed)")]
-    TooTall { square: String, text: String },
+    TooTall {
+        /// The square's name, e.g. `b1`.
+        square: String,
+        /// What was written there.
+        text: String,
+    },
+    /// A counter on its opponent's first row, where it would have been borne off.
     #[error(
         "square {square}: a {colour} counter cannot stand on its opponent's first row (it would have been borne off)"
     )]
-    Misplaced { square: String, colour: &'static str },
+    Misplaced {
+        /// The square's name, e.g. `b1`.
+        square: String,
+        /// The counter's colour, `White` or `Black`.
+        colour: &'static str,
+    },
 }
 
 /// Parses the notation; checks everything a position needs to be able to arise.

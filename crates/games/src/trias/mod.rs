@@ -1,4 +1,3 @@
-#![warn(missing_docs)]
 //! Trias (Ralf Gering, 2008): three rows of `k` holes, the middle one neutral, multi-lap
 //! sowing that removes at least one stone a move; the player who cannot move loses.
 //! Rules as implemented: `docs/rules/trias.md` (from `shared/rules/trias.md`).
