@@ -16,8 +16,8 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tablebase::{query, registry};
 use tablebase::report::{print_json, LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
+use tablebase::{query, registry};
 
 /// The rule sets of the Oware family.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,7 +94,6 @@ pub struct AwariArgs {
     #[arg(long, default_value_t = 200)]
     pub(crate) max_line: usize,
 }
-
 
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.
 pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<usize> {

@@ -12,7 +12,6 @@ use tablebase::query;
 use tablebase::registry;
 use tablebase::report::{print_json, TablesReport};
 
-
 pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     if let Some(k) = args.stones {
         bail!(

@@ -193,8 +193,16 @@ fn verdict(
     };
     let details = json!({ "claim_perfect_play_draws": claim_holds });
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
-    let (out, _) =
-        query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, Some(reachable), Some(details))?;
+    let (out, _) = query::thi::report(
+        game,
+        tables,
+        Some(setup),
+        &start,
+        args.max_line,
+        tables_report,
+        Some(reachable),
+        Some(details),
+    )?;
     if args.json {
         print_json(&out)?;
         return Ok(());

@@ -7,8 +7,8 @@ use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
 use retro::census::cached_census;
 use retro::{memory, Game};
-use tablebase::{query, registry};
 use tablebase::report::{print_json, ReachableReport, TablesReport};
+use tablebase::{query, registry};
 
 #[derive(Args)]
 #[command(
@@ -49,7 +49,6 @@ pub struct TriasArgs {
     #[arg(long)]
     explain: bool,
 }
-
 
 /// The position asked about and, for a start, its stones a hole.
 fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {

@@ -129,7 +129,10 @@ fn every_game_answers_as_its_command_does() {
                 .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
                 .collect();
             let position = best["position"].as_str().unwrap().replace(' ', "%20").replace('+', "%2B");
-            let next = format!("/api/{game}?{}position={position}", selecting.iter().map(|p| format!("{p}&")).collect::<String>());
+            let next = format!(
+                "/api/{game}?{}position={position}",
+                selecting.iter().map(|p| format!("{p}&")).collect::<String>()
+            );
             let (status, after) = server.get_json(&next);
             assert_eq!(status, 200, "{next}: {after}");
             assert_eq!(after["position"], best["position"]);

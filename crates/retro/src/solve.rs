@@ -23,12 +23,12 @@
 //! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
 
 use crate::children::ChildTables;
+pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::value::{TableValue, Turn, Value, MAX_DISTANCE};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
-pub use crate::error::SolveError;
 
 /// A rank's value slot before it is decided.
 const UNDECIDED: u16 = u16::MAX;
@@ -37,7 +37,6 @@ const UNDECIDED: u16 = u16::MAX;
 const CANNOT_LOSE: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: usize = 1 << 14;
-
 
 /// Progress of a build, reported to whoever shows it.
 pub trait Observer: Sync {

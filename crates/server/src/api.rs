@@ -57,10 +57,9 @@ impl From<QueryError> for ApiError {
             QueryError::Malformed(_) => ApiError::new(StatusCode::BAD_REQUEST, "malformed", message),
             QueryError::Impossible(_) => ApiError::new(StatusCode::BAD_REQUEST, "impossible", message),
             QueryError::NotHere => ApiError::new(StatusCode::NOT_FOUND, "not-built", message),
-            QueryError::NotBuilt { command, .. } => ApiError {
-                command: Some(command),
-                ..ApiError::new(StatusCode::NOT_FOUND, "not-built", message)
-            },
+            QueryError::NotBuilt { command, .. } => {
+                ApiError { command: Some(command), ..ApiError::new(StatusCode::NOT_FOUND, "not-built", message) }
+            }
             QueryError::Tables(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", message),
         }
     }
@@ -84,7 +83,11 @@ pub fn routes(library: Arc<Library>) -> axum::Router {
 
 async fn not_found(uri: Uri) -> ApiError {
     let path: String = uri.path().chars().take(200).collect();
-    ApiError::new(StatusCode::NOT_FOUND, "not-found", format!("nothing at {path}: the API is under /api/ (docs/api.md)"))
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        format!("nothing at {path}: the API is under /api/ (docs/api.md)"),
+    )
 }
 
 /// What the server holds: every game of the registry with the tables opened for it.
@@ -122,9 +125,14 @@ async fn position(
         ));
     };
     let query = query.unwrap_or_default();
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes()).into_owned().take(MAX_PARAMETERS + 1).collect();
+    let pairs: Vec<(String, String)> =
+        form_urlencoded::parse(query.as_bytes()).into_owned().take(MAX_PARAMETERS + 1).collect();
     if pairs.len() > MAX_PARAMETERS {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "parameter", format!("more than {MAX_PARAMETERS} parameters")));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "parameter",
+            format!("more than {MAX_PARAMETERS} parameters"),
+        ));
     }
     let request = Request::new(pairs)?;
     let _permit = shared

@@ -35,9 +35,7 @@ pub enum ServeError {
 
 /// The routes: the page at `/`, the API under `/api/`.
 pub fn router(library: Arc<Library>) -> axum::Router {
-    axum::Router::new()
-        .merge(page::routes())
-        .merge(api::routes(library))
+    axum::Router::new().merge(page::routes()).merge(api::routes(library))
 }
 
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM); `ready` hears the address bound
@@ -46,10 +44,7 @@ pub async fn serve(library: Library, addr: SocketAddr, ready: impl FnOnce(Socket
     let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
     let bound = listener.local_addr().map_err(|cause| ServeError::Bind { addr, cause })?;
     ready(bound);
-    axum::serve(listener, router(Arc::new(library)))
-        .with_graceful_shutdown(stopped())
-        .await
-        .map_err(ServeError::Serve)
+    axum::serve(listener, router(Arc::new(library))).with_graceful_shutdown(stopped()).await.map_err(ServeError::Serve)
 }
 
 /// Resolves when the process is asked to stop.

@@ -3,6 +3,7 @@
 //! verify-table` and every game's subcommand find tables through here, so a new game
 //! registers once ([`GAMES`]) and is found by every command that reads tables.
 
+use crate::query::{self, Database, QueryError, Request};
 use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
 use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::njaka::{Njaka, Variant as NjakaVariant};
@@ -11,7 +12,6 @@ use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
 use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
 use retro::store::{open, BuildError};
 use retro::verify::{verify_tier, VerifyError};
-use crate::query::{self, Database, QueryError, Request};
 use retro::{Engine, Game};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

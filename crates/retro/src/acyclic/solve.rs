@@ -15,19 +15,18 @@
 //! moves are not a DAG, and the tier is refused with [`SolveError::Cycle`].
 
 use crate::children::{ChildError, ChildTables};
+use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::solve::Observer;
 use crate::value::TableValue;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
-use crate::error::SolveError;
 
 /// A value slot not yet written: no value the engine stores has this code (the zigzag
 /// code of `i16::MIN`, the outcome code of a distance beyond [`crate::value::MAX_DISTANCE`]).
 const UNKNOWN: u16 = u16::MAX;
 /// Ranks handed to one rayon task at a time.
 const CHUNK: u64 = 1 << 14;
-
 
 /// One position being evaluated: its rank, the moves whose same-tier child was not yet
 /// known when it was opened (with the children's ranks), the next of them to look at,

@@ -20,14 +20,13 @@
 //! compare-and-swap and counters decremented atomically (see `Pass`).
 
 use crate::children::{ChildError, ChildTables};
+use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
-use crate::error::SolveError;
-
 
 /// `best_exit` of a position without exits.
 const NO_EXIT: i8 = i8::MIN;
@@ -119,10 +118,7 @@ impl<G: Game> TierSolver<'_, G> {
         for parent in buffer.iter() {
             let Location { tier, rank: r, .. } = self.game.locate(&parent.position);
             if tier != self.tier || r >= self.size {
-                return Err(SolveError::UnmoveOutsideTier {
-                    tier: self.err_tier(),
-                    position: format!("{position:?}"),
-                });
+                return Err(SolveError::UnmoveOutsideTier { tier: self.err_tier(), position: format!("{position:?}") });
             }
             parents.push(r);
         }

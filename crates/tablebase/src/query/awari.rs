@@ -2,15 +2,14 @@
 //!
 //! Request parameters: `pits` (6 by default), then `seeds` (the start) or `position`.
 
-use super::{opened_report, tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::awari::{Awari, Board as AwariBoard, MAX_PITS, START_STONES};
-use retro::{store, Move, Tables, Turn};
+use retro::{Move, Tables, Turn};
 use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
 
 /// The report of `board` (the start of `seeds` a pit, or any position) from the tables
 /// that answer it, with the positions of its principal line.
@@ -73,13 +72,20 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryErr
     let pits = request.number::<usize>("pits", 1..=MAX_PITS)?;
     let seeds = request.number::<u32>("seeds", 1..=START_STONES)?;
     let board = match (request.position(), seeds) {
-        (Some(_), Some(_)) => return Err(QueryError::parameter("seeds", "give seeds (the start) or a position, not both")),
+        (Some(_), Some(_)) => {
+            return Err(QueryError::parameter("seeds", "give seeds (the start) or a position, not both"))
+        }
         (Some(text), None) => text.parse::<AwariBoard>().map_err(|e| QueryError::Malformed(e.to_string()))?,
-        (None, Some(n)) => AwariBoard::start(pits.unwrap_or(MAX_PITS), n).map_err(|e| QueryError::Impossible(e.to_string()))?,
+        (None, Some(n)) => {
+            AwariBoard::start(pits.unwrap_or(MAX_PITS), n).map_err(|e| QueryError::Impossible(e.to_string()))?
+        }
         (None, None) => return Err(QueryError::parameter("position", "give seeds (the start) or a position")),
     };
     if let Some(m) = pits.filter(|&m| m != board.pits_per_row()) {
-        return Err(QueryError::Impossible(format!("the position has {} pits a row, the request {m}", board.pits_per_row())));
+        return Err(QueryError::Impossible(format!(
+            "the position has {} pits a row, the request {m}",
+            board.pits_per_row()
+        )));
     }
     Ok((board.pits_per_row(), seeds, board))
 }
@@ -91,43 +97,27 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     Ok(format!("solve awari{pits} --stones {}", board.stones()))
 }
 
-struct AwariDatabase {
-    game: Awari,
-    tables: Tables<Awari>,
-    holding: Holding,
-}
-
 /// Opens Awari's tables of `tiers` in `dir` under the key `awari pits=M rules=awari`.
 pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
     let (game, tiers) = registry::awari_game(key, tiers)?;
-    let tables = store::open(&game, dir, &tiers)?;
-    let m = game.pits_per_row();
     let stones = tiers.iter().copied().max().unwrap_or(0) as u32;
-    let holding = Holding {
-        game: "awari",
-        key: key.to_owned(),
-        rules: "awari".to_owned(),
-        parameters: json!({ "pits": m }),
-        starts: (1..=stones / (2 * m as u32)).map(|n| json!({ "pits": m, "seeds": n })).collect(),
-        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    let describe = |game: &Awari, _: &Tables<Awari>| {
+        let m = game.pits_per_row();
+        Described {
+            rules: "awari".to_owned(),
+            parameters: json!({ "pits": m }),
+            starts: (1..=stones / (2 * m as u32)).map(|n| json!({ "pits": m, "seeds": n })).collect(),
+        }
     };
-    Ok(Box::new(AwariDatabase { game, tables, holding }))
+    open_tables("awari", key, game, dir, &tiers, describe, answer)
 }
 
-impl Database for AwariDatabase {
-    fn holding(&self) -> &Holding {
-        &self.holding
+fn answer(db: &Opened<Awari>, request: &Request) -> Result<Answer, QueryError> {
+    let (m, seeds, board) = asked(request)?;
+    if m != db.game.pits_per_row() || db.tables.table(board.stones() as u8).is_none() {
+        return Err(QueryError::NotHere);
     }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        let (m, seeds, board) = asked(request)?;
-        if m != self.game.pits_per_row() || self.tables.table(board.stones() as u8).is_none() {
-            return Err(QueryError::NotHere);
-        }
-        let (report, line) =
-            report(&self.game, &self.tables, &board, seeds, self.holding.tables.clone(), request.max_line()?)
-                .map_err(tables_error)?;
-        Ok(Answer { report, board: two_rows(board.cells(), Vec::new(), seeds.is_some()), line_positions: line })
-    }
+    let (report, line) = report(&db.game, &db.tables, &board, seeds, db.holding.tables.clone(), request.max_line()?)
+        .map_err(tables_error)?;
+    Ok(Answer { report, board: two_rows(board.cells(), Vec::new(), seeds.is_some()), line_positions: line })
 }

@@ -14,10 +14,14 @@ pub mod oware;
 pub mod thi;
 pub mod trias;
 
+use crate::registry::RegistryError;
 use crate::report::{PositionReport, TablesReport};
+use retro::{store, Game, Tables};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::str::FromStr;
+use std::time::Instant;
 use thiserror::Error;
 
 /// Why a request gets no answer.
@@ -217,11 +221,51 @@ pub trait Database: Send + Sync {
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
 }
 
-/// A report of tables opened, not built: every tier reused.
-pub(crate) fn opened_report<G: retro::Game>(tables: &retro::store::Tables<G>, seconds: f64) -> TablesReport {
-    let tiers = tables.tiers().count();
-    let build = retro::store::BuildReport { tiers_reused: tiers, ..Default::default() };
-    TablesReport::new(tables, &build, seconds, None)
+/// A game's tables opened for queries: the game indexed to the largest tier present, its
+/// tables, what they hold, and the game's way of answering.
+pub(crate) struct Opened<G: Game> {
+    pub(crate) game: G,
+    pub(crate) tables: Tables<G>,
+    pub(crate) holding: Holding,
+    answer: fn(&Opened<G>, &Request) -> Result<Answer, QueryError>,
+}
+
+impl<G: Game + Send> Database for Opened<G> {
+    fn holding(&self) -> &Holding {
+        &self.holding
+    }
+
+    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
+        (self.answer)(self, request)
+    }
+}
+
+/// What a game says of its opened tables for [`Holding`]: its rules' name, the request
+/// parameters that select them, and the starts they answer.
+pub(crate) struct Described {
+    pub(crate) rules: String,
+    pub(crate) parameters: serde_json::Value,
+    pub(crate) starts: Vec<serde_json::Value>,
+}
+
+/// Opens the tables of `tiers` of `game` (registered as `name`, key `key`) in `dir`, every
+/// file checked; `describe` says what they hold, `answer` answers a request from them.
+pub(crate) fn open_tables<G: Game + Send + 'static>(
+    name: &'static str,
+    key: &str,
+    game: G,
+    dir: &Path,
+    tiers: &[G::Tier],
+    describe: impl FnOnce(&G, &Tables<G>) -> Described,
+    answer: fn(&Opened<G>, &Request) -> Result<Answer, QueryError>,
+) -> Result<Box<dyn Database>, RegistryError> {
+    let opened = Instant::now();
+    let tables = store::open(&game, dir, tiers)?;
+    let Described { rules, parameters, starts } = describe(&game, &tables);
+    let build = store::BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
+    let report = TablesReport::new(&tables, &build, opened.elapsed().as_secs_f64(), None);
+    let holding = Holding { game: name, key: key.to_owned(), rules, parameters, starts, tables: report };
+    Ok(Box::new(Opened { game, tables, holding, answer }))
 }
 
 /// A probe or line error, as the answer's error.

@@ -4,16 +4,15 @@
 //! `direction` (`ccw` by default, or `cw`), then `counters` (a hole, at the start) or
 //! `position`.
 
-use super::{opened_report, tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::njaka::{Njaka, NjakaError, Position, Variant, MAX_HOLES};
 use games::side::Side;
-use retro::{store, Game, Move, Tables};
+use retro::{Game, Move, Tables};
 use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
 
 /// The report of `position` (the start of `counters` a hole, or any position), with the
 /// positions of its principal line.
@@ -92,13 +91,16 @@ fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError
             let game = Njaka::new(h, variant, clockwise, 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
             (game.start(s).map_err(|e| QueryError::Impossible(e.to_string()))?, Some(s))
         }
-        (None, _, _) => return Err(QueryError::parameter("position", "give holes and counters (the start) or a position")),
+        (None, _, _) => {
+            return Err(QueryError::parameter("position", "give holes and counters (the start) or a position"))
+        }
     };
     if let Some(h) = holes.filter(|&h| h != position.holes()) {
         return Err(QueryError::Impossible(format!("the position has {} holes, the request {h}", position.holes())));
     }
     // Indexed for no counters: the request's board and rules, not its tables.
-    let game = Njaka::new(position.holes(), variant, clockwise, 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
+    let game =
+        Njaka::new(position.holes(), variant, clockwise, 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
     Ok((game, position, start))
 }
 
@@ -113,58 +115,41 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     })
 }
 
-struct NjakaDatabase {
-    game: Njaka,
-    tables: Tables<Njaka>,
-    holding: Holding,
-}
-
 /// Opens the tables of `tiers` in `dir` under the key `njaka holes=H variant=V direction=D`.
 pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
     let (game, tiers) = registry::njaka_game(key, tiers)?;
-    let tables = store::open(&game, dir, &tiers)?;
-    let h = game.holes();
-    let direction = if game.clockwise() { "cw" } else { "ccw" };
-    let selects = json!({ "holes": h, "variant": game.variant().name(), "direction": direction });
-    let starts = (1..=255u32)
-        .take_while(|&s| s * h as u32 <= 255)
-        .filter(|&s| tables.table((s * h as u32) as u8).is_some())
-        .map(|s| json!({ "holes": h, "variant": game.variant().name(), "direction": direction, "counters": s }))
-        .collect();
-    let holding = Holding {
-        game: "njaka",
-        key: key.to_owned(),
-        rules: game.variant().name().to_owned(),
-        parameters: selects,
-        starts,
-        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    let describe = |game: &Njaka, tables: &Tables<Njaka>| {
+        let h = game.holes();
+        let direction = if game.clockwise() { "cw" } else { "ccw" };
+        let variant = game.variant().name();
+        Described {
+            rules: variant.to_owned(),
+            parameters: json!({ "holes": h, "variant": variant, "direction": direction }),
+            starts: (1..=255u32)
+                .take_while(|&s| s * h as u32 <= 255)
+                .filter(|&s| tables.table((s * h as u32) as u8).is_some())
+                .map(|s| json!({ "holes": h, "variant": variant, "direction": direction, "counters": s }))
+                .collect(),
+        }
     };
-    Ok(Box::new(NjakaDatabase { game, tables, holding }))
+    open_tables("njaka", key, game, dir, &tiers, describe, answer)
 }
 
-impl Database for NjakaDatabase {
-    fn holding(&self) -> &Holding {
-        &self.holding
+fn answer(db: &Opened<Njaka>, request: &Request) -> Result<Answer, QueryError> {
+    let (game, position, start) = asked(request)?;
+    if game.table_key() != db.game.table_key() {
+        return Err(QueryError::NotHere);
     }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        let (game, position, start) = asked(request)?;
-        if game.table_key() != self.game.table_key() {
-            return Err(QueryError::NotHere);
-        }
-        match self.game.check(&position) {
-            Err(NjakaError::TooManyCounters(_)) => return Err(QueryError::NotHere),
-            Err(e) => return Err(QueryError::Impossible(e.to_string())),
-            Ok(()) => {}
-        }
-        let tier = u8::try_from(position.counters()).ok();
-        if tier.and_then(|t| self.tables.table(t)).is_none() {
-            return Err(QueryError::NotHere);
-        }
-        let (report, line) =
-            report(&self.game, &self.tables, &position, start, request.max_line()?, self.holding.tables.clone())
-                .map_err(tables_error)?;
-        Ok(Answer { report, board: board(&position), line_positions: line })
+    match db.game.check(&position) {
+        Err(NjakaError::TooManyCounters(_)) => return Err(QueryError::NotHere),
+        Err(e) => return Err(QueryError::Impossible(e.to_string())),
+        Ok(()) => {}
     }
+    let tier = u8::try_from(position.counters()).ok();
+    if tier.and_then(|t| db.tables.table(t)).is_none() {
+        return Err(QueryError::NotHere);
+    }
+    let (report, line) = report(&db.game, &db.tables, &position, start, request.max_line()?, db.holding.tables.clone())
+        .map_err(tables_error)?;
+    Ok(Answer { report, board: board(&position), line_positions: line })
 }

@@ -6,16 +6,15 @@
 //! default by default), then `position` (or the start).
 
 use super::awari::two_rows;
-use super::{opened_report, tables_error, Answer, Cell, Database, Holding, QueryError, Request};
+use super::{open_tables, tables_error, Answer, Cell, Database, Described, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::awari::{MAX_PITS, START_STONES};
 use games::oware::{Oware, Position, TargetRules};
-use retro::{store, Game, Move, Tables, Turn};
+use retro::{Game, Move, Tables, Turn};
 use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
 
 /// The report of `position` from the tables that answer it, with the positions of its
 /// principal line.
@@ -108,45 +107,31 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     ))
 }
 
-struct OwareDatabase {
-    game: Oware,
-    tables: Tables<Oware>,
-    holding: Holding,
-}
-
 /// Opens the Trysse or Wari tables of `tiers` in `dir` under their key.
 pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
     let (game, tiers) = registry::oware_game(key, tiers)?;
-    let tables = store::open(&game, dir, &tiers)?;
-    let parameters = json!({
-        "rules": game.rules().name(), "pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()
-    });
-    let holding = Holding {
-        game: "oware",
-        key: key.to_owned(),
-        rules: game.rules().name().to_owned(),
-        parameters: parameters.clone(),
-        starts: if tables.table(game.total() as u8).is_some() { vec![parameters] } else { Vec::new() },
-        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    let describe = |game: &Oware, tables: &Tables<Oware>| {
+        let parameters = json!({
+            "rules": game.rules().name(), "pits": game.pits_per_row(), "seeds": game.seeds(), "target": game.target()
+        });
+        let built = tables.table(game.total() as u8).is_some();
+        Described {
+            rules: game.rules().name().to_owned(),
+            starts: if built { vec![parameters.clone()] } else { Vec::new() },
+            parameters,
+        }
     };
-    Ok(Box::new(OwareDatabase { game, tables, holding }))
+    open_tables("oware", key, game, dir, &tiers, describe, answer)
 }
 
-impl Database for OwareDatabase {
-    fn holding(&self) -> &Holding {
-        &self.holding
+fn answer(db: &Opened<Oware>, request: &Request) -> Result<Answer, QueryError> {
+    let (game, position) = asked(request)?;
+    if game.table_key() != db.game.table_key() || db.tables.table(position.board.stones() as u8).is_none() {
+        return Err(QueryError::NotHere);
     }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        let (game, position) = asked(request)?;
-        if game.table_key() != self.game.table_key() || self.tables.table(position.board.stones() as u8).is_none() {
-            return Err(QueryError::NotHere);
-        }
-        let (report, line) = report(&self.game, &self.tables, &position, self.holding.tables.clone(), request.max_line()?)
-            .map_err(tables_error)?;
-        let start = report.start;
-        let stores = vec![Cell::count(position.theirs), Cell::count(position.mine)];
-        Ok(Answer { report, board: two_rows(position.board.cells(), stores, start), line_positions: line })
-    }
+    let (report, line) = report(&db.game, &db.tables, &position, db.holding.tables.clone(), request.max_line()?)
+        .map_err(tables_error)?;
+    let start = report.start;
+    let stores = vec![Cell::count(position.theirs), Cell::count(position.mine)];
+    Ok(Answer { report, board: two_rows(position.board.cells(), stores, start), line_positions: line })
 }

@@ -3,15 +3,14 @@
 //! Request parameters: `size` (3 by default), `rules` (`original` by default), `bonus`
 //! (no by default), then `board` (a named setup: its start) or `position`.
 
-use super::{opened_report, tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
 use crate::analysis::{self, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::thi::{notation, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
-use retro::{store, Game, Move, Tables};
+use retro::{Game, Move, Tables};
 use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
 
 /// The setups whose name a request may give, by counters a player.
 const NAMED: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
@@ -98,19 +97,23 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
         None => None,
     };
     let position = match (request.position(), setup) {
-        (Some(_), Some(_)) => return Err(QueryError::parameter("board", "give a board (its start) or a position, not both")),
+        (Some(_), Some(_)) => {
+            return Err(QueryError::parameter("board", "give a board (its start) or a position, not both"))
+        }
         (Some(text), None) => notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?,
         (None, Some(s)) => s.start(),
         (None, None) => Setup::named("trias").expect("a named setup").start(),
     };
     let size = size.unwrap_or(position.size());
     if size != position.size() {
-        return Err(QueryError::Impossible(format!("the position is {0}×{0}, the request's size {size}", position.size())));
+        return Err(QueryError::Impossible(format!(
+            "the position is {0}×{0}, the request's size {size}",
+            position.size()
+        )));
     }
     // A position of a named setup's start is that setup's start.
-    let setup = setup.or_else(|| {
-        NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == position)
-    });
+    let setup =
+        setup.or_else(|| NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == position));
     Ok((size, setup, position))
 }
 
@@ -129,60 +132,39 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
 }
 
-struct ThiDatabase {
-    game: Thi,
-    tables: Tables<Thi>,
-    holding: Holding,
-}
-
 /// Opens THI`'s tables of `tiers` in `dir` under the key `thi size=N rules=R bonus=B`.
 pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
     let (game, tiers) = registry::thi_game(key, tiers)?;
-    let tables = store::open(&game, dir, &tiers)?;
-    let rules = game.rules();
-    let starts = NAMED
-        .iter()
-        .map(|n| Setup::named(n).expect("a named setup"))
-        .filter(|s| s.size() == game.size() && tables.table(game.locate(&s.start()).tier).is_some())
-        .map(|s| json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" }, "board": s.name() }))
-        .collect();
-    let holding = Holding {
-        game: "thi",
-        key: key.to_owned(),
-        rules: rules.set.name().to_owned(),
-        parameters: json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" } }),
-        starts,
-        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    let describe = |game: &Thi, tables: &Tables<Thi>| {
+        let rules = game.rules();
+        let parameters =
+            json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" } });
+        let starts = NAMED
+            .iter()
+            .map(|n| Setup::named(n).expect("a named setup"))
+            .filter(|s| s.size() == game.size() && tables.table(game.locate(&s.start()).tier).is_some())
+            .map(|s| {
+                let mut start = parameters.clone();
+                start["board"] = json!(s.name());
+                start
+            })
+            .collect();
+        Described { rules: rules.set.name().to_owned(), parameters, starts }
     };
-    Ok(Box::new(ThiDatabase { game, tables, holding }))
+    open_tables("thi", key, game, dir, &tiers, describe, answer)
 }
 
-impl Database for ThiDatabase {
-    fn holding(&self) -> &Holding {
-        &self.holding
+fn answer(db: &Opened<Thi>, request: &Request) -> Result<Answer, QueryError> {
+    let (size, setup, position) = asked(request)?;
+    if size != db.game.size() || rules(request)? != db.game.rules() {
+        return Err(QueryError::NotHere);
     }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        let (size, setup, position) = asked(request)?;
-        if size != self.game.size() || rules(request)? != self.game.rules() {
-            return Err(QueryError::NotHere);
-        }
-        let tier = ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8);
-        if self.tables.table(tier).is_none() {
-            return Err(QueryError::NotHere);
-        }
-        let (report, line) = report(
-            &self.game,
-            &self.tables,
-            setup,
-            &position,
-            request.max_line()?,
-            self.holding.tables.clone(),
-            None,
-            None,
-        )
+    let tier = ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8);
+    if db.tables.table(tier).is_none() {
+        return Err(QueryError::NotHere);
+    }
+    let tables_report = db.holding.tables.clone();
+    let (report, line) = report(&db.game, &db.tables, setup, &position, request.max_line()?, tables_report, None, None)
         .map_err(tables_error)?;
-        Ok(Answer { report, board: board(&position), line_positions: line })
-    }
+    Ok(Answer { report, board: board(&position), line_positions: line })
 }

@@ -2,15 +2,14 @@
 //!
 //! Request parameters: `holes`, then `stones` (a hole, at the start) or `position`.
 
-use super::{opened_report, tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::trias::{Lap, LapEnd, Position, Side, Trias, MAX_HOLES, MAX_STONES};
-use retro::{store, Game, Tables};
+use retro::Tables;
 use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
 
 /// The report of `position` (the start of `stones` a hole, or any position), with the
 /// laps of every move in its details if `explain`, and the positions of its principal
@@ -82,7 +81,9 @@ pub fn board(position: &Position) -> Board {
     let rows = [(2, "north"), (1, "middle"), (0, "south")]
         .iter()
         .map(|&(row, owner)| {
-            (1..=k).map(|file| Cell { text: position.hole(row, file).to_string(), owner: Some(owner.to_owned()) }).collect()
+            (1..=k)
+                .map(|file| Cell { text: position.hole(row, file).to_string(), owner: Some(owner.to_owned()) })
+                .collect()
         })
         .collect();
     Board { layout: "rows", rows, labels: vec!["N".into(), "M".into(), "S".into()], stores: Vec::new() }
@@ -105,12 +106,18 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
             return Err(QueryError::parameter("stones", "give stones (the start) or a position, not both"))
         }
         (Some(text), _, None) => text.parse::<Position>().map_err(|e| QueryError::Malformed(e.to_string()))?,
-        (None, Some(k), Some(s)) => Position::start(k, s)
-            .ok_or_else(|| QueryError::Impossible(format!("3x{k} with {s} stones a hole: more than {MAX_STONES} stones")))?,
-        (None, _, _) => return Err(QueryError::parameter("position", "give holes and stones (the start) or a position")),
+        (None, Some(k), Some(s)) => Position::start(k, s).ok_or_else(|| {
+            QueryError::Impossible(format!("3x{k} with {s} stones a hole: more than {MAX_STONES} stones"))
+        })?,
+        (None, _, _) => {
+            return Err(QueryError::parameter("position", "give holes and stones (the start) or a position"))
+        }
     };
     if let Some(k) = holes.filter(|&k| k != position.holes()) {
-        return Err(QueryError::Impossible(format!("the position has {} holes a row, the request {k}", position.holes())));
+        return Err(QueryError::Impossible(format!(
+            "the position has {} holes a row, the request {k}",
+            position.holes()
+        )));
     }
     Ok((position, start_stones(&position)))
 }
@@ -122,53 +129,30 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     Ok(format!("solve trias --holes {k} --stones {}", position.stones().div_ceil(3 * k).max(1)))
 }
 
-struct TriasDatabase {
-    game: Trias,
-    tables: Tables<Trias>,
-    holding: Holding,
-}
-
 /// Opens Trias's tables of `tiers` in `dir` under the key `trias holes=K`.
 pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
     let (game, tiers) = registry::trias_game(key, tiers)?;
-    let tables = store::open(&game, dir, &tiers)?;
-    let k = game.holes();
     let most = tiers.iter().copied().max().unwrap_or(0) as u32;
-    let holding = Holding {
-        game: "trias",
-        key: key.to_owned(),
-        rules: "standard".to_owned(),
-        parameters: json!({ "holes": k }),
-        starts: (1..=most / (3 * k as u32)).map(|s| json!({ "holes": k, "stones": s })).collect(),
-        tables: opened_report(&tables, opened.elapsed().as_secs_f64()),
+    let describe = |game: &Trias, _: &Tables<Trias>| {
+        let k = game.holes();
+        Described {
+            rules: "standard".to_owned(),
+            parameters: json!({ "holes": k }),
+            starts: (1..=most / (3 * k as u32)).map(|s| json!({ "holes": k, "stones": s })).collect(),
+        }
     };
-    Ok(Box::new(TriasDatabase { game, tables, holding }))
+    open_tables("trias", key, game, dir, &tiers, describe, answer)
 }
 
-impl Database for TriasDatabase {
-    fn holding(&self) -> &Holding {
-        &self.holding
+fn answer(db: &Opened<Trias>, request: &Request) -> Result<Answer, QueryError> {
+    let (position, stones) = asked(request)?;
+    let tier = u8::try_from(position.stones()).ok();
+    if position.holes() != db.game.holes() || tier.and_then(|t| db.tables.table(t)).is_none() {
+        return Err(QueryError::NotHere);
     }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        let (position, stones) = asked(request)?;
-        let tier = u8::try_from(position.stones()).ok();
-        if position.holes() != self.game.holes() || tier.and_then(|t| self.tables.table(t)).is_none() {
-            return Err(QueryError::NotHere);
-        }
-        debug_assert_eq!(self.game.locate(&position).tier as u32, position.stones());
-        let (report, line) = report(
-            &self.game,
-            &self.tables,
-            &position,
-            stones,
-            false,
-            request.max_line()?,
-            self.holding.tables.clone(),
-            None,
-        )
-        .map_err(tables_error)?;
-        Ok(Answer { report, board: board(&position), line_positions: line })
-    }
+    let tables_report = db.holding.tables.clone();
+    let (report, line) =
+        report(&db.game, &db.tables, &position, stones, false, request.max_line()?, tables_report, None)
+            .map_err(tables_error)?;
+    Ok(Answer { report, board: board(&position), line_positions: line })
 }
