@@ -28,6 +28,11 @@ pub const AUTO_POSITIONS: u64 = 55_000_000;
 pub const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
 /// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
 pub const LARGE_INSTANCE: u32 = 50;
+/// Seeds in all up to which an instance counts as small (Kalah(6,3) has 36, Kalah(5,4)
+/// 40): its search is short even above small tables, so an automatic build stops at a
+/// third of its seeds rather than at the budget (docs/performance.md, Kalah endgame
+/// tables: 17-seed tables cost Kalah(6,3) a minute for a search of seconds).
+pub const SMALL_INSTANCE: u32 = 40;
 
 /// Why the solver could not be set up or could not answer.
 #[derive(Debug, thiserror::Error)]
@@ -418,7 +423,7 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total`: at most [`AUTO_POSITIONS`] boards ([`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
+/// budget, at most `total` (a third of it for a small instance, [`SMALL_INSTANCE`]): at most [`AUTO_POSITIONS`] boards ([`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
 /// the build's working memory (the largest tier's value slots, the
 /// finished tables mapped, the transposition table) within half the free memory.
 pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, SolverError> {
@@ -432,8 +437,9 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, Sol
         let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
         positions <= budget && need <= free
     };
+    let most = if total <= SMALL_INSTANCE { total / 3 } else { total };
     let mut k = 0;
-    while k < total && fits(k + 1) {
+    while k < most && fits(k + 1) {
         k += 1;
     }
     Ok(k)
