@@ -107,7 +107,8 @@ pub struct KalahArgs {
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
     /// (default: as many as fit in half the free memory and a budget of boards: 17 for six
-    /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits).
+    /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits; for
+    /// instances of up to 40 seeds, a third of their seeds).
     #[arg(long)]
     endgame_seeds: Option<u32>,
     /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
