@@ -121,7 +121,15 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
 pub fn command(request: &Request) -> Result<String, QueryError> {
     let rules = rules(request)?;
     let (size, _, position) = asked(request)?;
-    let counters = position.count(Colour::White).max(position.count(Colour::Black)) as u8;
+    let counters = position.count(Colour::White).max(position.count(Colour::Black));
+    // Stacks of at most three on a first row: the largest setup of a board.
+    if counters > 3 * size as u32 {
+        return Err(QueryError::Impossible(format!(
+            "{counters} counters of one colour: no setup of {size}×{size} has more than {}",
+            3 * size
+        )));
+    }
+    let counters = counters as u8;
     let board = if size == 3 {
         let named = ["primus", "duo", "trias"][(counters.max(1) as usize - 1) / 3];
         format!("--board {named}")

@@ -1,0 +1,142 @@
+//! Any request, however malformed, gets an answer or an error from every game's request
+//! parsing, never a panic: the server hands these functions whatever a client sends.
+
+use proptest::prelude::*;
+use tablebase::query::Request;
+use tablebase::registry::GAMES;
+
+/// Text built from the characters the notations use, and some they do not.
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just(","),
+            Just("/"),
+            Just(" "),
+            Just("-"),
+            Just("w"),
+            Just("b"),
+            Just("s"),
+            Just("n"),
+            Just("S"),
+            Just("N"),
+            Just("0"),
+            Just("1"),
+            Just("3"),
+            Just("9"),
+            Just("255"),
+            Just("99999999999"),
+            Just("é"),
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+/// Positions shaped like each game's notation, with counts that may be far too large.
+fn shaped() -> impl Strategy<Value = String> {
+    let count = prop_oneof![0u32..5, 0u32..300];
+    let counts = move |n: std::ops::Range<usize>| proptest::collection::vec(count.clone(), n);
+    let join = |v: Vec<u32>| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    prop_oneof![
+        // THI`: n rows of n squares, no counter on its bear-off row
+        (3usize..6).prop_flat_map(|n| {
+            let square = |options: &'static [&'static str]| proptest::sample::select(options);
+            let top = proptest::collection::vec(square(&["-", "b", "bb", "bbb"]), n);
+            let middle = proptest::collection::vec(
+                proptest::collection::vec(square(&["-", "w", "b", "wb", "www", "bbb", "wwwbbb"]), n),
+                n - 2,
+            );
+            let bottom = proptest::collection::vec(square(&["-", "w", "ww", "www"]), n);
+            (top, middle, bottom, prop_oneof![Just("w"), Just("b")]).prop_map(|(top, middle, bottom, side)| {
+                let mut rows = vec![top.join(",")];
+                rows.extend(middle.iter().map(|r| r.join(",")));
+                rows.push(bottom.join(","));
+                format!("{} {side}", rows.join("/"))
+            })
+        }),
+        // Kalah
+        (counts(1..9), counts(1..9), 0u32..100, 0u32..100, prop_oneof![Just("S"), Just("N")])
+            .prop_map(move |(a, b, x, y, side)| format!("{}/{} {x}-{y} {side}", join(a), join(b))),
+        // Trias
+        (counts(1..7), counts(1..7), counts(1..7), prop_oneof![Just("S"), Just("N")])
+            .prop_map(move |(a, b, c, side)| format!("{}/{}/{} {side}", join(a), join(b), join(c))),
+        // Awari and Oware
+        (counts(2..13), 0u32..60, 0u32..60).prop_map(move |(a, x, y)| format!("{} {x}-{y}", join(a))),
+        counts(2..13).prop_map(join),
+        // Njaka
+        (
+            proptest::collection::vec((0u32..40, prop_oneof![Just("s"), Just("n")]), 2..14),
+            prop_oneof![Just("S"), Just("N")]
+        )
+            .prop_map(|(holes, side)| {
+                let holes: Vec<String> = holes.iter().map(|(n, o)| format!("{n}{o}")).collect();
+                format!("{} {side}", holes.join(","))
+            }),
+    ]
+}
+
+fn parameter() -> impl Strategy<Value = (String, String)> {
+    let names = prop_oneof![
+        Just("position"),
+        Just("size"),
+        Just("board"),
+        Just("rules"),
+        Just("bonus"),
+        Just("pits"),
+        Just("seeds"),
+        Just("target"),
+        Just("holes"),
+        Just("stones"),
+        Just("counters"),
+        Just("variant"),
+        Just("direction"),
+        Just("max_line"),
+    ];
+    let values = prop_oneof![
+        text(),
+        shaped(),
+        (0u64..300).prop_map(|n| n.to_string()),
+        prop_oneof![
+            Just("trias"),
+            Just("primus"),
+            Just("wari"),
+            Just("trysse"),
+            Just("standard"),
+            Just("advanced"),
+            Just("cw"),
+            Just("yes")
+        ]
+        .prop_map(str::to_owned),
+    ];
+    (names.prop_map(str::to_owned), values)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn no_request_panics(params in proptest::collection::vec(parameter(), 0..5)) {
+        if let Ok(request) = Request::new(params) {
+            for game in &GAMES {
+                let _ = game.command(&request);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// A position alone, the games' defaults for the rest: the path most requests take.
+    #[test]
+    fn no_position_panics(position in shaped(), start in 0u32..300) {
+        for game in &GAMES {
+            let _ = game.command(&Request::new([("position", position.as_str())]).unwrap());
+        }
+        for (name, parameter) in [("thi", "board"), ("kalah", "seeds"), ("awari", "seeds"), ("trias", "stones"), ("njaka", "counters")] {
+            let game = tablebase::registry::game_named(name).unwrap();
+            let start = start.to_string();
+            let _ = game.command(&Request::new([(parameter, start.as_str()), ("holes", "3"), ("pits", "3")]).unwrap());
+        }
+    }
+}
