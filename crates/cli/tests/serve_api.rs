@@ -264,3 +264,67 @@ fn no_tables_is_an_error_naming_the_directory() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no table files"), "{err}");
 }
+
+#[test]
+fn mutated_positions_are_answered_or_refused_never_a_server_error() {
+    let server = Server::start(tables());
+    let starts = [
+        ("thi", "board=primus"),
+        ("kalah", "pits=3&seeds=2"),
+        ("awari", "pits=3&seeds=2"),
+        ("oware", "rules=wari&pits=2&seeds=2"),
+        ("trias", "holes=3&stones=1"),
+        ("njaka", "holes=4&counters=2"),
+    ];
+    // A fixed-seed generator: the same requests on every run.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let alphabet: Vec<char> = "0123456789,/- wbsnSN".chars().collect();
+    for (game, start) in starts {
+        let (_, answer) = server.get_json(&format!("/api/{game}?{start}"));
+        let selecting: String = start
+            .split('&')
+            .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
+            .map(|p| format!("{p}&"))
+            .collect();
+        let mut positions: Vec<String> =
+            answer["moves"].as_array().unwrap().iter().map(|m| m["position"].as_str().unwrap().to_owned()).collect();
+        positions.push(answer["position"].as_str().unwrap().to_owned());
+        for i in 0..150 {
+            let mut chars: Vec<char> = positions[i % positions.len()].chars().collect();
+            for _ in 0..1 + next(3) {
+                let at = next(chars.len());
+                match next(3) {
+                    0 => chars[at] = alphabet[next(alphabet.len())],
+                    1 => chars.insert(at, alphabet[next(alphabet.len())]),
+                    _ => {
+                        chars.remove(at);
+                    }
+                }
+                if chars.is_empty() {
+                    chars.push('0');
+                }
+            }
+            let text: String = chars.into_iter().collect();
+            let encoded: String =
+                text.bytes()
+                    .map(|b| {
+                        if b.is_ascii_alphanumeric() || b == b',' {
+                            (b as char).to_string()
+                        } else {
+                            format!("%{b:02X}")
+                        }
+                    })
+                    .collect();
+            let target = format!("/api/{game}?{selecting}position={encoded}");
+            let (status, body) = server.get_json(&target);
+            assert!([200, 400, 404].contains(&status), "{target} ({text}): {status} {body}");
+        }
+    }
+    assert_eq!(server.get("/api/games").0, 200);
+}
