@@ -51,6 +51,21 @@ try {
   await again.goto(link.href);
   await again.waitForSelector("#moves button");
   assert.equal(await again.textContent("#title"), start, "a link reopens its position");
+  // A move of the best line jumps to the position after it.
+  const lastPly = await page.$$eval(".line .ply", (bs) => bs.length);
+  if (lastPly > 1) {
+    const api2 = await page.evaluate(async () => {
+      const u = new URL(location.href);
+      const game = u.searchParams.get("game");
+      u.searchParams.delete("game");
+      return (await fetch(`/api/${game}?${u.searchParams}`)).json();
+    });
+    await page.click(".line .ply >> nth=1");
+    await page.waitForFunction((pos) => document.querySelector("#position").value === pos, api2.line_positions[2]);
+    await page.click("#back");
+    await page.waitForFunction((t) => document.querySelector("#title").textContent === t, start);
+    console.log(`best line: jumped two moves and back`);
+  }
   if (screenshot) {
     await page.click("#forward");
     await page.waitForFunction((t) => document.querySelector("#title").textContent !== t, start);

@@ -151,8 +151,19 @@ function render() {
   }
   if (!a.moves || a.moves.length === 0) list.append(element("li", "note", a.over ? "none: the game is over" : "none"));
 
+  // Each move of the line is a link to the position after it, where the server kept them.
   const line = $("line");
-  line.replaceChildren(...a.line.map((name) => element("span", "", name)));
+  line.replaceChildren(
+    ...a.line.map((name, i) => {
+      const after = a.line_positions && a.line_positions[i + 1];
+      if (!after) return element("span", "", name);
+      const b = element("button", "ply", name);
+      b.type = "button";
+      b.title = `go to the position after ${name}: ${after}`;
+      b.addEventListener("click", () => load(atPosition(after), true));
+      return b;
+    }),
+  );
   const ends = { over: "game over", repetition: "repeats: endless play", cut: "…" };
   line.append(element("span", "end", ends[a.line_end.kind] || ""));
 
