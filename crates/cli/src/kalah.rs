@@ -295,7 +295,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let strongly = endgame_seeds >= total;
     let mover = position.to_move();
-    let (line, last) = line;
+    let (line, positions) = line;
+    let last = *positions.last().expect("a line starts with its position");
     let over = last.final_difference(&rules).is_some();
     let out = PositionReport {
         schema: SCHEMA,

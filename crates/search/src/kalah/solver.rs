@@ -235,6 +235,19 @@ impl Solver {
         Plan::new(m, rules, endgame_seeds, seeds, dir, tt_bits)?.build(observer)
     }
 
+    /// A solver over tables opened elsewhere (every tier up to the largest present): it
+    /// answers the positions those tables hold, with no search above them.
+    pub fn from_tables(game: Kalah, tables: Tables<Kalah>) -> Solver {
+        let endgame_seeds = tables.tiers().copied().max().unwrap_or(0) as u32;
+        let report = BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
+        Solver { game, tables, endgame_seeds, tt_bits: 0, build_seconds: 0.0, report }
+    }
+
+    /// The most seeds in the pits the tables answer without a search.
+    pub fn endgame_seeds(&self) -> u32 {
+        self.endgame_seeds
+    }
+
     /// The game the tables index.
     pub fn game(&self) -> &Kalah {
         &self.game
@@ -390,17 +403,18 @@ impl Solver {
     }
 
     /// Best play from `p` (worth `margin` to its mover), at most `max` turns: each turn the
-    /// first in pit order that keeps the margin, and the position the line ends at. Each
-    /// turn is tested with one null-window search (is it worth at least the margin?), not
-    /// solved exactly.
+    /// first in pit order that keeps the margin, and the positions of the line, `p` first.
+    /// Each turn is tested with one null-window search (is it worth at least the margin?),
+    /// not solved exactly.
     pub fn principal_line(
         &self,
         search: Option<&Search>,
         p: &Position,
         margin: i32,
         max: usize,
-    ) -> Result<(Vec<String>, Position), SolverError> {
+    ) -> Result<(Vec<String>, Vec<Position>), SolverError> {
         let mut line = Vec::new();
+        let mut positions = vec![*p];
         let mut p = *p;
         let mut margin = margin;
         while line.len() < max {
@@ -417,8 +431,9 @@ impl Solver {
                 margin = -margin;
             }
             p = next;
+            positions.push(p);
         }
-        Ok((line, p))
+        Ok((line, positions))
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Request parameters: `pits` (6 by default), then `seeds` (the start) or `position`.
 
-use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
+use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
@@ -109,15 +109,16 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
             starts: (1..=stones / (2 * m as u32)).map(|n| json!({ "pits": m, "seeds": n })).collect(),
         }
     };
-    open_tables("awari", key, game, dir, &tiers, describe, answer)
+    open_loaded("awari", key, game, dir, &tiers, describe, answer)
 }
 
-fn answer(db: &Opened<Awari>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Loaded<Awari>>, request: &Request) -> Result<Answer, QueryError> {
     let (m, seeds, board) = asked(request)?;
-    if m != db.game.pits_per_row() || db.tables.table(board.stones() as u8).is_none() {
+    if m != db.state.game.pits_per_row() || db.state.tables.table(board.stones() as u8).is_none() {
         return Err(QueryError::NotHere);
     }
-    let (report, line) = report(&db.game, &db.tables, &board, seeds, db.holding.tables.clone(), request.max_line()?)
-        .map_err(tables_error)?;
+    let (report, line) =
+        report(&db.state.game, &db.state.tables, &board, seeds, db.holding.tables.clone(), request.max_line()?)
+            .map_err(tables_error)?;
     Ok(Answer { report, board: two_rows(board.cells(), Vec::new(), seeds.is_some()), line_positions: line })
 }

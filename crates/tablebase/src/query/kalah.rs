@@ -11,8 +11,9 @@ use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueRepor
 use games::kalah::board::MAX_PITS;
 use games::kalah::notation;
 use games::kalah::Side;
-use games::kalah::{turn_name, Kalah, Position, Rules};
+use games::kalah::{Kalah, Position, Rules};
 use retro::Tables;
+use search::kalah::Solver;
 use serde_json::json;
 use std::path::Path;
 
@@ -68,7 +69,7 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
     let (game, tiers) = registry::kalah_game(key, tiers)?;
     let describe = |game: &Kalah, tables: &Tables<Kalah>| {
         let (m, rules) = (game.pits(), *game.rules());
-        let seeds = most_seeds(tables);
+        let seeds = tables.tiers().copied().max().unwrap_or(0) as u32;
         Described {
             rules: rules.name(),
             parameters: json!({ "pits": m, "rules": preset(&rules) }),
@@ -77,73 +78,33 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
                 .collect(),
         }
     };
-    open_tables("kalah", key, game, dir, &tiers, describe, answer)
+    open_tables("kalah", key, game, dir, &tiers, describe, Solver::from_tables, answer)
 }
 
-/// The most seeds in the pits the tables answer.
-fn most_seeds(tables: &Tables<Kalah>) -> u32 {
-    tables.tiers().copied().max().unwrap_or(0) as u32
-}
-
-/// The final store difference for the player to move at `p`, under perfect play.
-fn margin(db: &Opened<Kalah>, p: &Position) -> Result<i32, QueryError> {
-    if let Some(d) = p.final_difference(db.game.rules()) {
-        return Ok(d);
-    }
-    let rest = db.tables.value(&db.game, &p.board()).map_err(tables_error)?;
-    Ok(p.store_difference() + rest as i32)
-}
-
-/// `next`'s margin seen by the player who moved from `from`.
-fn margin_after(db: &Opened<Kalah>, from: &Position, next: &Position) -> Result<i32, QueryError> {
-    let m = margin(db, next)?;
-    Ok(if next.to_move() == from.to_move() { m } else { -m })
-}
-
-fn answer(db: &Opened<Kalah>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Solver>, request: &Request) -> Result<Answer, QueryError> {
     let (m, seeds, position) = asked(request)?;
-    let rules = *db.game.rules();
-    if m != db.game.pits()
+    let solver = &db.state;
+    let rules = *solver.game().rules();
+    if m != solver.game().pits()
         || super::kalah::rules(request)? != rules
-        || position.seeds_in_pits() > most_seeds(&db.tables)
+        || position.seeds_in_pits() > solver.endgame_seeds()
     {
         return Err(QueryError::NotHere);
     }
-    let margin = margin(db, &position)?;
-    let turns = position.turns(&rules);
-    let mut moves = Vec::with_capacity(turns.len());
-    for (pits, next) in &turns {
-        let value = margin_after(db, &position, next)?;
-        moves.push(MoveReport {
-            name: turn_name(pits),
-            value: ValueReport::score(value),
+    let (margin, turns) = solver.margin_and_turns(None, &position, &|_| {}).map_err(tables_error)?;
+    let moves: Vec<MoveReport> = turns
+        .iter()
+        .map(|(name, next, value)| MoveReport {
+            name: name.clone(),
+            value: ValueReport::score(*value),
             position: next.to_string(),
             captures: None,
-        });
-    }
-    let best = moves.iter().find(|t| t.value == ValueReport::score(margin)).map(|t| t.name.clone());
-    // Each turn the first in pit order that keeps the margin.
-    let (mut names, mut positions) = (Vec::new(), vec![position.to_string()]);
-    let (mut here, mut keep) = (position, margin);
-    let max = request.max_line()?;
-    while names.len() < max && here.final_difference(&rules).is_none() {
-        let mut chosen = None;
-        for (pits, next) in here.turns(&rules) {
-            if margin_after(db, &here, &next)? == keep {
-                chosen = Some((pits, next));
-                break;
-            }
-        }
-        let Some((pits, next)) = chosen else {
-            return Err(QueryError::Tables(format!("no turn at {here} keeps its margin {keep:+}")));
-        };
-        if next.to_move() != here.to_move() {
-            keep = -keep;
-        }
-        names.push(turn_name(&pits));
-        positions.push(next.to_string());
-        here = next;
-    }
+        })
+        .collect();
+    let best = turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone());
+    let (names, line) = solver.principal_line(None, &position, margin, request.max_line()?).map_err(tables_error)?;
+    let here = *line.last().expect("a line starts with its position");
+    let positions = line.iter().map(ToString::to_string).collect();
     let over = here.final_difference(&rules).is_some();
     let report = PositionReport {
         schema: SCHEMA,
@@ -167,7 +128,7 @@ fn answer(db: &Opened<Kalah>, request: &Request) -> Result<Answer, QueryError> {
         reachable: None,
         details: Some(json!({
             "switches": rules.switches(),
-            "endgame_seeds": most_seeds(&db.tables),
+            "endgame_seeds": solver.endgame_seeds(),
             "solved": "strongly",
         })),
     };

@@ -221,16 +221,22 @@ pub trait Database: Send + Sync {
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
 }
 
-/// A game's tables opened for queries: the game indexed to the largest tier present, its
-/// tables, what they hold, and the game's way of answering.
-pub(crate) struct Opened<G: Game> {
+/// A game's tables opened for queries: the game indexed to the largest tier present and
+/// its tables.
+pub(crate) struct Loaded<G: Game> {
     pub(crate) game: G,
     pub(crate) tables: Tables<G>,
-    pub(crate) holding: Holding,
-    answer: fn(&Opened<G>, &Request) -> Result<Answer, QueryError>,
 }
 
-impl<G: Game + Send> Database for Opened<G> {
+/// A database: what a game keeps of its opened tables (`S`: [`Loaded`], or Kalah's solver),
+/// what they hold, and the game's way of answering.
+pub(crate) struct Opened<S> {
+    pub(crate) state: S,
+    pub(crate) holding: Holding,
+    answer: fn(&Opened<S>, &Request) -> Result<Answer, QueryError>,
+}
+
+impl<S: Send + Sync> Database for Opened<S> {
     fn holding(&self) -> &Holding {
         &self.holding
     }
@@ -249,15 +255,18 @@ pub(crate) struct Described {
 }
 
 /// Opens the tables of `tiers` of `game` (registered as `name`, key `key`) in `dir`, every
-/// file checked; `describe` says what they hold, `answer` answers a request from them.
-pub(crate) fn open_tables<G: Game + Send + 'static>(
+/// file checked; `describe` says what they hold, `keep` turns game and tables into what the
+/// database keeps, `answer` answers a request from it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn open_tables<G: Game, S: Send + Sync + 'static>(
     name: &'static str,
     key: &str,
     game: G,
     dir: &Path,
     tiers: &[G::Tier],
     describe: impl FnOnce(&G, &Tables<G>) -> Described,
-    answer: fn(&Opened<G>, &Request) -> Result<Answer, QueryError>,
+    keep: impl FnOnce(G, Tables<G>) -> S,
+    answer: fn(&Opened<S>, &Request) -> Result<Answer, QueryError>,
 ) -> Result<Box<dyn Database>, RegistryError> {
     let opened = Instant::now();
     let tables = store::open(&game, dir, tiers)?;
@@ -265,7 +274,20 @@ pub(crate) fn open_tables<G: Game + Send + 'static>(
     let build = store::BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
     let report = TablesReport::new(&tables, &build, opened.elapsed().as_secs_f64(), None);
     let holding = Holding { game: name, key: key.to_owned(), rules, parameters, starts, tables: report };
-    Ok(Box::new(Opened { game, tables, holding, answer }))
+    Ok(Box::new(Opened { state: keep(game, tables), holding, answer }))
+}
+
+/// [`open_tables`] keeping the game and its tables as they are.
+pub(crate) fn open_loaded<G: Game + Send + 'static>(
+    name: &'static str,
+    key: &str,
+    game: G,
+    dir: &Path,
+    tiers: &[G::Tier],
+    describe: impl FnOnce(&G, &Tables<G>) -> Described,
+    answer: fn(&Opened<Loaded<G>>, &Request) -> Result<Answer, QueryError>,
+) -> Result<Box<dyn Database>, RegistryError> {
+    open_tables(name, key, game, dir, tiers, describe, |game, tables| Loaded { game, tables }, answer)
 }
 
 /// A probe or line error, as the answer's error.

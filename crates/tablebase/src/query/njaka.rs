@@ -4,7 +4,7 @@
 //! `direction` (`ccw` by default, or `cw`), then `counters` (a hole, at the start) or
 //! `position`.
 
-use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
+use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
@@ -132,24 +132,25 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
                 .collect(),
         }
     };
-    open_tables("njaka", key, game, dir, &tiers, describe, answer)
+    open_loaded("njaka", key, game, dir, &tiers, describe, answer)
 }
 
-fn answer(db: &Opened<Njaka>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Loaded<Njaka>>, request: &Request) -> Result<Answer, QueryError> {
     let (game, position, start) = asked(request)?;
-    if game.table_key() != db.game.table_key() {
+    if game.table_key() != db.state.game.table_key() {
         return Err(QueryError::NotHere);
     }
-    match db.game.check(&position) {
+    match db.state.game.check(&position) {
         Err(NjakaError::TooManyCounters(_)) => return Err(QueryError::NotHere),
         Err(e) => return Err(QueryError::Impossible(e.to_string())),
         Ok(()) => {}
     }
     let tier = u8::try_from(position.counters()).ok();
-    if tier.and_then(|t| db.tables.table(t)).is_none() {
+    if tier.and_then(|t| db.state.tables.table(t)).is_none() {
         return Err(QueryError::NotHere);
     }
-    let (report, line) = report(&db.game, &db.tables, &position, start, request.max_line()?, db.holding.tables.clone())
-        .map_err(tables_error)?;
+    let (report, line) =
+        report(&db.state.game, &db.state.tables, &position, start, request.max_line()?, db.holding.tables.clone())
+            .map_err(tables_error)?;
     Ok(Answer { report, board: board(&position), line_positions: line })
 }

@@ -6,7 +6,7 @@
 //! default by default), then `position` (or the start).
 
 use super::awari::two_rows;
-use super::{open_tables, tables_error, Answer, Cell, Database, Described, Opened, QueryError, Request};
+use super::{open_loaded, tables_error, Answer, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
@@ -121,16 +121,17 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
             parameters,
         }
     };
-    open_tables("oware", key, game, dir, &tiers, describe, answer)
+    open_loaded("oware", key, game, dir, &tiers, describe, answer)
 }
 
-fn answer(db: &Opened<Oware>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Loaded<Oware>>, request: &Request) -> Result<Answer, QueryError> {
     let (game, position) = asked(request)?;
-    if game.table_key() != db.game.table_key() || db.tables.table(position.board.stones() as u8).is_none() {
+    if game.table_key() != db.state.game.table_key() || db.state.tables.table(position.board.stones() as u8).is_none() {
         return Err(QueryError::NotHere);
     }
-    let (report, line) = report(&db.game, &db.tables, &position, db.holding.tables.clone(), request.max_line()?)
-        .map_err(tables_error)?;
+    let (report, line) =
+        report(&db.state.game, &db.state.tables, &position, db.holding.tables.clone(), request.max_line()?)
+            .map_err(tables_error)?;
     let start = report.start;
     let stores = vec![Cell::count(position.theirs), Cell::count(position.mine)];
     Ok(Answer { report, board: two_rows(position.board.cells(), stores, start), line_positions: line })

@@ -3,7 +3,7 @@
 //! Request parameters: `size` (3 by default), `rules` (`original` by default), `bonus`
 //! (no by default), then `board` (a named setup: its start) or `position`.
 
-use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
+use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{self, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
@@ -159,20 +159,21 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
             .collect();
         Described { rules: rules.set.name().to_owned(), parameters, starts }
     };
-    open_tables("thi", key, game, dir, &tiers, describe, answer)
+    open_loaded("thi", key, game, dir, &tiers, describe, answer)
 }
 
-fn answer(db: &Opened<Thi>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Loaded<Thi>>, request: &Request) -> Result<Answer, QueryError> {
     let (size, setup, position) = asked(request)?;
-    if size != db.game.size() || rules(request)? != db.game.rules() {
+    if size != db.state.game.size() || rules(request)? != db.state.game.rules() {
         return Err(QueryError::NotHere);
     }
     let tier = ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8);
-    if db.tables.table(tier).is_none() {
+    if db.state.tables.table(tier).is_none() {
         return Err(QueryError::NotHere);
     }
     let tables_report = db.holding.tables.clone();
-    let (report, line) = report(&db.game, &db.tables, setup, &position, request.max_line()?, tables_report, None, None)
-        .map_err(tables_error)?;
+    let (report, line) =
+        report(&db.state.game, &db.state.tables, setup, &position, request.max_line()?, tables_report, None, None)
+            .map_err(tables_error)?;
     Ok(Answer { report, board: board(&position), line_positions: line })
 }

@@ -2,7 +2,7 @@
 //!
 //! Request parameters: `holes`, then `stones` (a hole, at the start) or `position`.
 
-use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
+use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
@@ -141,18 +141,18 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
             starts: (1..=most / (3 * k as u32)).map(|s| json!({ "holes": k, "stones": s })).collect(),
         }
     };
-    open_tables("trias", key, game, dir, &tiers, describe, answer)
+    open_loaded("trias", key, game, dir, &tiers, describe, answer)
 }
 
-fn answer(db: &Opened<Trias>, request: &Request) -> Result<Answer, QueryError> {
+fn answer(db: &Opened<Loaded<Trias>>, request: &Request) -> Result<Answer, QueryError> {
     let (position, stones) = asked(request)?;
     let tier = u8::try_from(position.stones()).ok();
-    if position.holes() != db.game.holes() || tier.and_then(|t| db.tables.table(t)).is_none() {
+    if position.holes() != db.state.game.holes() || tier.and_then(|t| db.state.tables.table(t)).is_none() {
         return Err(QueryError::NotHere);
     }
     let tables_report = db.holding.tables.clone();
     let (report, line) =
-        report(&db.game, &db.tables, &position, stones, false, request.max_line()?, tables_report, None)
+        report(&db.state.game, &db.state.tables, &position, stones, false, request.max_line()?, tables_report, None)
             .map_err(tables_error)?;
     Ok(Answer { report, board: board(&position), line_positions: line })
 }
