@@ -41,22 +41,19 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     if todo.is_empty() {
         return Ok(());
     }
-    let positions: f64 = todo.iter().map(|&t| game.tier_size(t) as f64).sum();
-    let disk: f64 = todo.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
-    let work = todo.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).work).fold(0.0, f64::max);
-    let tables: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+    let need = memory::Need::of(game, &todo, tiers);
     let threads = rayon::current_num_threads() as f64;
-    let seconds: f64 = todo.iter().map(|&t| game.tier_size(t) as f64 / game.footprint(t).rate).sum::<f64>() / threads;
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {} tiers, {positions:.3e} positions; about {} of memory at the peak, {} on disk, {} on {threads} \
+            "to build: {} tiers, {:.3e} positions; about {} of memory at the peak, {} on disk, {} on {threads} \
              threads (free: {} of memory, {} of disk)",
             todo.len(),
-            memory::human(work + tables),
-            memory::human(disk),
-            duration(seconds),
+            need.positions,
+            memory::human(need.memory),
+            memory::human(need.disk),
+            duration(need.seconds / threads),
             free(free_memory),
             free(free_disk),
         );
@@ -64,10 +61,10 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     if FORCE.load(Relaxed) {
         return Ok(());
     }
-    if let Some(free) = free_disk.filter(|&f| disk > f as f64) {
+    if let Some(free) = free_disk.filter(|&f| need.disk > f as f64) {
         bail!(
             "the tables need about {} on disk and {} has {} free (--force builds anyway)",
-            memory::human(disk),
+            memory::human(need.disk),
             dir.display(),
             memory::human(free as f64)
         );

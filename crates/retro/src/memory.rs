@@ -21,15 +21,42 @@ pub struct TooBig {
     pub free: f64,
 }
 
-/// Checks that building every tier of `tiers` fits in the available memory: the costliest
-/// tier's working bytes and every finished table, each position at its tier's
-/// [`crate::Game::footprint`].
+/// What building some tiers costs, each position at its tier's [`crate::Game::footprint`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Need {
+    /// Positions of the tiers built.
+    pub positions: f64,
+    /// Peak memory: the costliest tier's working bytes, and every finished table mapped.
+    pub memory: f64,
+    /// Bytes of the tables written.
+    pub disk: f64,
+    /// Seconds on one thread, roughly.
+    pub seconds: f64,
+}
+
+impl Need {
+    /// The cost of building `todo` (the tiers not built yet) of a build of `tiers`.
+    pub fn of<G: crate::Game>(game: &G, todo: &[G::Tier], tiers: &[G::Tier]) -> Need {
+        let memory: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+        let mut need = Need { positions: 0.0, memory, disk: 0.0, seconds: 0.0 };
+        let mut work = 0.0f64;
+        for &t in todo {
+            let (n, f) = (game.tier_size(t) as f64, game.footprint(t));
+            need.positions += n;
+            need.disk += n * f.table;
+            need.seconds += n / f.rate;
+            work = work.max(n * f.work);
+        }
+        need.memory += work;
+        need
+    }
+}
+
+/// Checks that building every tier of `tiers` fits in the available memory ([`Need`]).
 pub fn check_build<G: crate::Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
     let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
     let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let work = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).work).fold(0.0, f64::max);
-    let tables: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
-    let need = work + tables;
+    let need = Need::of(game, tiers, tiers).memory;
     match available() {
         Some(free) if need > free as f64 => Err(TooBig { need, total, largest, free: free as f64 }),
         _ => Ok(()),
