@@ -2,7 +2,6 @@
 //! the faults its kind of tier can have.
 
 use crate::children::ChildError;
-use crate::value::MAX_DISTANCE;
 use thiserror::Error;
 
 /// Why an engine could not solve a tier.
@@ -27,11 +26,13 @@ pub enum SolveError {
         /// Its positions.
         size: u64,
     },
-    /// Outcome engine: a game longer than the table format's distances.
-    #[error("tier {tier}: a game lasts more than {MAX_DISTANCE} plies, beyond the table format")]
+    /// Outcome engine: a game longer than the engine's distances.
+    #[error("tier {tier}: a game lasts more than {limit} plies, beyond what the engine holds")]
     TooDeep {
         /// The tier, by name.
         tier: String,
+        /// The longest distance held.
+        limit: u16,
     },
     /// Acyclic engine: the moves inside the tier come back to a position.
     #[error("tier {tier}: the moves inside the tier come back to a position; this engine needs them acyclic")]
@@ -72,12 +73,15 @@ pub enum SolveError {
         /// The position, in notation.
         position: String,
     },
-    /// Cyclic engine: more than 255 distinct moves inside the tier from one position.
-    #[error("tier {tier}: position {position} has more than 255 distinct moves inside the tier")]
+    /// Outcome and cyclic engines: more distinct moves inside the tier from one position
+    /// than the engine counts.
+    #[error("tier {tier}: position {position} has more than {limit} distinct moves inside the tier")]
     TooManyChildren {
         /// The tier, by name.
         tier: String,
         /// The position, in notation.
         position: String,
+        /// The most the engine counts.
+        limit: u16,
     },
 }

@@ -97,8 +97,7 @@ pub struct Footprint {
 }
 
 impl Footprint {
-    /// An engine's own cost. Outcome: value, pending count and worst lower distance (2
-    /// bytes each) and the frontier (16 bytes an entry, about one a position); tables of
+    /// An engine's own cost. Outcome: a two-byte slot (see [`crate::solve`]); tables of
     /// 16-bit codes. Acyclic: the value slot, turned into the table's codes in place, and
     /// the packed table being written; codes under a byte. Cyclic score: best exit,
     /// counter and value (a byte each) and the 2-byte code written out. Parents found
@@ -107,7 +106,7 @@ impl Footprint {
     /// under the cyclic one.
     pub fn of(engine: Engine, lists_unmoves: bool) -> Footprint {
         let (work, table, rate) = match engine {
-            Engine::Outcome => (6.0 + 16.0, 2.0, 0.8e6),
+            Engine::Outcome => (2.0, 2.0, 0.8e6),
             Engine::Acyclic => (3.0, 1.0, 1.6e6),
             Engine::CyclicScore => (5.0, 2.0, 1.1e6),
         };

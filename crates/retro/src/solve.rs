@@ -1,42 +1,56 @@
 //! Solving one tier by retrograde analysis, in five named steps:
 //!
 //! 1. the finished tables of the tiers a move can reach ([`crate::children`]);
-//! 2. [`scan_tier`]: every position's moves: lower-tier ones are probed, same-tier
-//!    ones counted; positions already decided go to the frontier at their distance;
-//! 3. [`push_frontier`]: frontier positions are fixed in order of distance and their
-//!    values pushed to their same-tier parents (found by un-moves): a win for a
-//!    predecessor is queued at the next distance, and a predecessor all of whose
-//!    moves are bad for it becomes a loss once the last of them is known;
+//! 2. [`scan_tier`]: every position's moves: lower-tier ones are probed, same-tier ones
+//!    counted; what that decides, or what it leaves open, is written into the
+//!    position's two-byte slot ([`slot`]);
+//! 3. [`push_levels`]: level by level in increasing distance, every position decided at
+//!    that distance pushes its value to its same-tier parents (found by un-moves): a win
+//!    for a parent is set at the next distance, and a parent all of whose moves are bad
+//!    for it becomes a loss once the last of them is known (its distance read from its
+//!    moves, all decided by then);
 //! 4. [`mark_draws`]: whatever is still undecided can never be forced to an end: a draw;
 //! 5. saving the codes (see [`crate::store`]).
 //!
-//! Why the distances are exact: the frontier is processed one distance at a time, in
-//! increasing order, and a position is fixed the first time it is taken from the
-//! frontier. A win is queued at `1 + d` when a move is a loss in `d` for the
-//! opponent; it is taken out no later than any other queued win of it, so the first
-//! is the shortest. A loss is queued when its last undecided same-tier move becomes
-//! a win for the opponent; same-tier moves are decided in increasing distance, so
-//! that one is the longest, and the lower-tier moves' longest was noted in the scan.
+//! Why the distances are exact: levels are processed in increasing order, and a position
+//! is set once, from undecided. A win is set at `1 + d` when a move is a loss in `d` for
+//! the opponent, while level `d` is pushed, so the first is the shortest; a position
+//! whose lower-tier move wins in `e` becomes that win at level `e` unless a same-tier
+//! move won sooner. A loss is set when its last undecided same-tier move becomes a win
+//! for the opponent: every move is then decided, and the loss is the longest of them.
 //!
-//! Threads share the tier's arrays through atomics: a position's value is set by one
-//! compare-and-swap from "undecided", and its count of undecided moves is
-//! decremented with `fetch_sub`, so exactly one thread sees it reach zero.
+//! Memory: two bytes a position of the tier, its slot, which also counts the same-tier
+//! moves still undecided. Keeping the longest lower-tier loss as well would take a third
+//! byte; re-reading the moves of a position once it is lost costs one more move
+//! generation for each such position instead. Which positions are pushed at a level is
+//! read back from the slots, block by block; each block keeps the lowest level still to
+//! be pushed in it, so a level reads only the blocks that have work for it.
+//!
+//! Threads share the slots through atomics: every change is one compare-and-swap from
+//! the undecided state read, so of two threads counting down one slot, or deciding it,
+//! one retries or gives way, and exactly one sees a count reach zero.
+
+mod slot;
 
 use crate::children::ChildTables;
 pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
-use crate::value::{TableValue, Turn, Value, MAX_DISTANCE};
+use crate::value::{TableValue, Turn, Value};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering::Relaxed};
+use slot::Slot;
+pub use slot::{MAX_SLOT_COUNT, MAX_SLOT_DISTANCE};
+use std::sync::atomic::{
+    AtomicBool, AtomicU16,
+    Ordering::{AcqRel, Acquire, Relaxed, Release},
+};
+use std::sync::Mutex;
 
-/// A rank's value slot before it is decided.
-const UNDECIDED: u16 = u16::MAX;
-/// In `worst_lower`: some lower-tier move is a draw or a win, so this position
-/// cannot be lost.
-const CANNOT_LOSE: u16 = u16::MAX;
-/// Ranks handed to one rayon task at a time.
-const CHUNK: usize = 1 << 14;
+/// Ranks a block: handed to one rayon task at a time, and the unit whose lowest level
+/// still to be pushed is kept.
+const BLOCK: usize = 1 << 14;
+/// A block with nothing left to push.
+const NOTHING: u16 = u16::MAX;
 
 /// Progress of a build, reported to whoever shows it.
 pub trait Observer: Sync {
@@ -55,34 +69,38 @@ impl Observer for Silent {}
 /// The working state of a tier being solved.
 pub struct TierWork<T> {
     tier: T,
-    /// Value code per rank, or `UNDECIDED`.
-    values: Vec<AtomicU16>,
-    /// Same-tier moves not yet known to be wins for the opponent (or, after a
-    /// bonus move, losses for the mover).
-    pending: Vec<AtomicU16>,
-    /// Longest distance among the lower-tier moves that are bad for the mover, or
-    /// `CANNOT_LOSE`.
-    worst_lower: Vec<u16>,
-    /// Positions to fix, by distance: `(rank, value code)`.
-    frontier: Vec<Vec<(u64, u16)>>,
+    /// Each rank's [`Slot`].
+    slots: Vec<AtomicU16>,
+    /// Per block: the lowest level among its positions still to be pushed, or `NOTHING`.
+    next: Vec<AtomicU16>,
+    /// The highest level any position waits at.
+    top: AtomicU16,
     /// The parents found by the scan, for a game that does not list un-moves.
     parents: Option<Parents>,
 }
 
 impl<T> TierWork<T> {
-    fn queue(&mut self, entries: Vec<(u64, u16)>) {
-        for (rank, code) in entries {
-            let level = Value::from_code(code).plies().unwrap_or(0) as usize;
-            if self.frontier.len() <= level {
-                self.frontier.resize_with(level + 1, Vec::new);
+    /// Notes that the position at `rank` waits to be pushed at `level`.
+    #[inline]
+    fn waits(&self, rank: u64, level: u16) {
+        self.next[rank as usize / BLOCK].fetch_min(level, Release);
+        self.top.fetch_max(level, Relaxed);
+    }
+
+    /// Takes one from the count of `rank`'s same-tier moves not yet known to be bad for
+    /// it, if it can still lose; true when the count reached zero.
+    fn count_down(&self, rank: u64) -> bool {
+        let slot = &self.slots[rank as usize];
+        let mut bits = slot.load(Relaxed);
+        while let Slot::CanLose(count @ 1..) = Slot::decode(bits) {
+            match slot.compare_exchange_weak(bits, Slot::counted_down(bits), Relaxed, Relaxed) {
+                Ok(_) => return count == 1,
+                Err(now) => bits = now,
             }
-            self.frontier[level].push((rank, code));
         }
+        false
     }
 }
-
-/// A position decided by the scan: its rank and value code, queued at its distance.
-type Queued = (u64, u16);
 
 /// Splits move locations into same-tier edges (distinct `(rank, turn)` pairs, into
 /// `edges`) and the others (left in `moves`).
@@ -103,36 +121,38 @@ pub fn scan_tier<G: Game>(
 ) -> Result<TierWork<G::Tier>, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
-    let values: Vec<AtomicU16> = (0..len).map(|_| AtomicU16::new(UNDECIDED)).collect();
-    let pending: Vec<AtomicU16> = (0..len).map(|_| AtomicU16::new(0)).collect();
-    let mut worst_lower = vec![0u16; len];
-    let failure = std::sync::Mutex::new(None::<SolveError>);
+    let blocks = len.div_ceil(BLOCK);
+    let work = TierWork {
+        tier,
+        slots: (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect(),
+        next: (0..blocks).map(|_| AtomicU16::new(NOTHING)).collect(),
+        top: AtomicU16::new(0),
+        parents: None,
+    };
+    let failure = Mutex::new(None::<SolveError>);
     let failed = AtomicBool::new(false);
     let find_parents = !game.lists_unmoves();
 
-    let scanned: Vec<(Vec<Queued>, Vec<Edge>)> = worst_lower
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(chunk, worst)| {
-            let mut out = Vec::new();
+    let edges: Vec<Vec<Edge>> = (0..blocks)
+        .into_par_iter()
+        .map(|block| {
             let mut moves = Vec::new();
             let mut edges = Vec::new();
             let mut parent_edges = Vec::new();
-            let first = (chunk * CHUNK) as u64;
-            for (i, worst) in worst.iter_mut().enumerate() {
+            let ranks = block * BLOCK..((block + 1) * BLOCK).min(len);
+            let count = ranks.len();
+            for rank in ranks.map(|r| r as u64) {
                 if failed.load(Relaxed) {
                     break;
                 }
-                let rank = first + i as u64;
                 match scan_position(game, tier, rank, children, &mut moves, &mut edges) {
-                    Ok(scan) => {
-                        if find_parents && scan.same_tier > 0 {
+                    Ok((slot, same_tier)) => {
+                        if find_parents && same_tier > 0 {
                             parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
                         }
-                        pending[rank as usize].store(scan.same_tier, Relaxed);
-                        *worst = scan.worst_lower;
-                        if let Some(v) = scan.queue {
-                            out.push((rank, v.code()));
+                        work.slots[rank as usize].store(slot.encode(), Relaxed);
+                        if let Some(level) = slot.level() {
+                            work.waits(rank, level);
                         }
                     }
                     Err(e) => {
@@ -142,28 +162,19 @@ pub fn scan_tier<G: Game>(
                     }
                 }
             }
-            observer.advanced(worst.len() as u64);
-            (out, parent_edges)
+            observer.advanced(count as u64);
+            parent_edges
         })
         .collect();
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let (queued, edges): (Vec<_>, Vec<_>) = scanned.into_iter().unzip();
-    let parents = find_parents.then(|| Parents::new(len, edges));
-    let mut work = TierWork { tier, values, pending, worst_lower, frontier: Vec::new(), parents };
-    for entries in queued {
-        work.queue(entries);
-    }
+    let mut work = work;
+    work.parents = find_parents.then(|| Parents::new(len, edges));
     Ok(work)
 }
 
-struct ScannedPosition {
-    same_tier: u16,
-    worst_lower: u16,
-    queue: Option<Value>,
-}
-
+/// The slot the scan gives a position, and its number of distinct same-tier moves.
 fn scan_position<G: Game>(
     game: &G,
     tier: G::Tier,
@@ -171,12 +182,15 @@ fn scan_position<G: Game>(
     children: &ChildTables<'_, G::Tier>,
     moves: &mut Vec<Move<Location<G::Tier>>>,
     edges: &mut Vec<(u64, Turn)>,
-) -> Result<ScannedPosition, SolveError> {
+) -> Result<(Slot, u16), SolveError> {
+    let too_deep = || SolveError::TooDeep { tier: tier.to_string(), limit: MAX_SLOT_DISTANCE };
     let position = game.position(Location { tier, rank, orientation: 0 });
     if let Some(value) = game.end(&position) {
         let value = Value::from_code(value.code());
-        let queue = (value != Value::Draw).then_some(value);
-        return Ok(ScannedPosition { same_tier: 0, worst_lower: CANNOT_LOSE, queue });
+        if value.plies().unwrap_or(0) > MAX_SLOT_DISTANCE {
+            return Err(too_deep());
+        }
+        return Ok((Slot::decided(value), 0));
     }
     moves.clear();
     game.move_locations(&position, moves);
@@ -195,105 +209,180 @@ fn scan_position<G: Game>(
             Value::Draw => can_lose = false,
         }
     }
-    if best_win.unwrap_or(0).max(worst) > MAX_DISTANCE {
-        return Err(SolveError::TooDeep { tier: tier.to_string() });
+    if best_win.unwrap_or(0).max(worst) > MAX_SLOT_DISTANCE {
+        return Err(too_deep());
     }
-    // A position has far fewer distinct moves than this; more would be a game bug.
-    let same_tier = u16::try_from(edges.len()).unwrap_or(u16::MAX);
-    if let Some(d) = best_win {
-        return Ok(ScannedPosition { same_tier, worst_lower: CANNOT_LOSE, queue: Some(Value::Win(d)) });
-    }
-    if !can_lose {
-        return Ok(ScannedPosition { same_tier, worst_lower: CANNOT_LOSE, queue: None });
-    }
-    if same_tier == 0 {
-        return Ok(ScannedPosition { same_tier, worst_lower: worst, queue: Some(Value::Loss(worst)) });
-    }
-    // `worst` is a distance after the move already; a loss found later adds the
-    // same-tier move's ply the same way, so keep it one ply back.
-    Ok(ScannedPosition { same_tier, worst_lower: worst.saturating_sub(1), queue: None })
+    let same_tier = match u16::try_from(edges.len()) {
+        Ok(n) if n <= MAX_SLOT_COUNT => n,
+        _ => {
+            let (tier, position) = (tier.to_string(), position.to_string());
+            return Err(SolveError::TooManyChildren { tier, position, limit: MAX_SLOT_COUNT });
+        }
+    };
+    // Without same-tier moves, what the lower tiers say is final.
+    let slot = match (best_win, can_lose, same_tier) {
+        (Some(d), _, 0) => Slot::decided(Value::Win(d)),
+        (Some(d), _, _) => Slot::LowerWin(d),
+        (None, false, 0) => Slot::decided(Value::Draw),
+        (None, false, _) => Slot::DrawsLower,
+        (None, true, 0) => Slot::decided(Value::Loss(worst)),
+        (None, true, n) => Slot::CanLose(n),
+    };
+    Ok((slot, same_tier))
 }
 
-/// Step 3: fix frontier positions in order of distance and push them to their parents.
-pub fn push_frontier<G: Game>(game: &G, work: &mut TierWork<G::Tier>) -> Result<(), SolveError> {
-    let tier = work.tier;
-    let mut level = 0;
-    while level < work.frontier.len() {
-        let entries = std::mem::take(&mut work.frontier[level]);
-        if entries.is_empty() {
-            level += 1;
-            continue;
+/// Step 3: push every decided position to its parents, level by level.
+pub fn push_levels<G: Game>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier>,
+) -> Result<(), SolveError> {
+    let mut level = 0u16;
+    while level <= work.top.load(Relaxed) {
+        // Pushing this level sets positions at the next one.
+        if level >= MAX_SLOT_DISTANCE {
+            return Err(SolveError::TooDeep { tier: work.tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
-        if level >= MAX_DISTANCE as usize {
-            return Err(SolveError::TooDeep { tier: tier.to_string() });
-        }
-        let values = &work.values;
-        let pending = &work.pending;
-        let worst_lower = &work.worst_lower;
-        let parents = &work.parents;
-        let queued: Vec<Vec<(u64, u16)>> = entries
-            .par_chunks(CHUNK / 4)
-            .map(|chunk| {
-                let mut out = Vec::new();
-                let mut unmoves = Vec::new();
-                let mut edges: Vec<(u64, Turn)> = Vec::new();
-                for &(rank, code) in chunk {
-                    if values[rank as usize].compare_exchange(UNDECIDED, code, Relaxed, Relaxed).is_err() {
-                        continue;
-                    }
-                    let value = Value::from_code(code);
-                    edges.clear();
-                    match parents {
-                        Some(parents) => edges.extend(parents.of(rank)),
-                        None => {
-                            let position = game.position(Location { tier, rank, orientation: 0 });
-                            unmoves.clear();
-                            game.unmoves(&position, &mut unmoves);
-                            edges.extend(unmoves.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
-                            edges.sort_unstable();
-                            edges.dedup();
-                        }
-                    }
-                    for &(parent, turn) in edges.iter() {
-                        let p = parent as usize;
-                        if values[p].load(Relaxed) != UNDECIDED {
-                            continue;
-                        }
-                        match value.before(turn) {
-                            win @ Value::Win(_) => out.push((parent, win.code())),
-                            Value::Loss(_) => {
-                                if worst_lower[p] == CANNOT_LOSE {
-                                    continue;
+        (0..work.next.len()).into_par_iter().try_for_each_init(
+            || Pusher { unmoves: Vec::new(), edges: Vec::new(), moves: Vec::new() },
+            |pusher, block| -> Result<(), SolveError> {
+                if work.next[block].load(Acquire) > level {
+                    return Ok(());
+                }
+                work.next[block].swap(NOTHING, AcqRel);
+                let mut later = NOTHING;
+                let ranks = block * BLOCK..((block + 1) * BLOCK).min(work.slots.len());
+                for rank in ranks.map(|r| r as u64) {
+                    let bits = work.slots[rank as usize].load(Relaxed);
+                    let slot = Slot::decode(bits);
+                    match slot.level() {
+                        Some(l) if l > level => later = later.min(l),
+                        Some(l) if l == level => {
+                            let code = match slot {
+                                Slot::LowerWin(d) => {
+                                    let code = Value::Win(d).code();
+                                    // Only this task sets a slot that waits at this level.
+                                    work.slots[rank as usize].store(code, Relaxed);
+                                    code
                                 }
-                                if pending[p].fetch_sub(1, Relaxed) == 1 {
-                                    let d = (level as u16).max(worst_lower[p]) + 1;
-                                    out.push((parent, Value::Loss(d).code()));
-                                }
-                            }
-                            Value::Draw => {}
+                                _ => bits,
+                            };
+                            pusher.push(game, children, work, rank, Value::from_code(code))?;
                         }
+                        _ => {}
                     }
                 }
-                out
-            })
-            .collect();
-        for entries in queued {
-            work.queue(entries);
-        }
+                if later != NOTHING {
+                    work.next[block].fetch_min(later, Release);
+                }
+                Ok(())
+            },
+        )?;
         level += 1;
     }
     Ok(())
 }
 
+/// One thread's buffers for pushing values to parents.
+struct Pusher<G: Game> {
+    unmoves: Vec<Move<G::Position>>,
+    edges: Vec<(u64, Turn)>,
+    moves: Vec<Move<Location<G::Tier>>>,
+}
+
+impl<G: Game> Pusher<G> {
+    /// Pushes `value`, just decided for the position at `rank`, to its same-tier parents.
+    fn push(
+        &mut self,
+        game: &G,
+        children: &ChildTables<'_, G::Tier>,
+        work: &TierWork<G::Tier>,
+        rank: u64,
+        value: Value,
+    ) -> Result<(), SolveError> {
+        self.edges.clear();
+        match &work.parents {
+            Some(parents) => self.edges.extend(parents.of(rank)),
+            None => {
+                let position = game.position(Location { tier: work.tier, rank, orientation: 0 });
+                self.unmoves.clear();
+                game.unmoves(&position, &mut self.unmoves);
+                self.edges.extend(self.unmoves.iter().map(|p| (game.locate(&p.position).rank, p.turn)));
+                self.edges.sort_unstable();
+                self.edges.dedup();
+            }
+        }
+        for i in 0..self.edges.len() {
+            let (parent, turn) = self.edges[i];
+            let slot = &work.slots[parent as usize];
+            let bits = slot.load(Relaxed);
+            match (value.before(turn), Slot::decode(bits)) {
+                (_, Slot::Decided(_)) | (Value::Draw, _) => {}
+                (Value::Win(d), _) => win(work, parent, d),
+                (Value::Loss(_), Slot::CanLose(_)) => {
+                    if work.count_down(parent) {
+                        let lost = self.settle(game, children, work, parent)?;
+                        slot.store(lost.code(), Relaxed);
+                        work.waits(parent, lost.plies().unwrap_or(0));
+                    }
+                }
+                (Value::Loss(_), _) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a position that can still lose, once its last same-tier move is known
+    /// to be bad for it: the best of its moves, every one of them decided by now.
+    fn settle(
+        &mut self,
+        game: &G,
+        children: &ChildTables<'_, G::Tier>,
+        work: &TierWork<G::Tier>,
+        rank: u64,
+    ) -> Result<Value, SolveError> {
+        let position = game.position(Location { tier: work.tier, rank, orientation: 0 });
+        self.moves.clear();
+        game.move_locations(&position, &mut self.moves);
+        let mut best: Option<Value> = None;
+        for m in &self.moves {
+            let code = if m.position.tier == work.tier {
+                let bits = work.slots[m.position.rank as usize].load(Relaxed);
+                debug_assert!(matches!(Slot::decode(bits), Slot::Decided(_)), "{position}: a move is undecided");
+                Slot::finished_code(bits)
+            } else {
+                children.code(m.position.tier, m.position.rank)?
+            };
+            let worth = Value::from_code(code).before(m.turn);
+            best = Some(best.map_or(worth, |b| b.best(worth)));
+        }
+        best.ok_or_else(|| SolveError::NoMove { tier: work.tier.to_string(), position: position.to_string() })
+    }
+}
+
+/// Sets the position at `rank` to a win in `d`, unless it is decided already or wins as
+/// soon by a lower-tier move (it becomes that win by itself, at its level). Another
+/// thread may change the slot meanwhile (count it down, or decide it): read it again.
+fn win<T>(work: &TierWork<T>, rank: u64, d: u16) {
+    let slot = &work.slots[rank as usize];
+    let mut bits = slot.load(Relaxed);
+    loop {
+        match Slot::decode(bits) {
+            Slot::Decided(_) => return,
+            Slot::LowerWin(e) if e <= d => return,
+            _ => {}
+        }
+        match slot.compare_exchange_weak(bits, Value::Win(d).code(), Relaxed, Relaxed) {
+            Ok(_) => return work.waits(rank, d),
+            Err(now) => bits = now,
+        }
+    }
+}
 /// Step 4: every position still undecided is a draw. Returns the tier's value codes.
 pub fn mark_draws<T>(work: TierWork<T>) -> Vec<u16> {
-    work.values
-        .into_par_iter()
-        .map(|v| match v.into_inner() {
-            UNDECIDED => Value::Draw.code(),
-            code => code,
-        })
-        .collect()
+    let TierWork { slots, .. } = work;
+    // Mapping a vector's items to ones of the same size reuses its allocation.
+    slots.into_iter().map(|slot| Slot::finished_code(slot.into_inner())).collect()
 }
 
 /// Steps 2 to 4 for one tier whose child tiers' tables are `children`: the value code of
@@ -305,7 +394,7 @@ pub fn solve_tier<G: Game>(
     children: &ChildTables<'_, G::Tier>,
     observer: &dyn Observer,
 ) -> Result<Vec<u16>, SolveError> {
-    let mut work = scan_tier(game, tier, children, observer)?;
-    push_frontier(game, &mut work)?;
+    let work = scan_tier(game, tier, children, observer)?;
+    push_levels(game, children, &work)?;
     Ok(mark_draws(work))
 }

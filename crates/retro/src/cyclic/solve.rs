@@ -94,8 +94,11 @@ impl<G: Game> TierSolver<'_, G> {
         }
         inside.sort_unstable();
         inside.dedup();
-        let count = u8::try_from(inside.len())
-            .map_err(|_| SolveError::TooManyChildren { tier: self.err_tier(), position: format!("{position:?}") })?;
+        let count = u8::try_from(inside.len()).map_err(|_| SolveError::TooManyChildren {
+            tier: self.err_tier(),
+            position: format!("{position:?}"),
+            limit: 255,
+        })?;
         let best = if best == i32::MIN { NO_EXIT } else { self.fits(best)? };
         Ok((best, count))
     }
