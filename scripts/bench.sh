@@ -5,8 +5,11 @@
 # `solve serve` under 64 concurrent clients (wrk: requests per second, p50/p99); then
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
-# a hole) on 1 and 2 threads.
+# a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
+# only: THI` 5x5 with single counters (original; about 1.5 h, 14 GiB) and Awari to 24
+# stones.
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
+#   scripts/bench.sh --big
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -14,7 +17,10 @@ solve="$PWD/target/release/solve"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes"
+big=no
+[[ "${1:-}" == "--big" ]] && big=yes
+
+build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes largest_tier"
   local threads=$1
   shift
   rm -rf "$work/data"
@@ -22,21 +28,35 @@ build() { # threads, then the subcommand and its arguments -> prints "seconds po
     python3 -c '
 import json, sys
 t = json.load(sys.stdin)["tables"]
-print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"])'
+print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"], t["largest_tier"])'
 }
 
 speed_up() { # the subcommand and its arguments: builds on 1 and 2 threads, prints the figures
-  read -r s1 positions bytes peak1 < <(build 1 "$@")
-  read -r s2 _ _ peak2 < <(build 2 "$@")
-  python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" <<'PY'
+  read -r s1 positions bytes peak1 largest < <(build 1 "$@")
+  read -r s2 _ _ peak2 _ < <(build 2 "$@")
+  python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" "$largest" <<'PY'
 import sys
-s1, s2, n, b, p1, p2 = map(float, sys.argv[1:])
+s1, s2, n, b, p1, p2, largest = map(float, sys.argv[1:])
 print(f"positions:            {int(n):,}")
 print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
 print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
 print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
 print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
 print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
+print(f"largest tier:         {int(largest):,} positions; peak memory {p2 / largest:.2f} bytes a position of it")
+PY
+}
+
+two_threads() { # the subcommand and its arguments: builds on 2 threads, prints the figures
+  read -r s positions bytes peak largest < <(build 2 "$@")
+  python3 - "$s" "$positions" "$bytes" "$peak" "$largest" <<'PY'
+import sys
+s, n, b, p, largest = map(float, sys.argv[1:])
+print(f"positions:            {int(n):,}")
+print(f"build, 2 threads:     {s:.0f} s  ({n / s / 1e6:.2f} M positions/s)")
+print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
+print(f"peak memory:          {p / 2**30:.2f} GiB")
+print(f"largest tier:         {int(largest):,} positions; peak memory {p / largest:.2f} bytes a position of it")
 PY
 }
 
@@ -111,3 +131,11 @@ echo "sowing, ranking and a one-thread search without the process: cargo bench -
 echo
 echo "Trias 3x3 with 3 stones a hole, built from scratch (tables + reachable census)"
 speed_up trias --holes 3 --stones 3
+
+[[ $big == yes ]] || exit 0
+echo
+echo "THI\` 5x5 with single counters, rules original, built from scratch (no census)"
+two_threads thi --size 5 --height 1 --rules original
+echo
+echo "Awari to 24 stones, built from scratch"
+two_threads awari --stones 24

@@ -91,7 +91,14 @@ pub struct ThiArgs {
     /// Longest principal line printed, in plies.
     #[arg(long, default_value_t = 200)]
     max_line: usize,
+    /// Count the positions reachable from the start, by value (done anyway for tables of
+    /// up to 10⁹ positions; above that a breadth-first search as long as the build).
+    #[arg(long)]
+    census: bool,
 }
+
+/// Largest table whose reachable census runs without `--census`.
+const CENSUS_UNASKED: u64 = 1_000_000_000;
 
 fn setup(args: &ThiArgs) -> Result<Setup> {
     let setup = match (args.size, args.height, args.rows) {
@@ -181,28 +188,27 @@ fn verdict(
     let start = setup.start();
     let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
-    let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
-    let census = cached_census(game, tables, &start, &cache)?;
-    spinner.finish_and_clear();
-    let claim_holds = value == Value::Draw;
-    let reachable = ReachableReport {
-        positions: census.positions,
-        win: Some(census.win),
-        draw: Some(census.draw),
-        loss: Some(census.loss),
+    let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
+        let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
+        let census = cached_census(game, tables, &start, &cache)?;
+        spinner.finish_and_clear();
+        Some(ReachableReport {
+            positions: census.positions,
+            win: Some(census.win),
+            draw: Some(census.draw),
+            loss: Some(census.loss),
+        })
+    } else {
+        if !args.json {
+            eprintln!("not counting the positions reachable from the start (--census counts them)");
+        }
+        None
     };
+    let claim_holds = value == Value::Draw;
     let details = json!({ "claim_perfect_play_draws": claim_holds });
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
-    let (out, _) = query::thi::report(
-        game,
-        tables,
-        Some(setup),
-        &start,
-        args.max_line,
-        tables_report,
-        Some(reachable),
-        Some(details),
-    )?;
+    let (out, _) =
+        query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, reachable, Some(details))?;
     if args.json {
         print_json(&out)?;
         return Ok(());

@@ -24,8 +24,17 @@ const KEYS: [&str; 14] = [
     "tables",
 ];
 const OPTIONAL: [&str; 2] = ["reachable", "details"];
-const TABLE_KEYS: [&str; 8] =
-    ["directory", "positions", "bytes", "tiers", "tiers_built", "tiers_reused", "seconds", "peak_memory_bytes"];
+const TABLE_KEYS: [&str; 9] = [
+    "directory",
+    "positions",
+    "bytes",
+    "tiers",
+    "largest_tier",
+    "tiers_built",
+    "tiers_reused",
+    "seconds",
+    "peak_memory_bytes",
+];
 
 /// Checks the shape of a value: its kind's keys, and the outcome agreeing with a score.
 fn check_value(value: &Json, kind: &str, context: &str) {

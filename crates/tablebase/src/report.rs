@@ -136,6 +136,8 @@ pub struct TablesReport {
     pub bytes: u64,
     /// Tiers loaded.
     pub tiers: usize,
+    /// Positions of the largest tier: the one whose solving needs the most memory.
+    pub largest_tier: u64,
     /// Tiers this run solved.
     pub tiers_built: usize,
     /// Tiers this run found built and checked.
@@ -160,6 +162,7 @@ impl TablesReport {
             positions,
             bytes,
             tiers: build.tiers_built + build.tiers_reused,
+            largest_tier: tables.tables().map(|(_, t)| t.entries()).max().unwrap_or(0),
             tiers_built: build.tiers_built,
             tiers_reused: build.tiers_reused,
             seconds,
