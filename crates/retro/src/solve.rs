@@ -3,7 +3,7 @@
 //! 1. the finished tables of the tiers a move can reach ([`crate::children`]);
 //! 2. [`scan_tier`]: every position's moves: lower-tier ones are probed, same-tier ones
 //!    counted; what that decides, or what it leaves open, is written into the
-//!    position's two-byte slot ([`slot`]);
+//!    position's two-byte slot (`solve/slot.rs`);
 //! 3. [`push_levels`]: level by level in increasing distance, every position decided at
 //!    that distance pushes its value to its same-tier parents (found by un-moves): a win
 //!    for a parent is set at the next distance, and a parent all of whose moves are bad
