@@ -244,7 +244,7 @@ pub fn push_levels<G: Game>(
             return Err(SolveError::TooDeep { tier: work.tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
         (0..work.next.len()).into_par_iter().try_for_each_init(
-            || Pusher { unmoves: Vec::new(), edges: Vec::new(), moves: Vec::new() },
+            || Pusher { game, children, work, unmoves: Vec::new(), edges: Vec::new(), moves: Vec::new() },
             |pusher, block| -> Result<(), SolveError> {
                 if work.next[block].load(Acquire) > level {
                     return Ok(());
@@ -267,7 +267,7 @@ pub fn push_levels<G: Game>(
                                 }
                                 _ => bits,
                             };
-                            pusher.push(game, children, work, rank, Value::from_code(code))?;
+                            pusher.push(rank, Value::from_code(code))?;
                         }
                         _ => {}
                     }
@@ -283,23 +283,20 @@ pub fn push_levels<G: Game>(
     Ok(())
 }
 
-/// One thread's buffers for pushing values to parents.
-struct Pusher<G: Game> {
+/// What one thread needs to push values to parents: the tier's state and its buffers.
+struct Pusher<'a, G: Game> {
+    game: &'a G,
+    children: &'a ChildTables<'a, G::Tier>,
+    work: &'a TierWork<G::Tier>,
     unmoves: Vec<Move<G::Position>>,
     edges: Vec<(u64, Turn)>,
     moves: Vec<Move<Location<G::Tier>>>,
 }
 
-impl<G: Game> Pusher<G> {
+impl<G: Game> Pusher<'_, G> {
     /// Pushes `value`, just decided for the position at `rank`, to its same-tier parents.
-    fn push(
-        &mut self,
-        game: &G,
-        children: &ChildTables<'_, G::Tier>,
-        work: &TierWork<G::Tier>,
-        rank: u64,
-        value: Value,
-    ) -> Result<(), SolveError> {
+    fn push(&mut self, rank: u64, value: Value) -> Result<(), SolveError> {
+        let (game, work) = (self.game, self.work);
         self.edges.clear();
         match &work.parents {
             Some(parents) => self.edges.extend(parents.of(rank)),
@@ -321,7 +318,7 @@ impl<G: Game> Pusher<G> {
                 (Value::Win(d), _) => win(work, parent, d),
                 (Value::Loss(_), Slot::CanLose(_)) => {
                     if work.count_down(parent) {
-                        let lost = self.settle(game, children, work, parent)?;
+                        let lost = self.settle(parent)?;
                         slot.store(lost.code(), Relaxed);
                         work.waits(parent, lost.plies().unwrap_or(0));
                     }
@@ -334,13 +331,8 @@ impl<G: Game> Pusher<G> {
 
     /// The value of a position that can still lose, once its last same-tier move is known
     /// to be bad for it: the best of its moves, every one of them decided by now.
-    fn settle(
-        &mut self,
-        game: &G,
-        children: &ChildTables<'_, G::Tier>,
-        work: &TierWork<G::Tier>,
-        rank: u64,
-    ) -> Result<Value, SolveError> {
+    fn settle(&mut self, rank: u64) -> Result<Value, SolveError> {
+        let (game, children, work) = (self.game, self.children, self.work);
         let position = game.position(Location { tier: work.tier, rank, orientation: 0 });
         self.moves.clear();
         game.move_locations(&position, &mut self.moves);
