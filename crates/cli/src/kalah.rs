@@ -112,7 +112,7 @@ pub struct KalahArgs {
     #[arg(long)]
     endgame_seeds: Option<u32>,
     /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
-    /// and used as the search grows, four entries per board searched.
+    /// and used as the search grows, one entry per board searched.
     #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: u32,
     /// Directory holding the tables (created if missing).

@@ -346,6 +346,13 @@ impl<'a> Search<'a> {
         Ok(guess)
     }
 
+    /// The pit (0-based) the transposition table holds as the best move at `board`, if it
+    /// holds one.
+    pub fn stored_best(&self, board: &Board) -> Option<usize> {
+        let entry = self.transpositions.lookup(hash(board))?;
+        entry.best.checked_sub(1).map(usize::from)
+    }
+
     /// Whether the board's value is at least `target`: one null-window search.
     pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, ProbeError> {
         let seeds = board.seeds();

@@ -11,8 +11,8 @@
 //! lands on a random bucket, and with 4 KiB pages nearly every probe also missed the TLB
 //! (the page walk, not the cache miss, was most of a node's time on Kalah(6,4)).
 //!
-//! The whole array is reserved at once, but a search uses only its first buckets, as many as
-//! four entries per board searched so far ([`TranspositionTable::fit`]): the system zeroes
+//! The whole array is reserved at once, but a search uses only its first buckets, one entry
+//! per board searched so far ([`TranspositionTable::fit`]): the system zeroes
 //! each page on first touch, and zeroing all 2 GiB of the default size made every small
 //! search (`solve verify kalah`'s thirty instances, a position near the end) pay for memory it
 //! never used (docs/performance.md, transposition table). Growing the mask is safe while other threads probe and store: until the
@@ -85,6 +85,11 @@ pub struct TranspositionTable {
     mask: AtomicUsize,
 }
 
+/// Entries in use per board searched so far. Four cost the Kalah(6,4) value over 20-seed
+/// tables 2 s of the system's time zeroing pages (8.7 s against 6.6 s on one thread), for
+/// 3 % fewer boards.
+const ENTRIES_PER_BOARD: u64 = 1;
+
 /// Buckets a table starts with (2 MiB, one huge page), if it has that many.
 const FIRST_BUCKETS: usize = 1 << 16;
 
@@ -105,12 +110,12 @@ impl TranspositionTable {
         2 * (self.mask.load(Relaxed) + 1)
     }
 
-    /// Grows the part in use to at least four entries per board of `searched` (up to the
-    /// whole table): every search calls this as its count of boards grows. The thread that
+    /// Grows the part in use to at least [`ENTRIES_PER_BOARD`] entries per board of
+    /// `searched` (up to the whole table): every search calls this as its count of boards grows. The thread that
     /// grows it moves the entries whose bucket changed to their new place (the others go
     /// on searching meanwhile): dropping them cost 9 % more boards on Kalah(6,4).
     pub fn fit(&self, searched: u64) {
-        let wanted = (searched.saturating_mul(2) as usize).min(self.buckets);
+        let wanted = ((searched.saturating_mul(ENTRIES_PER_BOARD) / 2) as usize).min(self.buckets);
         let old = self.mask.load(Relaxed);
         if wanted <= old + 1 {
             return;
@@ -216,9 +221,10 @@ mod tests {
         let (stays, moves) = (5u64, 5 + FIRST_BUCKETS as u64);
         table.store(stays, e);
         table.store(moves, e);
-        table.fit(FIRST_BUCKETS as u64 / 2);
-        assert_eq!(table.entries(), 2 * FIRST_BUCKETS, "no growth while four entries a board remain");
-        table.fit(FIRST_BUCKETS as u64 / 2 + 1);
+        let filling = 2 * FIRST_BUCKETS as u64 / ENTRIES_PER_BOARD;
+        table.fit(filling);
+        assert_eq!(table.entries(), 2 * FIRST_BUCKETS, "no growth while the entries a board is given remain");
+        table.fit(filling + 2);
         assert_eq!(table.entries(), 4 * FIRST_BUCKETS);
         assert_eq!(table.lookup(stays), Some(e));
         assert_eq!(table.lookup(moves), Some(e), "moved to its new bucket");
