@@ -39,9 +39,10 @@ struct Frame<P, V> {
     best: Option<V>,
 }
 
-/// A position just opened: its value, or a frame waiting for same-tier children.
+/// A position just opened: its value (and the buffers it was lent back), or a frame
+/// waiting for same-tier children.
 enum Opened<P, V> {
-    Known(V),
+    Known(V, Spare<P>),
     Pending(Frame<P, V>),
 }
 
@@ -82,7 +83,7 @@ impl<G: Game> TierSolver<'_, G> {
         (mut moves, mut ranks): Spare<G::Position>,
     ) -> Result<Opened<G::Position, G::Value>, SolveError> {
         if let Some(v) = self.game.end(position) {
-            return Ok(Opened::Known(v));
+            return Ok(Opened::Known(v, (moves, ranks)));
         }
         moves.clear();
         ranks.clear();
@@ -132,7 +133,7 @@ impl<G: Game> TierSolver<'_, G> {
             }
         }
         if kept == 0 {
-            return Ok(Opened::Known(best.expect("a position with moves has a best one")));
+            return Ok(Opened::Known(best.expect("a position with moves has a best one"), (moves, ranks)));
         }
         moves.truncate(kept);
         ranks.truncate(kept);
@@ -152,7 +153,8 @@ impl<G: Game> TierSolver<'_, G> {
         }
         let limit = self.values.len();
         match self.open(root, position, spares.pop().unwrap_or_default())? {
-            Opened::Known(v) => {
+            Opened::Known(v, spare) => {
+                spares.push(spare);
                 self.values[root as usize].store(self.code_of(v)?, Relaxed);
                 return Ok(());
             }
@@ -168,7 +170,10 @@ impl<G: Game> TierSolver<'_, G> {
                         return Err(SolveError::Cycle { tier: self.error_tier() });
                     }
                     match self.open(rank, &position, spares.pop().unwrap_or_default())? {
-                        Opened::Known(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
+                        Opened::Known(v, spare) => {
+                            spares.push(spare);
+                            self.values[rank as usize].store(self.code_of(v)?, Relaxed)
+                        }
                         Opened::Pending(child) => stack.push(child),
                     }
                     // Either the child's value is written now or it is on the stack;
