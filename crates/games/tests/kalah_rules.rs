@@ -153,3 +153,19 @@ fn board_is_the_movers_view() {
     let pic = notation::picture(&p);
     assert!(pic.contains("North to move"), "{pic}");
 }
+
+/// Swapping the rows (the board seen by the other player) on every row length, including
+/// a full 16-cell board: the rows change places and nothing else changes.
+#[test]
+fn swapping_the_rows_on_every_board_size() {
+    for m in 1..=8usize {
+        let mine: Vec<u8> = (0..m as u8).map(|i| i * 3 + 1).collect();
+        let theirs: Vec<u8> = (0..m as u8).map(|i| 200 - i).collect();
+        let board = Board::new(&mine, &theirs);
+        let swapped = board.swapped();
+        assert_eq!(swapped, Board::new(&theirs, &mine), "{m} pits");
+        assert_eq!(swapped.mine(), &theirs[..]);
+        assert_eq!(swapped.theirs(), &mine[..]);
+        assert_eq!(swapped.swapped(), board);
+    }
+}

@@ -49,9 +49,12 @@ impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
     /// finished child tier or the rank lies past its end.
     #[inline]
     pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
+        // Largest tiers first: a move loses little material, so its child's tier is most
+        // often one of the highest below this one (Kalah's tier 20 has 20 tables below it).
         let table = self
             .tables
             .iter()
+            .rev()
             .find(|(t, _)| *t == child)
             .map(|&(_, table)| table)
             .ok_or_else(|| ChildError::UnexpectedTier { tier: self.tier.to_string(), child: child.to_string() })?;

@@ -39,6 +39,23 @@ fn values_read_back_through_both_openers() {
     assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
 }
 
+/// A body written in several pieces (more than a million entries, at a width that does
+/// not fill whole bytes: 7 bits) reads back whole, its checksum that of the whole body.
+#[test]
+fn a_body_written_in_pieces_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tier-2-1.tbl");
+    let codes: Vec<u16> = (0..(1u32 << 21) + 13).map(|i| (i.wrapping_mul(2_654_435_761) >> 25) as u16).collect();
+    let header = write_table(&path, &identity(), &codes).unwrap();
+    assert_eq!(header.bits, 7);
+    let table = Table::open(&path, Some(&identity())).unwrap();
+    assert_eq!(table.codes(), codes);
+    let bytes = fs::read(&path).unwrap();
+    let body = &bytes[header.body_offset as usize..];
+    assert_eq!(body.len() as u64, header.body_len);
+    assert_eq!(xxhash_rust::xxh3::xxh3_64(body), header.body_checksum);
+}
+
 #[test]
 fn another_game_or_tier_is_refused() {
     let (_dir, path) = written();

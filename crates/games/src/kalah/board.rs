@@ -62,6 +62,18 @@ impl Board {
         Board::new(&cells[..m], &cells[m..])
     }
 
+    /// All the cells and the row length, for stepping through boards without copying
+    /// rows of a length known only at run time (each copy a `memcpy` call).
+    pub(crate) fn raw(&self) -> (u8, [u8; 2 * MAX_PITS]) {
+        (self.m, self.cells)
+    }
+
+    /// The board of [`Board::raw`]'s parts; the cells past `2m` must be empty.
+    pub(crate) fn from_raw(m: u8, cells: [u8; 2 * MAX_PITS]) -> Board {
+        debug_assert!(cells[2 * m as usize..].iter().all(|&s| s == 0));
+        Board { m, cells }
+    }
+
     /// Pits per row.
     pub fn pits(&self) -> usize {
         self.m as usize
@@ -88,12 +100,16 @@ impl Board {
     }
 
     /// The same pits seen from the other player.
+    ///
+    /// The rows are swapped as the two halves of one 128-bit word (little-endian: cell 0
+    /// lowest): copying rows of a length known only at run time called `memcpy` twice, in
+    /// the inner loop of every table build and search.
     pub fn swapped(&self) -> Board {
-        let m = self.m as usize;
-        let mut cells = [0u8; 2 * MAX_PITS];
-        cells[..m].copy_from_slice(self.theirs());
-        cells[m..2 * m].copy_from_slice(self.mine());
-        Board { m: self.m, cells }
+        let bits = 8 * self.m as u32;
+        let word = u128::from_le_bytes(self.cells);
+        let row = (1u128 << bits) - 1;
+        let swapped = (word >> bits) & row | (word & row) << bits;
+        Board { m: self.m, cells: swapped.to_le_bytes() }
     }
 
     /// The score still to be gained by the player to move if the game is over here.
