@@ -169,3 +169,61 @@ fn swapping_the_rows_on_every_board_size() {
         assert_eq!(swapped.swapped(), board);
     }
 }
+
+/// Sowing against a plain seed-by-seed sowing written here (no captures: those come after
+/// the seeds are down and are checked by hand above), on random boards of every row
+/// length, with piles large enough for several laps.
+#[test]
+fn sowing_agrees_with_dropping_one_seed_at_a_time() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for _ in 0..20_000 {
+        let m = 1 + next(8) as usize;
+        let mut cells = [0u8; 16];
+        let mut total = 0u32;
+        for cell in cells.iter_mut().take(2 * m) {
+            // Mostly small piles, now and then one of a few laps.
+            let seeds = if next(8) == 0 { next(60) } else { next(5) } as u8;
+            if total + seeds as u32 <= 255 {
+                *cell = seeds;
+                total += seeds as u32;
+            }
+        }
+        let board = Board::from_cells(&cells[..2 * m]);
+        let pit = next(m as u64) as usize;
+        let rules = Rules { capture: Capture::Standard, ..Rules::STANDARD };
+        let Some(sown) = board.sow(&rules, pit) else {
+            assert_eq!(cells[pit], 0);
+            continue;
+        };
+        // Holes: 0..m the mover's pits, m his store, m+1..=2m the opponent's (cell h−1).
+        let mut expected = cells;
+        let mut seeds = expected[pit];
+        expected[pit] = 0;
+        let (mut hole, mut store) = (pit, 0i16);
+        while seeds > 0 {
+            hole = (hole + 1) % (2 * m + 1);
+            if hole < m {
+                expected[hole] += 1;
+            } else if hole == m {
+                store += 1;
+            } else {
+                expected[hole - 1] += 1;
+            }
+            seeds -= 1;
+        }
+        let captures = hole < m && expected[hole] == 1 && expected[2 * m - 1 - hole] > 0;
+        if captures {
+            continue;
+        }
+        let after = Board::from_cells(&expected[..2 * m]);
+        let want = if hole == m { after } else { after.swapped() };
+        assert_eq!((sown.board, sown.gain), (want, store), "{board} pit {}", pit + 1);
+        assert_eq!(sown.turn == retro::Turn::Keeps, hole == m, "{board} pit {}", pit + 1);
+    }
+}
