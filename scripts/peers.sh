@@ -103,6 +103,11 @@ run() { # print a command; run it unless --dry-run
   [[ $dry == yes ]] || "$@"
 }
 
+fresh() { # an empty directory
+  run rm -rf "$1"
+  run mkdir -p "$1"
+}
+
 # ---------------------------------------------------------------- sources and builds
 src_dir() { # env value, url, commit, clone dir -> prints the source directory
   local env=$1 url=$2 commit=$3 dest=$4
@@ -125,8 +130,7 @@ src_dir() { # env value, url, commit, clone dir -> prints the source directory
 build_irving() { # pits -> builds $work/build/irving-p<pits>/{generator,kalah-s}
   local pits=$1 dir=$work/build/irving-p$1
   echo "== building Irving's kalah, PITS=$pits (serial elision) in $dir"
-  run rm -rf "$dir"
-  run mkdir -p "$dir"
+  fresh "$dir"
   if [[ $dry == yes ]]; then
     echo "+ cp -r $irving_src/. $dir/"
   else
@@ -299,8 +303,7 @@ prep() { # description, directory, then the command to run in it (skipped if the
     return
   fi
   echo "== $what (not timed) in $dir"
-  run rm -rf "$dir"
-  run mkdir -p "$dir"
+  fresh "$dir"
   if [[ $dry == yes ]]; then
     echo "+ (cd $dir && ${*})"
   else
@@ -313,19 +316,22 @@ irving_input() { # the generator's stdin: bits (asked for a new file), complete 
   printf '%s\nc %s\nr\n%s\nq\n' "$irving_bits" "$1" "$(irving_cells "$2")"
 }
 
+irving_table() { # name round pits seeds-in-all irving-build: the tables to $irv_k seeds, from empty
+  local inst=$1 r=$2 d=$work/runs/$1 pos t
+  pos=$(board "$3" "$irv_k" "$4")
+  for t in 1 2; do
+    ours "$t" --position "$pos" --endgame-seeds "$irv_k" --out .
+    run_one "$inst" ours "$t" "$r" "$d/ours" yes ours "" -- "${cmd[@]}"
+    [[ $t == 1 ]] || continue
+    run_one "$inst" irving 1 "$r" "$d/irving" yes irving-gen "$(irving_input "$irv_k" "$pos")" -- "$5/generator" endgame.dat
+  done
+}
+
 instance() { # name round
   local inst=$1 r=$2 d=$work/runs/$1 pre=$work/pre
   local pos code
   case $inst in
-    irving-table6)
-      pos=$(board 6 "$irv_k" 48)
-      for t in 1 2; do
-        ours "$t" --position "$pos" --endgame-seeds "$irv_k" --out .
-        run_one "$inst" ours "$t" "$r" "$d/ours" yes ours "" -- "${cmd[@]}"
-        [[ $t == 1 ]] || continue
-        run_one "$inst" irving 1 "$r" "$d/irving" yes irving-gen "$(irving_input "$irv_k" "$pos")" -- "$irv6/generator" endgame.dat
-      done
-      ;;
+    irving-table6) irving_table "$inst" "$r" 6 48 "$irv6" ;;
     irving-6-4)
       for t in 1 2; do
         ours "$t" --pits 6 --seeds "$irv_seeds" --endgame-seeds "$irv_k" --out .
@@ -335,15 +341,7 @@ instance() { # name round
           "$irv6/kalah-s" -t "$irving_tt" -e "$irv_k" -E endgame.dat s "$irv_seeds"
       done
       ;;
-    irving-table5)
-      pos=$(board 5 "$irv_k" 40)
-      for t in 1 2; do
-        ours "$t" --position "$pos" --endgame-seeds "$irv_k" --out .
-        run_one "$inst" ours "$t" "$r" "$d/ours" yes ours "" -- "${cmd[@]}"
-        [[ $t == 1 ]] || continue
-        run_one "$inst" irving 1 "$r" "$d/irving" yes irving-gen "$(irving_input "$irv_k" "$pos")" -- "$irv5/generator" endgame.dat
-      done
-      ;;
+    irving-table5) irving_table "$inst" "$r" 5 40 "$irv5" ;;
     cm-6-4)
       code=$(cm_code "$(start_board 6 "$cm_seeds")")
       for t in 1 2; do
