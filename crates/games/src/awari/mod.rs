@@ -112,8 +112,8 @@ impl Game for Awari {
 
     #[inline]
     fn locate(&self, board: &Board) -> Location<u8> {
-        let stones = board.stones();
-        Location::at(stones as u8, self.index.rank_unchecked(board.cells(), [stones, 0]))
+        let (stones, rank) = self.index.locate_counts(board.cells());
+        Location::at(stones as u8, rank)
     }
 
     fn position(&self, location: Location<u8>) -> Board {

@@ -28,12 +28,6 @@ pub struct Kalah {
     rules: Rules,
     max_seeds: u32,
     index: WordIndex,
-    /// The index's rank terms laid out for [`Game::locate`]: `terms[(c·(S+1) + rest)·(S+1)
-    /// + seeds]` is pit `c`'s share of a board's rank when it holds `seeds` and the pits
-    /// from `c` on hold `rest` (S: `max_seeds`). Ranking is most of a table build's work
-    /// (every move's child is ranked); this layout spares the generic index's per-letter
-    /// weights and its second weight.
-    terms: Vec<u64>,
 }
 
 impl Kalah {
@@ -42,16 +36,7 @@ impl Kalah {
         assert!((1..=MAX_PITS).contains(&m) && max_seeds <= MAX_SEEDS, "checked by Position");
         let pit: Vec<[u32; 2]> = (0..=max_seeds).map(|k| [k, 0]).collect();
         let index = WordIndex::new(vec![pit; 2 * m], [max_seeds, 0])?;
-        let stride = max_seeds as usize + 1;
-        let mut terms = vec![0; 2 * m * stride * stride];
-        for c in 0..2 * m {
-            for rest in 0..stride {
-                for seeds in 0..=rest {
-                    terms[(c * stride + rest) * stride + seeds] = index.term(c, [rest as u32, 0], seeds as u8);
-                }
-            }
-        }
-        Ok(Kalah { m, rules, max_seeds, index, terms })
+        Ok(Kalah { m, rules, max_seeds, index })
     }
 
     /// Pits a row.
@@ -134,18 +119,10 @@ impl Game for Kalah {
         (0..tier).collect()
     }
 
-    /// One pass from the last pit back, which accumulates the seeds of the pits from each
-    /// one on (a term's `rest`) and so the tier too.
     #[inline]
     fn locate(&self, board: &Board) -> Location<u16> {
-        let stride = self.max_seeds as usize + 1;
-        let (mut rest, mut rank) = (0usize, 0u64);
-        for (c, &seeds) in board.cells().iter().enumerate().rev() {
-            rest += seeds as usize;
-            rank += self.terms[(c * stride + rest) * stride + seeds as usize];
-        }
-        debug_assert!(rest <= self.max_seeds as usize, "a board of {rest} seeds outside the index");
-        Location::at(rest as u16, rank)
+        let (seeds, rank) = self.index.locate_counts(board.cells());
+        Location::at(seeds as u16, rank)
     }
 
     fn position(&self, location: Location<u16>) -> Board {

@@ -224,9 +224,8 @@ impl Game for Njaka {
     }
 
     fn locate(&self, position: &Position) -> Location<u8> {
-        let n = position.counters();
         let view = self.view(position);
-        let word = self.index.rank_unchecked(&view[..self.h], [n, 0]);
+        let (n, word) = self.index.locate_counts(&view[..self.h]);
         let rank = match self.variant {
             Variant::Standard => word,
             Variant::Advanced => word << self.h | position.holes_of(position.to_move()) as u64,

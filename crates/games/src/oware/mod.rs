@@ -266,8 +266,7 @@ impl Game for Oware {
 
     #[inline]
     fn locate(&self, position: &Position) -> Location<u8> {
-        let stones = position.board.stones();
-        let board = self.index.rank_unchecked(position.board.cells(), [stones, 0]);
+        let (stones, board) = self.index.locate_counts(position.board.cells());
         Location { tier: stones as u8, rank: board * self.range(stones) + position.mine as u64, orientation: 0 }
     }
 

@@ -120,10 +120,10 @@ impl Game for Trias {
 
     #[inline]
     fn locate(&self, position: &Position) -> Location<u8> {
-        let stones = position.stones();
+        let (stones, rank) = self.index.locate_counts(position.cells());
         Location {
             tier: stones as u8,
-            rank: self.index.rank_unchecked(position.cells(), [stones, 0]),
+            rank,
             orientation: (position.to_move() == Side::North) as u8,
         }
     }
