@@ -110,7 +110,7 @@ impl TranspositionTable {
         2 * (self.mask.load(Relaxed) + 1)
     }
 
-    /// Grows the part in use to at least [`ENTRIES_PER_BOARD`] entries per board of
+    /// Grows the part in use to at least `ENTRIES_PER_BOARD` entries per board of
     /// `searched` (up to the whole table): every search calls this as its count of boards grows. The thread that
     /// grows it moves the entries whose bucket changed to their new place (the others go
     /// on searching meanwhile): dropping them cost 9 % more boards on Kalah(6,4).
