@@ -121,11 +121,7 @@ impl Game for Trias {
     #[inline]
     fn locate(&self, position: &Position) -> Location<u8> {
         let (stones, rank) = self.index.locate_counts(position.cells());
-        Location {
-            tier: stones as u8,
-            rank,
-            orientation: (position.to_move() == Side::North) as u8,
-        }
+        Location { tier: stones as u8, rank, orientation: (position.to_move() == Side::North) as u8 }
     }
 
     fn position(&self, location: Location<u8>) -> Position {
