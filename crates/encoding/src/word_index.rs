@@ -121,6 +121,13 @@ impl WordIndex {
         Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, counts })
     }
 
+    /// The index of counts: `cells` cells, each holding 0 to `max` (letter `k` weighing
+    /// `(k, 0)`, the seeds of a pit), for every total up to `max`.
+    pub fn of_counts(cells: usize, max: u32) -> Result<Self, IndexError> {
+        let cell: Alphabet = (0..=max).map(|k| [k, 0]).collect();
+        WordIndex::new(vec![cell; cells], [max, 0])
+    }
+
     /// Cells of a word.
     pub fn cells(&self) -> usize {
         self.cells
@@ -166,9 +173,8 @@ impl WordIndex {
         Ok((weight, self.rank_unchecked(word, weight)))
     }
 
-    /// Rank of a word already known to be valid and to weigh `weight` (hot path).
-    #[inline]
-    pub fn rank_unchecked(&self, word: &[u8], weight: [u32; 2]) -> u64 {
+    /// Rank of a word already known to be valid and to weigh `weight`.
+    fn rank_unchecked(&self, word: &[u8], weight: [u32; 2]) -> u64 {
         let (wx, wy) = (self.max[0] as usize + 1, self.max[1] as usize + 1);
         let (mut x, mut y) = (weight[0] as usize, weight[1] as usize);
         let mut rank = 0u64;
@@ -185,9 +191,9 @@ impl WordIndex {
     /// For an index of counts (every cell's alphabet `0..=max`, letter `k` weighing
     /// `(k, 0)`: the seeds of a pit): the word's total and its rank, in one pass from the
     /// last cell back, which adds up each cell's `rest` (the count from it on) as it goes.
-    /// Every sowing game ranks each move's child with this: it spares
-    /// [`WordIndex::rank_unchecked`]'s total computed beforehand and its look-ups of each
-    /// letter's weights (a Kalah table build: a quarter of its instructions).
+    /// Every sowing game ranks each move's child with this: it spares [`WordIndex::rank`]'s
+    /// total computed beforehand and its look-ups of each letter's weights (a Kalah table
+    /// build: a quarter of its instructions).
     ///
     /// Hot path, unchecked: the word's total must be at most the index's `max`.
     #[inline]
@@ -267,7 +273,7 @@ mod tests {
 
     #[test]
     fn counts_are_located_with_their_total_and_rank() {
-        let index = WordIndex::new(vec![pit(9); 5], [9, 0]).unwrap();
+        let index = WordIndex::of_counts(5, 9).unwrap();
         assert!(index.counts);
         let mut word = [0u8; 5];
         for total in 0..=9 {

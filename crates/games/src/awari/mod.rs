@@ -44,8 +44,7 @@ impl Awari {
             return Err(AwariError::Pits(m));
         }
         let max_stones = max_stones.min(START_STONES);
-        let pit: Vec<[u32; 2]> = (0..=max_stones).map(|k| [k, 0]).collect();
-        let index = WordIndex::new(vec![pit; 2 * m], [max_stones, 0])?;
+        let index = WordIndex::of_counts(2 * m, max_stones)?;
         Ok(Awari { m, max_stones, index })
     }
 

@@ -34,8 +34,7 @@ impl Kalah {
     /// The game on `m` pits a row (1 to 8) under `rules`, with tables of up to `max_seeds` seeds in the pits.
     pub fn new(m: usize, max_seeds: u32, rules: Rules) -> Result<Kalah, IndexError> {
         assert!((1..=MAX_PITS).contains(&m) && max_seeds <= MAX_SEEDS, "checked by Position");
-        let pit: Vec<[u32; 2]> = (0..=max_seeds).map(|k| [k, 0]).collect();
-        let index = WordIndex::new(vec![pit; 2 * m], [max_seeds, 0])?;
+        let index = WordIndex::of_counts(2 * m, max_seeds)?;
         Ok(Kalah { m, rules, max_seeds, index })
     }
 

@@ -90,8 +90,7 @@ impl Njaka {
         if max_counters > MAX_COUNTERS {
             return Err(NjakaError::TooManyCounters(max_counters as u64));
         }
-        let hole: Vec<[u32; 2]> = (0..=max_counters).map(|n| [n, 0]).collect();
-        let index = WordIndex::new(vec![hole; h], [max_counters, 0])?;
+        let index = WordIndex::of_counts(h, max_counters)?;
         Ok(Njaka { h, variant, clockwise, max_counters, index })
     }
 

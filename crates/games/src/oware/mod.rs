@@ -144,8 +144,7 @@ impl Oware {
         if !(1..=total).contains(&target) {
             return Err(OwareError::Target { target, total });
         }
-        let pit: Vec<[u32; 2]> = (0..=total).map(|k| [k, 0]).collect();
-        let index = WordIndex::new(vec![pit; 2 * m], [total, 0])?;
+        let index = WordIndex::of_counts(2 * m, total)?;
         Ok(Oware { rules, m, seeds, total, target, index })
     }
 

@@ -57,8 +57,7 @@ impl Trias {
         if max_stones > MAX_STONES {
             return Err(TriasError::TooManyStones { stones: max_stones as u64 });
         }
-        let hole: Vec<[u32; 2]> = (0..=max_stones).map(|n| [n, 0]).collect();
-        let index = WordIndex::new(vec![hole; 3 * k], [max_stones, 0])?;
+        let index = WordIndex::of_counts(3 * k, max_stones)?;
         Ok(Trias { k, max_stones, index })
     }
 
