@@ -5,7 +5,7 @@
 //! counter dropped on its opponent's first row is borne off. Paths that give the same
 //! position are one move, named by the first such path in N, E, S, W order.
 
-use super::board::{Colour, Position, Stack};
+use super::board::{Colour, Position, Stack, MAX_SIZE, MAX_SQUARES};
 use retro::{Turn, Value};
 use std::fmt;
 
@@ -102,15 +102,46 @@ impl Direction {
     }
 
     /// The square one step from `square` on an `n × n` board, if on the board.
+    #[inline]
     fn step(self, square: usize, n: usize) -> Option<usize> {
-        let (row, file) = (square / n, square % n);
-        match self {
-            Direction::N => (row + 1 < n).then(|| square + n),
-            Direction::S => (row > 0).then(|| square - n),
-            Direction::E => (file + 1 < n).then(|| square + 1),
-            Direction::W => (file > 0).then(|| square - 1),
-        }
+        let next = NEIGHBOURS[n][square][self as usize];
+        (next != OFF_BOARD).then_some(next as usize)
     }
+}
+
+/// A step off the board in [`NEIGHBOURS`].
+const OFF_BOARD: u8 = u8::MAX;
+
+/// Per board side `n` and square: the square one step N, E, S and W, or `OFF_BOARD`.
+/// Looked up rather than computed: the row and file of a square cost a division by `n`,
+/// which was the costliest instruction of move generation.
+static NEIGHBOURS: [[[u8; 4]; MAX_SQUARES]; MAX_SIZE + 1] = neighbours();
+
+const fn neighbours() -> [[[u8; 4]; MAX_SQUARES]; MAX_SIZE + 1] {
+    let mut table = [[[OFF_BOARD; 4]; MAX_SQUARES]; MAX_SIZE + 1];
+    let mut n = 1;
+    while n <= MAX_SIZE {
+        let mut square = 0;
+        while square < n * n {
+            let (row, file) = (square / n, square % n);
+            let steps = &mut table[n][square];
+            if row + 1 < n {
+                steps[Direction::N as usize] = (square + n) as u8;
+            }
+            if file + 1 < n {
+                steps[Direction::E as usize] = (square + 1) as u8;
+            }
+            if row > 0 {
+                steps[Direction::S as usize] = (square - n) as u8;
+            }
+            if file > 0 {
+                steps[Direction::W as usize] = (square - 1) as u8;
+            }
+            square += 1;
+        }
+        n += 1;
+    }
+    table
 }
 
 /// The directions of a walk, first step first.
@@ -186,7 +217,12 @@ impl<F: FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool> Walk<'_, F> {
             }
             let Some(next) = d.step(at, self.n) else { continue };
             self.path[i as usize] = d;
-            if next / self.n == self.board.bear_off_row(counter) {
+            // The counter's bear-off row is the opponent's first row.
+            let borne_off = match counter {
+                Colour::White => next >= self.n * (self.n - 1),
+                Colour::Black => next < self.n,
+            };
+            if borne_off {
                 self.borne[counter.index()] += 1;
                 let go_on = self.step(i + 1, next, Some(d));
                 self.borne[counter.index()] -= 1;
