@@ -92,7 +92,7 @@ pub struct ThiArgs {
     #[arg(long, default_value_t = 200)]
     max_line: usize,
     /// Count the positions reachable from the start, by value (done anyway for tables of
-    /// up to 10⁹ positions; above that a breadth-first search as long as the build).
+    /// up to 10⁹ positions; above that a search about as long as the build).
     #[arg(long)]
     census: bool,
 }

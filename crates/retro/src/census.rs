@@ -1,12 +1,23 @@
 //! Counting the positions reachable from a start position, by value.
 //!
 //! Positions are told apart by tier, rank and orientation, so positions folded onto one
-//! table entry by a symmetry are still counted one by one. The search goes breadth first,
-//! a level at a time; threads expand the level's positions in parallel and claim each new
-//! position with one atomic `fetch_or` in a bit set per tier, so each is expanded once.
-//! The values are counted at the end, from the set bits.
+//! table entry by a symmetry are still counted one by one. Each (rank, orientation) of
+//! each tier has two bits: *claimed* (reached) and *expanded* (its moves claimed). The
+//! search sweeps the tiers from the start's down, parents before children (material
+//! never comes back, so a tier is complete once its own sweeps find nothing new), and
+//! sweeps each tier in rank order, in parallel blocks, until every claimed position in
+//! it is expanded. A claim is one atomic `fetch_or`, so each position is expanded once.
+//!
+//! Why sweeps and not a breadth-first frontier: with two orientations (a game that folds
+//! a position and its image under a symmetry onto one rank), the image's moves are the
+//! images of the position's moves (invariant 7 of [`crate::game`]). A rank whose two
+//! orientations are both claimed by the time the sweep reaches it is expanded once, its
+//! children claimed in both orientations: that spares a third of the move generation in
+//! THI` TRIAS. No frontier is kept either: the bits are all the memory.
+//! The values are counted at the end, from the claimed bits.
 
 use crate::game::{Game, Location};
+use crate::order::tier_order;
 use crate::store::{ProbeError, Tables};
 use crate::value::TableValue;
 use bitvec::prelude::*;
@@ -38,75 +49,172 @@ impl Census {
     }
 }
 
-/// One bit per (rank, orientation) of each tier that has a table, tiers sorted.
+/// The slots in [`Marks::tiers`] of the tiers claimed last, replaced in turn.
+#[derive(Default)]
+struct Recent {
+    slots: [usize; 4],
+    next: usize,
+}
+
+/// One tier's bits: claimed, and expanded (written only by the sweep's block that owns
+/// the word, so plain `u64`s behind the block's exclusive borrow).
+struct TierMarks<T> {
+    tier: T,
+    claimed: Vec<AtomicU64>,
+    expanded: Vec<u64>,
+}
+
+/// The bits of every tier that has a table, tiers sorted.
 struct Marks<T> {
     orientations: u64,
-    tiers: Vec<(T, Vec<AtomicU64>)>,
+    tiers: Vec<TierMarks<T>>,
 }
 
 impl<T: Ord + Copy + std::fmt::Display> Marks<T> {
-    /// Sets the bit of `loc`; true if it was not set before.
-    fn claim(&self, loc: Location<T>) -> Result<bool, ProbeError> {
-        let i = self
-            .tiers
-            .binary_search_by(|(t, _)| t.cmp(&loc.tier))
-            .map_err(|_| ProbeError::MissingTier(loc.tier.to_string()))?;
+    /// Sets the claimed bit of `loc`. `recent` holds the slots of the tiers claimed last:
+    /// a position's children fall into a few tiers, and testing those first spares most
+    /// binary searches.
+    #[inline]
+    fn claim(&self, loc: Location<T>, recent: &mut Recent) -> Result<(), ProbeError> {
+        let i = match recent.slots.iter().find(|&&i| self.tiers.get(i).is_some_and(|m| m.tier == loc.tier)) {
+            Some(&i) => i,
+            None => {
+                let i = self
+                    .tiers
+                    .binary_search_by(|m| m.tier.cmp(&loc.tier))
+                    .map_err(|_| ProbeError::MissingTier(loc.tier.to_string()))?;
+                recent.slots[recent.next] = i;
+                recent.next = (recent.next + 1) % recent.slots.len();
+                i
+            }
+        };
         let bit = loc.rank * self.orientations + loc.orientation as u64;
         let word = self.tiers[i]
-            .1
+            .claimed
             .get((bit / 64) as usize)
             .ok_or_else(|| ProbeError::BadRank { tier: loc.tier.to_string(), rank: loc.rank })?;
         let mask = 1u64 << (bit % 64);
         // Most children were seen already: a plain load spares the locked instruction.
-        Ok(word.load(Relaxed) & mask == 0 && word.fetch_or(mask, Relaxed) & mask == 0)
+        if word.load(Relaxed) & mask == 0 {
+            word.fetch_or(mask, Relaxed);
+        }
+        Ok(())
     }
 }
+
+/// Claimed-bit words a sweep hands to one rayon task: 2^14 ranks of two orientations.
+const SWEEP_WORDS: usize = 1 << 9;
 
 /// Every position reachable from `start` (the start and finished games included).
 pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position) -> Result<Census, ProbeError> {
     let orientations = game.orientations() as u64;
-    let marks = Marks {
+    let mut marks = Marks {
         orientations,
         tiers: tables
             .tables()
-            .map(|(&t, _)| {
-                (t, (0..(game.tier_size(t) * orientations).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+            .map(|(&tier, _)| {
+                let words = (game.tier_size(tier) * orientations).div_ceil(64) as usize;
+                TierMarks { tier, claimed: (0..words).map(|_| AtomicU64::new(0)).collect(), expanded: vec![0; words] }
             })
             .collect(),
     };
     let first = game.locate(start);
-    marks.claim(first)?;
-    let mut frontier = vec![first];
-    while !frontier.is_empty() {
-        let next: Result<Vec<Vec<Location<G::Tier>>>, ProbeError> = frontier
-            .par_chunks(256)
-            .map(|chunk| {
-                let mut successors = Vec::new();
-                let mut fresh = Vec::new();
-                for &loc in chunk {
-                    let position = game.position(loc);
-                    if game.end(&position).is_some() {
-                        continue;
-                    }
-                    successors.clear();
-                    game.move_locations(&position, &mut successors);
-                    for m in &successors {
-                        if marks.claim(m.position)? {
-                            fresh.push(m.position);
+    marks.claim(first, &mut Recent::default())?;
+    // Parents before children: the reverse of the order the tiers were built in.
+    let order = tier_order(game, &[first.tier])?;
+    for &tier in order.iter().rev() {
+        let slot = marks
+            .tiers
+            .binary_search_by(|m| m.tier.cmp(&tier))
+            .map_err(|_| ProbeError::MissingTier(tier.to_string()))?;
+        // The tier's expanded bits leave `marks` while it is swept, so that the blocks
+        // can own theirs while every block claims through `marks`.
+        let mut expanded = std::mem::take(&mut marks.tiers[slot].expanded);
+        while sweep(game, &marks, slot, &mut expanded)? {}
+        marks.tiers[slot].expanded = expanded;
+    }
+    count(tables, marks)
+}
+
+/// Expands, in rank order, every position of the tier at `slot` claimed and not yet
+/// expanded; true if there was any (its moves may have claimed more in the same tier).
+fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut [u64]) -> Result<bool, ProbeError> {
+    let tier = marks.tiers[slot].tier;
+    let claimed = &marks.tiers[slot].claimed;
+    let orientations = marks.orientations;
+    let found: Vec<bool> = expanded
+        .par_chunks_mut(SWEEP_WORDS)
+        .enumerate()
+        .map(|(block, expanded)| {
+            let mut recent = Recent::default();
+            let mut moves = Vec::new();
+            let mut any = false;
+            for (i, done) in expanded.iter_mut().enumerate() {
+                let w = block * SWEEP_WORDS + i;
+                let pending = claimed[w].load(Relaxed) & !*done;
+                if pending == 0 {
+                    continue;
+                }
+                *done |= pending;
+                any = true;
+                let mut bits = pending;
+                while bits != 0 {
+                    let bit = (w * 64) as u64 + bits.trailing_zeros() as u64;
+                    let rank = bit / orientations;
+                    // The pending orientations of this rank, as a mask from orientation 0.
+                    let shift = (rank * orientations - w as u64 * 64) as u32;
+                    let of_rank = (pending >> shift) & ((1u64 << orientations) - 1);
+                    bits &= !(((1u64 << orientations) - 1) << shift);
+                    if orientations == 2 && of_rank == 0b11 {
+                        expand(game, marks, Location::at(tier, rank), &[0, 1], &mut moves, &mut recent)?;
+                    } else {
+                        for orientation in (0..orientations as u8).filter(|&o| of_rank >> o & 1 == 1) {
+                            let at = Location { tier, rank, orientation };
+                            expand(game, marks, at, &[0], &mut moves, &mut recent)?;
                         }
                     }
                 }
-                Ok(fresh)
-            })
-            .collect();
-        frontier = next?.into_iter().flatten().collect();
+            }
+            Ok(any)
+        })
+        .collect::<Result<_, ProbeError>>()?;
+    Ok(found.into_iter().any(|f| f))
+}
+
+/// Claims the children of the position at `at`, and, for each flip in `flips`, their
+/// images with the orientation flipped that way (invariant 7 of [`crate::game`]).
+fn expand<G: Game>(
+    game: &G,
+    marks: &Marks<G::Tier>,
+    at: Location<G::Tier>,
+    flips: &[u8],
+    moves: &mut Vec<crate::game::Move<Location<G::Tier>>>,
+    recent: &mut Recent,
+) -> Result<(), ProbeError> {
+    let position = game.position(at);
+    if game.end(&position).is_some() {
+        return Ok(());
     }
+    moves.clear();
+    game.move_locations(&position, moves);
+    for m in moves.iter() {
+        for &flip in flips {
+            let child = Location { orientation: m.position.orientation ^ flip, ..m.position };
+            marks.claim(child, recent)?;
+        }
+    }
+    Ok(())
+}
+
+/// The census from the claimed bits: each claimed position's value, read from its table.
+fn count<G: Game>(tables: &Tables<G>, marks: Marks<G::Tier>) -> Result<Census, ProbeError> {
+    let orientations = marks.orientations;
     marks
         .tiers
         .into_par_iter()
-        .map(|(tier, words)| {
+        .map(|TierMarks { tier, claimed, .. }| {
             let table = tables.table(tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
-            let bits: BitVec<u64, Lsb0> = BitVec::from_vec(words.into_iter().map(AtomicU64::into_inner).collect());
+            let bits: BitVec<u64, Lsb0> = BitVec::from_vec(claimed.into_iter().map(AtomicU64::into_inner).collect());
             let mut census = Census::default();
             for bit in bits.iter_ones() {
                 let rank = bit as u64 / orientations;

@@ -19,6 +19,10 @@
 //! 6. For [`Engine::Acyclic`]: the moves that stay inside a tier never come back to a
 //!    position. For [`Engine::CyclicScore`]: a move inside a tier gains nothing and
 //!    passes the turn.
+//! 7. With two orientations, the position of orientation 1 at a rank is the image of the
+//!    one of orientation 0 under a symmetry of the rules that is its own inverse: its
+//!    moves lead to the same locations with the orientation flipped, with the same gains
+//!    and turns (the reachable census expands such a pair once, `crate::census`).
 
 use crate::value::{TableValue, Turn};
 use std::fmt::{Debug, Display};

@@ -88,8 +88,9 @@ fn as_set<P: Clone + Eq + std::hash::Hash>(list: &[Move<P>], map: impl Fn(&P) ->
     list.iter().map(|s| (map(&s.position), s.turn)).collect()
 }
 
-/// (a) `locate(position(loc)) == loc`, and `position(locate(p)) == p`. Returns the
-/// positions, for the other checks.
+/// (a) `locate(position(loc)) == loc`, and `position(locate(p)) == p`; with two
+/// orientations, the moves of orientation 1 are those of orientation 0 with the
+/// orientation flipped (invariant 7). Returns the positions, for the other checks.
 pub fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Vec<G::Position> {
     locations
         .par_iter()
@@ -98,9 +99,40 @@ pub fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Ve
             let found = game.locate(&position);
             assert_eq!(found, location, "locate({position}) is not where it came from");
             assert_eq!(game.position(found), position, "position(locate(p)) is not p");
+            if game.orientations() == 2 && location.orientation == 1 {
+                check_flipped_moves(game, location, &position);
+            }
             position
         })
         .collect()
+}
+
+/// Invariant 7 at one location of orientation 1 (`position`).
+fn check_flipped_moves<G: Game>(game: &G, location: Location<G::Tier>, position: &G::Position) {
+    let image = game.position(Location { orientation: 0, ..location });
+    let (over, image_over) = (game.end(position), game.end(&image));
+    assert_eq!(over.is_some(), image_over.is_some(), "{position} and {image} share a rank but not the game's end");
+    if over.is_some() {
+        return;
+    }
+    let located = |p: &G::Position, flip: u8| {
+        let mut moves = Vec::new();
+        game.move_locations(p, &mut moves);
+        let mut moves: Vec<_> = moves
+            .into_iter()
+            .map(|m| {
+                let to = m.position;
+                (to.tier.to_string(), to.rank, to.orientation ^ flip, m.gain, m.turn == Turn::Keeps)
+            })
+            .collect();
+        moves.sort();
+        moves
+    };
+    assert_eq!(
+        located(position, 0),
+        located(&image, 1),
+        "the moves of {position} are not those of {image}, the position of orientation 0 at its rank, flipped"
+    );
 }
 
 /// (b) Every successor lies in the position's tier or in one of `child_tiers(tier)`, and

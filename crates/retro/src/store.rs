@@ -296,6 +296,9 @@ pub enum ProbeError {
         /// The rank.
         rank: u64,
     },
+    /// The game's tier graph has a cycle, so no order walks it parents first.
+    #[error(transparent)]
+    TierCycle(#[from] crate::order::CycleError),
 }
 
 impl<G: Game> Tables<G> {
