@@ -218,6 +218,42 @@ impl WordIndex {
         self.below[self.slot(cell, rest[0], rest[1]) * self.letters + letter as usize]
     }
 
+    /// Steps `word` to the word of the same weight with the next rank; false, the word
+    /// unchanged, if it was the last. Cheaper than unranking the next rank where most
+    /// steps change only the last cells, as when a tier is walked in rank order.
+    ///
+    /// The word must be valid and within the index (as [`WordIndex::unrank`] writes it).
+    pub fn next_word(&self, word: &mut [u8]) -> bool {
+        let mut rest = [0u32; 2];
+        for c in (0..self.cells).rev() {
+            let alphabet = &self.alphabets[c];
+            let w = alphabet[word[c] as usize];
+            rest = [rest[0] + w[0], rest[1] + w[1]];
+            // The next letter of this cell after which the cells behind can still weigh
+            // what is left; then the cells behind take their first word of that weight.
+            if let Some(s) = (word[c] as usize + 1..alphabet.len()).find(|&s| self.completes(c, s, rest)) {
+                word[c] = s as u8;
+                let mut rest = [rest[0] - alphabet[s][0], rest[1] - alphabet[s][1]];
+                for (d, letter) in word.iter_mut().enumerate().skip(c + 1) {
+                    let first =
+                        (0..self.alphabets[d].len()).find(|&s| self.completes(d, s, rest)).expect("a completion");
+                    *letter = first as u8;
+                    let w = self.alphabets[d][first];
+                    rest = [rest[0] - w[0], rest[1] - w[1]];
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether letter `s` fits in cell `c` with `rest` the weight of cells `c..`, and the
+    /// cells after it can weigh the remainder.
+    fn completes(&self, c: usize, s: usize, rest: [u32; 2]) -> bool {
+        let w = self.alphabets[c][s];
+        w[0] <= rest[0] && w[1] <= rest[1] && self.ways[self.slot(c + 1, rest[0] - w[0], rest[1] - w[1])] > 0
+    }
+
     /// The word of weight `weight` with rank `rank`, written into `word`.
     pub fn unrank(&self, weight: [u32; 2], rank: u64, word: &mut [u8]) -> Result<(), IndexError> {
         let size = self.size(weight)?;
@@ -318,6 +354,27 @@ mod tests {
                 rank += index.term(c, rest, word[c]);
             }
             assert_eq!(rank, r);
+        }
+    }
+
+    #[test]
+    fn the_next_word_is_the_next_rank() {
+        // Two weights and letters that do not fit some cells: as THI` ranks its boards.
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1], [0, 2], [1, 1]];
+        let index = WordIndex::new(vec![alphabet; 5], [4, 3]).unwrap();
+        for x in 0..=4 {
+            for y in 0..=3 {
+                let size = index.size([x, y]).unwrap();
+                let mut word = [0u8; 5];
+                let mut expected = [0u8; 5];
+                index.unrank([x, y], 0, &mut word).unwrap();
+                for r in 1..size {
+                    assert!(index.next_word(&mut word), "weight {x},{y}: no word after rank {}", r - 1);
+                    index.unrank([x, y], r, &mut expected).unwrap();
+                    assert_eq!(word, expected, "weight {x},{y}, rank {r}");
+                }
+                assert!(!index.next_word(&mut word), "weight {x},{y}: a word after the last");
+            }
         }
     }
 

@@ -141,11 +141,19 @@ pub fn scan_tier<G: Game>(
             let mut parent_edges = Vec::new();
             let ranks = block * BLOCK..((block + 1) * BLOCK).min(len);
             let count = ranks.len();
+            // Positions in rank order: one unranking per block, then steps.
+            let mut position: Option<G::Position> = None;
             for rank in ranks.map(|r| r as u64) {
                 if failed.load(Relaxed) {
                     break;
                 }
-                match scan_position(game, tier, rank, children, &mut moves, &mut edges) {
+                let here = match &position {
+                    Some(previous) => game.next_position(tier, rank, previous),
+                    None => game.position(Location::at(tier, rank)),
+                };
+                let scanned = scan_position(game, tier, &here, children, &mut moves, &mut edges);
+                position = Some(here);
+                match scanned {
                     Ok((slot, same_tier)) => {
                         if find_parents && same_tier > 0 {
                             parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
@@ -178,14 +186,13 @@ pub fn scan_tier<G: Game>(
 fn scan_position<G: Game>(
     game: &G,
     tier: G::Tier,
-    rank: u64,
+    position: &G::Position,
     children: &ChildTables<'_, G::Tier>,
     moves: &mut Vec<Move<Location<G::Tier>>>,
     edges: &mut Vec<(u64, Turn)>,
 ) -> Result<(Slot, u16), SolveError> {
     let too_deep = || SolveError::TooDeep { tier: tier.to_string(), limit: MAX_SLOT_DISTANCE };
-    let position = game.position(Location { tier, rank, orientation: 0 });
-    if let Some(value) = game.end(&position) {
+    if let Some(value) = game.end(position) {
         let value = Value::from_code(value.code());
         if value.plies().unwrap_or(0) > MAX_SLOT_DISTANCE {
             return Err(too_deep());
@@ -193,7 +200,7 @@ fn scan_position<G: Game>(
         return Ok((Slot::decided(value), 0));
     }
     moves.clear();
-    game.move_locations(&position, moves);
+    game.move_locations(position, moves);
     if moves.is_empty() {
         return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
     }

@@ -189,8 +189,27 @@ impl BoardIndex {
             if rank < first { (tier.high, tier.low, rank) } else { (tier.low, tier.high, rank - first) };
         let mut word = [0u8; super::board::MAX_SQUARES];
         self.words.unrank([white as u32, black as u32], rank, &mut word[..n * n]).expect("rank inside its tier");
-        let mut board = Position::empty(n, Colour::White);
-        for (sq, &letter) in word[..n * n].iter().enumerate() {
+        self.board_of(&word[..n * n])
+    }
+
+    /// The White-to-move board at `rank` of `tier`, given the one at `rank − 1`: most
+    /// steps change only the last squares, so this is cheaper than [`BoardIndex::board`].
+    pub fn next_board(&self, tier: ThiTier, rank: u64, previous: &Position) -> Position {
+        let n2 = self.size * self.size;
+        let mut word = [0u8; super::board::MAX_SQUARES];
+        for (sq, letter) in word[..n2].iter_mut().enumerate() {
+            *letter = self.code[self.kinds[sq] as usize][previous.stack(sq).byte() as usize] as u8;
+        }
+        // The last board of the first block is followed by the first of the second.
+        if !self.words.next_word(&mut word[..n2]) {
+            return self.board(tier, rank);
+        }
+        self.board_of(&word[..n2])
+    }
+
+    fn board_of(&self, word: &[u8]) -> Position {
+        let mut board = Position::empty(self.size, Colour::White);
+        for (sq, &letter) in word.iter().enumerate() {
             board.set(sq, self.stack[self.kinds[sq] as usize][letter as usize]);
         }
         board
@@ -237,6 +256,23 @@ mod tests {
                     let board = index.board(tier, rank);
                     assert!(board.misplaced_counter().is_none());
                     assert_eq!(index.locate(&board, Colour::White), (tier, rank, 0), "{board}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_next_board_is_the_next_rank() {
+        for (size, max) in [(3, 4), (4, 2)] {
+            let index = BoardIndex::new(size, max).unwrap();
+            for high in 0..=max {
+                for low in 0..=high {
+                    let tier = ThiTier::new(high, low);
+                    let mut board = index.board(tier, 0);
+                    for rank in 1..index.tier_size(tier) {
+                        board = index.next_board(tier, rank, &board);
+                        assert_eq!(board, index.board(tier, rank), "{size}×{size}, tier {tier}, rank {rank}");
+                    }
                 }
             }
         }

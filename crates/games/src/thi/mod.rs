@@ -270,6 +270,10 @@ impl Game for Thi {
         }
     }
 
+    fn next_position(&self, tier: ThiTier, rank: u64, previous: &Position) -> Position {
+        self.index.next_board(tier, rank, previous)
+    }
+
     fn end(&self, position: &Position) -> Option<Value> {
         moves::outcome(self.rules, position)
     }
