@@ -13,7 +13,9 @@
 //! images of the position's moves (invariant 7 of [`crate::game`]). A rank whose two
 //! orientations are both claimed by the time the sweep reaches it is expanded once, its
 //! children claimed in both orientations: that spares a third of the move generation in
-//! THI` TRIAS. No frontier is kept either: the bits are all the memory.
+//! THI` TRIAS. Every rank is expanded from orientation 0, stepped to from the rank before
+//! where it follows one ([`Game::next_position`]) rather than unranked. No frontier is
+//! kept either: the bits are all the memory.
 //! The values are counted at the end, from the claimed bits.
 
 use crate::game::{Game, Location};
@@ -149,6 +151,8 @@ fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut 
             let mut recent = Recent::default();
             let mut moves = Vec::new();
             let mut any = false;
+            // The last position expanded, to step from when the next rank follows it.
+            let mut last: Option<(u64, G::Position)> = None;
             for (i, done) in expanded.iter_mut().enumerate() {
                 let w = block * SWEEP_WORDS + i;
                 let pending = claimed[w].load(Relaxed) & !*done;
@@ -165,14 +169,25 @@ fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut 
                     let shift = (rank * orientations - w as u64 * 64) as u32;
                     let of_rank = (pending >> shift) & ((1u64 << orientations) - 1);
                     bits &= !(((1u64 << orientations) - 1) << shift);
-                    if orientations == 2 && of_rank == 0b11 {
-                        expand(game, marks, Location::at(tier, rank), &[0, 1], &mut moves, &mut recent)?;
-                    } else {
+                    if orientations > 2 {
                         for orientation in (0..orientations as u8).filter(|&o| of_rank >> o & 1 == 1) {
-                            let at = Location { tier, rank, orientation };
-                            expand(game, marks, at, &[0], &mut moves, &mut recent)?;
+                            let position = game.position(Location { tier, rank, orientation });
+                            expand(game, marks, &position, &[0], &mut moves, &mut recent)?;
                         }
+                        continue;
                     }
+                    // Orientation 0's moves serve orientation 1 too, flipped (invariant 7).
+                    let flips: &[u8] = match of_rank {
+                        0b01 => &[0],
+                        0b10 => &[1],
+                        _ => &[0, 1],
+                    };
+                    let position = match &last {
+                        Some((previous, p)) if previous + 1 == rank => game.next_position(tier, rank, p),
+                        _ => game.position(Location::at(tier, rank)),
+                    };
+                    expand(game, marks, &position, flips, &mut moves, &mut recent)?;
+                    last = Some((rank, position));
                 }
             }
             Ok(any)
@@ -181,22 +196,21 @@ fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut 
     Ok(found.into_iter().any(|f| f))
 }
 
-/// Claims the children of the position at `at`, and, for each flip in `flips`, their
-/// images with the orientation flipped that way (invariant 7 of [`crate::game`]).
+/// Claims the children of `position`, with their orientation flipped by each of `flips`
+/// (the children of the position's images, invariant 7 of [`crate::game`]).
 fn expand<G: Game>(
     game: &G,
     marks: &Marks<G::Tier>,
-    at: Location<G::Tier>,
+    position: &G::Position,
     flips: &[u8],
     moves: &mut Vec<crate::game::Move<Location<G::Tier>>>,
     recent: &mut Recent,
 ) -> Result<(), ProbeError> {
-    let position = game.position(at);
-    if game.end(&position).is_some() {
+    if game.end(position).is_some() {
         return Ok(());
     }
     moves.clear();
-    game.move_locations(&position, moves);
+    game.move_locations(position, moves);
     for m in moves.iter() {
         for &flip in flips {
             let child = Location { orientation: m.position.orientation ^ flip, ..m.position };
