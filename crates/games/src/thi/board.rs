@@ -115,14 +115,13 @@ impl Stack {
     }
 
     /// The stack with `colour` added on top, if the limits allow it.
+    #[inline]
     pub fn push(self, colour: Colour) -> Option<Stack> {
-        let h = self.height();
-        if h >= MAX_MIXED {
-            return None;
+        // Looked up: move generation pushes a counter at every step of every walk.
+        match PUSHED[self.0 as usize][colour as usize] {
+            0 => None,
+            byte => Some(Stack(byte)),
         }
-        let bit = if colour == Colour::Black { 1 << h } else { 0 };
-        let next = Stack(((h + 1) << 4) | self.colour_bits() | bit);
-        next.is_legal().then_some(next)
     }
 
     /// The stack without its top counter, and that counter.
@@ -174,6 +173,32 @@ impl fmt::Display for Stack {
         }
         Ok(())
     }
+}
+
+/// Per stack byte and colour (White, Black): the byte of the stack with a counter of that
+/// colour pushed on top, or 0 where the limits forbid it (no push gives the empty stack).
+static PUSHED: [[u8; 2]; 256] = pushed();
+
+const fn pushed() -> [[u8; 2]; 256] {
+    let mut table = [[0u8; 2]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (h, bits) = ((byte >> 4) as u8, (byte & 0x0f) as u8);
+        let mut black = 0;
+        while h < MAX_MIXED && black < 2 {
+            let next_bits = bits | ((black as u8) << h);
+            let blacks = (next_bits & ((1u8 << (h + 1)) - 1)).count_ones() as u8;
+            let whites = h + 1 - blacks;
+            // At most three of one colour alone; four only when both colours are there.
+            let legal = h < MAX_SINGLE || (blacks > 0 && whites > 0);
+            if legal {
+                table[byte][black] = ((h + 1) << 4) | next_bits;
+            }
+            black += 1;
+        }
+        byte += 1;
+    }
+    table
 }
 
 /// A board and the side to move.
@@ -342,6 +367,19 @@ mod tests {
         assert!(Stack::from_counters(&[White, White, White, White]).is_none());
         assert!(Stack::from_counters(&[White, White, White, Black]).is_some());
         assert!(Stack::from_counters(&[Black, White, White, Black, White]).is_none());
+    }
+
+    #[test]
+    fn pushing_keeps_the_limits() {
+        for s in Stack::all() {
+            for colour in [Colour::White, Colour::Black] {
+                let h = s.height();
+                let expected = (h < MAX_MIXED)
+                    .then(|| Stack(((h + 1) << 4) | s.colour_bits() | if colour == Colour::Black { 1 << h } else { 0 }))
+                    .filter(|next| next.is_legal());
+                assert_eq!(s.push(colour), expected, "{s} + {colour:?}");
+            }
+        }
     }
 
     #[test]
