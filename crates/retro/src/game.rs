@@ -93,8 +93,12 @@ impl Engine {
 pub struct Footprint {
     /// Working bytes a position of the tier being solved.
     pub work: f64,
-    /// Bytes a position of a finished table (mapped while later tiers are solved).
+    /// Bytes a position of a finished table on disk, at most.
     pub table: f64,
+    /// Bytes a position of a finished table adds to the peak memory while later tiers are
+    /// solved: its table's, mapped, unless the game reads so little of it that its pages
+    /// are evicted as needed.
+    pub mapped: f64,
     /// Positions solved a second by one thread, roughly: for the time a build is
     /// announced to take (measured on a 2-core machine, docs/performance.md).
     pub rate: f64,
@@ -115,9 +119,9 @@ impl Footprint {
             Engine::CyclicScore => (5.0, 2.0, 1.1e6),
         };
         if lists_unmoves || engine == Engine::Acyclic {
-            Footprint { work, table, rate }
+            Footprint { work, table, mapped: table, rate }
         } else {
-            Footprint { work: work + 40.0, table, rate: rate / 2.0 }
+            Footprint { work: work + 40.0, table, mapped: table, rate: rate / 2.0 }
         }
     }
 }

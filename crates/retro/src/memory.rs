@@ -26,7 +26,8 @@ pub struct TooBig {
 pub struct Need {
     /// Positions of the tiers built.
     pub positions: f64,
-    /// Peak memory: the costliest tier's working bytes, and every finished table mapped.
+    /// Peak memory: the costliest tier's working bytes, and every finished table mapped
+    /// ([`crate::Footprint::mapped`]).
     pub memory: f64,
     /// Bytes of the tables written.
     pub disk: f64,
@@ -37,7 +38,7 @@ pub struct Need {
 impl Need {
     /// The cost of building `todo` (the tiers not built yet) of a build of `tiers`.
     pub fn of<G: crate::Game>(game: &G, todo: &[G::Tier], tiers: &[G::Tier]) -> Need {
-        let memory: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).table).sum();
+        let memory: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).mapped).sum();
         let mut need = Need { positions: 0.0, memory, disk: 0.0, seconds: 0.0 };
         let mut work = 0.0f64;
         for &t in todo {

@@ -147,11 +147,12 @@ impl Game for Awari {
         Engine::CyclicScore
     }
 
-    /// The cyclic engine's working bytes; the finished tables are not counted: a capture
-    /// reaches lower tiers sparsely, and their mapped pages are evicted as needed (tables
-    /// to 24 stones, 4.6 GB, were built beside a 6 GB working set of the 24-stone tier).
+    /// The cyclic engine's; the finished tables are not counted in memory (they are on
+    /// disk): a capture reaches lower tiers sparsely, and their mapped pages are evicted as
+    /// needed (tables to 24 stones, 4.6 GB, were built beside a 6 GB working set of the
+    /// 24-stone tier).
     fn footprint(&self, tier: u8) -> Footprint {
-        Footprint { table: 0.0, ..Footprint::of(self.engine(tier), self.lists_unmoves()) }
+        Footprint { mapped: 0.0, ..Footprint::of(self.engine(tier), self.lists_unmoves()) }
     }
 }
 
@@ -183,6 +184,17 @@ mod tests {
             assert_eq!(count, published_count(n), "n = {n}");
             assert_eq!(game.tier_size(n as u8), tier_entries(MAX_PITS, n));
         }
+    }
+
+    #[test]
+    fn a_build_announces_its_tables_on_disk_but_not_in_memory() {
+        let game = Awari::new(MAX_PITS, 10).unwrap();
+        let tiers: Vec<u8> = (0..=10).collect();
+        let positions: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
+        let need = retro::memory::Need::of(&game, &tiers, &tiers);
+        assert_eq!(need.disk, positions * game.footprint(10).table);
+        assert!(need.disk > 0.0);
+        assert_eq!(need.memory, game.tier_size(10) as f64 * game.footprint(10).work);
     }
 
     #[test]

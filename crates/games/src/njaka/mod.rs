@@ -277,6 +277,6 @@ impl Game for Njaka {
     /// counters went past 56 (23 GiB for 417 million positions) and did not fit. About
     /// 0.75 million positions a second a thread (10 holes with 3 counters).
     fn footprint(&self, _tier: u8) -> Footprint {
-        Footprint { work: 15.0 + 6.0 * self.h as f64, table: 1.0, rate: 0.75e6 }
+        Footprint { work: 15.0 + 6.0 * self.h as f64, table: 1.0, mapped: 1.0, rate: 0.75e6 }
     }
 }
