@@ -20,27 +20,32 @@ trap 'rm -rf "$work"' EXIT
 big=no
 [[ "${1:-}" == "--big" ]] && big=yes
 
-build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes largest_tier"
+build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes largest_tier whole_seconds"
   local threads=$1
   shift
   rm -rf "$work/data"
-  "$solve" --threads "$threads" "$@" --out "$work/data" --json |
-    python3 -c '
+  local start end
+  start=$(date +%s%N)
+  "$solve" --threads "$threads" "$@" --out "$work/data" --json >"$work/build.json"
+  end=$(date +%s%N)
+  python3 -c '
 import json, sys
-t = json.load(sys.stdin)["tables"]
-print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"], t["largest_tier"])'
+t = json.load(open(sys.argv[1]))["tables"]
+print(t["seconds"], t["positions"], t["bytes"], t["peak_memory_bytes"], t["largest_tier"], int(sys.argv[2]) / 1e9)' \
+    "$work/build.json" $((end - start))
 }
 
 speed_up() { # the subcommand and its arguments: builds on 1 and 2 threads, prints the figures
-  read -r s1 positions bytes peak1 largest < <(build 1 "$@")
-  read -r s2 _ _ peak2 _ < <(build 2 "$@")
-  python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" "$largest" <<'PY'
+  read -r s1 positions bytes peak1 largest whole1 < <(build 1 "$@")
+  read -r s2 _ _ peak2 _ whole2 < <(build 2 "$@")
+  python3 - "$s1" "$s2" "$positions" "$bytes" "$peak1" "$peak2" "$largest" "$whole1" "$whole2" <<'PY'
 import sys
-s1, s2, n, b, p1, p2, largest = map(float, sys.argv[1:])
+s1, s2, n, b, p1, p2, largest, w1, w2 = map(float, sys.argv[1:])
 print(f"positions:            {int(n):,}")
 print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
 print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
 print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
+print(f"whole command:        {w1:.2f} s (1 thread), {w2:.2f} s (2 threads): the build and what follows it (the census)")
 print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
 print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
 print(f"largest tier:         {int(largest):,} positions; peak memory {p2 / largest:.2f} bytes a position of it")
@@ -48,7 +53,7 @@ PY
 }
 
 two_threads() { # the subcommand and its arguments: builds on 2 threads, prints the figures
-  read -r s positions bytes peak largest < <(build 2 "$@")
+  read -r s positions bytes peak largest _ < <(build 2 "$@")
   python3 - "$s" "$positions" "$bytes" "$peak" "$largest" <<'PY'
 import sys
 s, n, b, p, largest = map(float, sys.argv[1:])
@@ -124,7 +129,7 @@ print(f"endgame tables:       {k:,} boards up to {e} seeds in {b:.2f} s ({k / b 
 print(f"on disk:              {t['bytes']:,} bytes ({t['bytes'] / k:.3f} bytes/board)")
 print(f"search:               {n:,} nodes in {s - b:.2f} s ({n / (s - b) / 1e6:.2f} M nodes/s on all threads, principal line included)")
 print(f"total:                {s:.2f} s")
-print(f"peak memory:          {t['peak_memory_bytes'] / 2**20:.0f} MiB (2 GiB of it the transposition table, --tt-bits 27)")
+print(f"peak memory:          {t['peak_memory_bytes'] / 2**20:.0f} MiB (the transposition table grows with the search)")
 PY
 echo "sowing, ranking and a one-thread search without the process: cargo bench -p mancala-games --bench kalah"
 
