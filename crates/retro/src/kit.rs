@@ -122,7 +122,7 @@ fn check_flipped_moves<G: Game>(game: &G, location: Location<G::Tier>, position:
             .into_iter()
             .map(|m| {
                 let to = m.position;
-                (to.tier.to_string(), to.rank, to.orientation ^ flip, m.gain, m.turn == Turn::Keeps)
+                (to.tier, to.rank, to.orientation ^ flip, m.gain, m.turn == Turn::Keeps)
             })
             .collect();
         moves.sort();
