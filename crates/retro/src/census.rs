@@ -110,6 +110,10 @@ const SWEEP_WORDS: usize = 1 << 9;
 /// Every position reachable from `start` (the start and finished games included).
 pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position) -> Result<Census, ProbeError> {
     let orientations = game.orientations() as u64;
+    // A rank's bits must sit in one word, and two orientations flip into each other.
+    if !(1..=2).contains(&orientations) {
+        return Err(ProbeError::Orientations(game.orientations()));
+    }
     let mut marks = Marks {
         orientations,
         tiers: tables
@@ -169,13 +173,6 @@ fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut 
                     let shift = (rank * orientations - w as u64 * 64) as u32;
                     let of_rank = (pending >> shift) & ((1u64 << orientations) - 1);
                     bits &= !(((1u64 << orientations) - 1) << shift);
-                    if orientations > 2 {
-                        for orientation in (0..orientations as u8).filter(|&o| of_rank >> o & 1 == 1) {
-                            let position = game.position(Location { tier, rank, orientation });
-                            expand(game, marks, &position, &[0], &mut moves, &mut recent)?;
-                        }
-                        continue;
-                    }
                     // Orientation 0's moves serve orientation 1 too, flipped (invariant 7).
                     let flips: &[u8] = match of_rank {
                         0b01 => &[0],

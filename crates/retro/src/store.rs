@@ -299,6 +299,9 @@ pub enum ProbeError {
     /// The game's tier graph has a cycle, so no order walks it parents first.
     #[error(transparent)]
     TierCycle(#[from] crate::order::CycleError),
+    /// The census counts games with one or two orientations a rank (invariant 7).
+    #[error("the reachable census handles one or two orientations a rank, not {0}")]
+    Orientations(u8),
 }
 
 impl<G: Game> Tables<G> {
