@@ -175,10 +175,17 @@ impl WordIndex {
 
     /// Rank of a word already known to be valid and to weigh `weight`.
     fn rank_unchecked(&self, word: &[u8], weight: [u32; 2]) -> u64 {
+        self.rank_from(0, weight, word)
+    }
+
+    /// The part of a rank owed to cells `first..` holding `tail`, which weigh `rest`
+    /// together (hot path; unchecked).
+    #[inline]
+    pub(crate) fn rank_from(&self, first: usize, rest: [u32; 2], tail: &[u8]) -> u64 {
         let (wx, wy) = (self.max[0] as usize + 1, self.max[1] as usize + 1);
-        let (mut x, mut y) = (weight[0] as usize, weight[1] as usize);
+        let (mut x, mut y) = (rest[0] as usize, rest[1] as usize);
         let mut rank = 0u64;
-        for (c, &letter) in word.iter().enumerate() {
+        for (c, &letter) in (first..).zip(tail) {
             let cell = c * self.letters + letter as usize;
             rank += self.below[((c * wx + x) * wy + y) * self.letters + letter as usize];
             let w = self.weights[cell];
@@ -186,6 +193,31 @@ impl WordIndex {
             y -= w[1] as usize;
         }
         rank
+    }
+
+    /// Fillings of cells `c..` that weigh exactly `rest` (0 for a weight outside the index).
+    #[inline]
+    pub(crate) fn ways_from(&self, c: usize, rest: [u32; 2]) -> u64 {
+        if rest[0] > self.max[0] || rest[1] > self.max[1] {
+            return 0;
+        }
+        self.ways[self.slot(c, rest[0], rest[1])]
+    }
+
+    /// The weight of letter `s` of cell `c`.
+    #[inline]
+    pub(crate) fn letter_weight(&self, c: usize, s: u8) -> [u32; 2] {
+        self.weights[c * self.letters + s as usize]
+    }
+
+    /// The alphabet of cell `c`.
+    pub(crate) fn alphabet(&self, c: usize) -> &Alphabet {
+        &self.alphabets[c]
+    }
+
+    /// Largest total weight the index serves.
+    pub(crate) fn max(&self) -> [u32; 2] {
+        self.max
     }
 
     /// For an index of counts (every cell's alphabet `0..=max`, letter `k` weighing
@@ -263,9 +295,16 @@ impl WordIndex {
         if word.len() != self.cells {
             return Err(IndexError::WrongLength { got: word.len(), want: self.cells });
         }
-        let mut rest = weight;
+        self.unrank_from(0, weight, rank, word);
+        Ok(())
+    }
+
+    /// Writes into `tail` the fillings of cells `first..` weighing `rest` whose share of
+    /// the rank (as [`WordIndex::rank_from`] counts it) is `rank`; both must be in range.
+    pub(crate) fn unrank_from(&self, first: usize, rest: [u32; 2], rank: u64, tail: &mut [u8]) {
+        let mut rest = rest;
         let mut rank = rank;
-        for (c, letter) in word.iter_mut().enumerate() {
+        for (c, letter) in (first..).zip(tail.iter_mut()) {
             let base = self.slot(c, rest[0], rest[1]) * self.letters;
             let alphabet = &self.alphabets[c];
             // The letter is the last one whose `below` does not exceed the rank and that
@@ -285,7 +324,6 @@ impl WordIndex {
             rest[0] -= w[0];
             rest[1] -= w[1];
         }
-        Ok(())
     }
 }
 

@@ -1,7 +1,10 @@
 //! Counting the positions reachable from a start position, by value.
 //!
 //! Positions are told apart by tier, rank and orientation, so positions folded onto one
-//! table entry by a symmetry are still counted one by one. Each (rank, orientation) of
+//! table entry by a symmetry are still counted one by one. A game may fold a symmetry
+//! without an orientation (THI`'s mirror): then a rank stands for [`Game::images`]
+//! positions, all reachable when one is, provided the start is its own image (the census
+//! refuses another start). Each (rank, orientation) of
 //! each tier has two bits: *claimed* (reached) and *expanded* (its moves claimed). The
 //! search sweeps the tiers from the start's down, parents before children (material
 //! never comes back, so a tier is complete once its own sweeps find nothing new), and
@@ -16,13 +19,13 @@
 //! THI` TRIAS. Every rank is expanded from orientation 0, stepped to from the rank before
 //! where it follows one ([`Game::next_position`]) rather than unranked. No frontier is
 //! kept either: the bits are all the memory.
-//! The values are counted at the end, from the claimed bits.
+//! Each position is counted, with its value read from its table, as it is expanded.
 
 use crate::game::{Game, Location};
 use crate::order::tier_order;
 use crate::store::{ProbeError, Tables};
+use crate::table::Table;
 use crate::value::TableValue;
-use bitvec::prelude::*;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -124,37 +127,56 @@ pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Positi
             })
             .collect(),
     };
+    if game.images(start) != 1 {
+        return Err(ProbeError::AsymmetricStart(start.to_string()));
+    }
     let first = game.locate(start);
     marks.claim(first, &mut Recent::default())?;
     // Parents before children: the reverse of the order the tiers were built in.
     let order = tier_order(game, &[first.tier])?;
+    let mut census = Census::default();
     for &tier in order.iter().rev() {
         let slot = marks
             .tiers
             .binary_search_by(|m| m.tier.cmp(&tier))
             .map_err(|_| ProbeError::MissingTier(tier.to_string()))?;
+        let table = tables.table(tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
         // The tier's expanded bits leave `marks` while it is swept, so that the blocks
         // can own theirs while every block claims through `marks`.
         let mut expanded = std::mem::take(&mut marks.tiers[slot].expanded);
-        while sweep(game, &marks, slot, &mut expanded)? {}
+        loop {
+            let (any, swept) = sweep(game, table, &marks, slot, &mut expanded)?;
+            census = census.add(swept);
+            if !any {
+                break;
+            }
+        }
         marks.tiers[slot].expanded = expanded;
     }
-    count(tables, marks)
+    Ok(census)
 }
 
-/// Expands, in rank order, every position of the tier at `slot` claimed and not yet
-/// expanded; true if there was any (its moves may have claimed more in the same tier).
-fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut [u64]) -> Result<bool, ProbeError> {
+/// Expands and counts, in rank order, every position of the tier at `slot` claimed and
+/// not yet expanded; true if there was any (its moves may have claimed more in the same
+/// tier).
+fn sweep<G: Game>(
+    game: &G,
+    table: &Table,
+    marks: &Marks<G::Tier>,
+    slot: usize,
+    expanded: &mut [u64],
+) -> Result<(bool, Census), ProbeError> {
     let tier = marks.tiers[slot].tier;
     let claimed = &marks.tiers[slot].claimed;
     let orientations = marks.orientations;
-    let found: Vec<bool> = expanded
+    let found: Vec<(bool, Census)> = expanded
         .par_chunks_mut(SWEEP_WORDS)
         .enumerate()
         .map(|(block, expanded)| {
             let mut recent = Recent::default();
             let mut moves = Vec::new();
             let mut any = false;
+            let mut census = Census::default();
             // The last position expanded, to step from when the next rank follows it.
             let mut last: Option<(u64, G::Position)> = None;
             for (i, done) in expanded.iter_mut().enumerate() {
@@ -183,14 +205,22 @@ fn sweep<G: Game>(game: &G, marks: &Marks<G::Tier>, slot: usize, expanded: &mut 
                         Some((previous, p)) if previous + 1 == rank => game.next_position(tier, rank, p),
                         _ => game.position(Location::at(tier, rank)),
                     };
+                    let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+                    let positions = flips.len() as u64 * game.images(&position);
+                    census.positions += positions;
+                    match G::Value::from_code(code).sign() {
+                        Ordering::Greater => census.win += positions,
+                        Ordering::Equal => census.draw += positions,
+                        Ordering::Less => census.loss += positions,
+                    }
                     expand(game, marks, &position, flips, &mut moves, &mut recent)?;
                     last = Some((rank, position));
                 }
             }
-            Ok(any)
+            Ok((any, census))
         })
         .collect::<Result<_, ProbeError>>()?;
-    Ok(found.into_iter().any(|f| f))
+    Ok(found.into_iter().fold((false, Census::default()), |(any, total), (a, c)| (any || a, total.add(c))))
 }
 
 /// Claims the children of `position`, with their orientation flipped by each of `flips`
@@ -215,31 +245,6 @@ fn expand<G: Game>(
         }
     }
     Ok(())
-}
-
-/// The census from the claimed bits: each claimed position's value, read from its table.
-fn count<G: Game>(tables: &Tables<G>, marks: Marks<G::Tier>) -> Result<Census, ProbeError> {
-    let orientations = marks.orientations;
-    marks
-        .tiers
-        .into_par_iter()
-        .map(|TierMarks { tier, claimed, .. }| {
-            let table = tables.table(tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
-            let bits: BitVec<u64, Lsb0> = BitVec::from_vec(claimed.into_iter().map(AtomicU64::into_inner).collect());
-            let mut census = Census::default();
-            for bit in bits.iter_ones() {
-                let rank = bit as u64 / orientations;
-                let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
-                census.positions += 1;
-                match G::Value::from_code(code).sign() {
-                    Ordering::Greater => census.win += 1,
-                    Ordering::Equal => census.draw += 1,
-                    Ordering::Less => census.loss += 1,
-                }
-            }
-            Ok(census)
-        })
-        .try_reduce(Census::default, |a, b| Ok(a.add(b)))
 }
 
 /// The census of `start`, read from `cache` if that file was written for the same start

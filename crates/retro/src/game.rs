@@ -6,7 +6,9 @@
 //!
 //! The invariants, tested for every game by `games`' invariant suites:
 //! 1. `locate(position(loc)) == loc` for every location, and
-//!    `position(locate(p))` is `p` itself (orientation included).
+//!    `position(locate(p))` is `p` itself (orientation included), or, in a game that
+//!    folds a symmetry without an orientation to tell the images apart
+//!    ([`Game::images`]), the image of `p` that the rank stands for.
 //! 2. Every move leads to the same tier or to one of `child_tiers(tier)`; the tier
 //!    graph is acyclic apart from each tier's own loops.
 //! 3. A position where `end` is `None` has at least one move (the moves of a finished
@@ -150,6 +152,16 @@ pub trait Game: Sync {
     /// **Optional.** How many positions share one rank at most (orientations
     /// `0..orientations()`); 1 unless the game folds symmetric positions.
     fn orientations(&self) -> u8 {
+        1
+    }
+
+    /// **Optional.** How many positions the one given stands for: 1 unless the game folds
+    /// a symmetry into its ranks without an orientation to tell the images apart (THI`'s
+    /// mirror), where a position that is not its own image stands for 2. The same for
+    /// every orientation of a rank. The reachable census counts with it
+    /// (`crate::census`).
+    fn images(&self, position: &Self::Position) -> u64 {
+        let _ = position;
         1
     }
 

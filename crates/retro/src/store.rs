@@ -302,6 +302,10 @@ pub enum ProbeError {
     /// The census counts games with one or two orientations a rank (invariant 7).
     #[error("the reachable census handles one or two orientations a rank, not {0}")]
     Orientations(u8),
+    /// The census was asked from a start that is not its own image under a symmetry the
+    /// game folds without an orientation.
+    #[error("the reachable census counts a position and its mirror image together, so it needs a start that is its own image; {0} is not")]
+    AsymmetricStart(String),
 }
 
 impl<G: Game> Tables<G> {

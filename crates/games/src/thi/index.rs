@@ -11,14 +11,27 @@
 //!                        ranks [size(h,l), +size(l,h))   White (mover) l, Black h  (if h ≠ l)
 //! ```
 //!
-//! Inside a block a board is a word of stacks, one letter per square in square order,
-//! ranked densely by [`encoding::WordIndex`] with the counters of each colour as the
-//! weight. A White counter never stands on row n and a Black one never on row 1, so those
-//! rows draw from the 4 one-colour stacks (empty, 1, 2, 3) and the others from all 29
-//! legal stacks. Every rank is a legal arrangement: the index density is 1.
+//! Inside a block a board is a word of stacks, one letter per square, ranked densely by
+//! [`encoding::FoldedIndex`] with the counters of each colour as the weight. A White
+//! counter never stands on row n and a Black one never on row 1, so those rows draw from
+//! the 4 one-colour stacks (empty, 1, 2, 3) and the others from all 29 legal stacks.
+//!
+//! The rules do not tell left from right, so a board and its mirror image share a rank:
+//! the squares are laid out row by row, each row as the pairs of squares the mirror
+//! swaps, from the edges in, then its middle square if the side is odd. Of a board and
+//! its image the index keeps the one whose first unequal pair has the smaller letter on
+//! the left. On 3×3:
+//!
+//! ```text
+//!   square:  a1 c1 b1  a2 c2 b2  a3 c3 b3        cells 0 1 | 2 | 3 4 | 5 | 6 7 | 8
+//!   unit:    pair  .   pair  .   pair  .
+//! ```
+//!
+//! Every rank is a legal arrangement (the index density is 1), and a tier holds about half
+//! the boards it would hold unfolded: `(N + S) / 2` of `N`, `S` of them their own image.
 
 use super::board::{Colour, Position, Stack};
-use encoding::{IndexError, WordIndex};
+use encoding::{FoldedIndex, IndexError, Unit};
 use std::fmt;
 
 /// The material of a tier: the larger and the smaller of the two players' counts.
@@ -71,13 +84,19 @@ enum RowKind {
 pub struct BoardIndex {
     size: usize,
     max: u8,
-    words: WordIndex,
+    words: FoldedIndex,
+    /// The square of each cell of the ranked word (rows in turn, each row's mirror pairs
+    /// from the edges in, then its middle square).
+    squares: Vec<u8>,
+    /// The square of the board turned half round that each cell reads (ranking a turned
+    /// board without building it).
+    squares_turned: Vec<u8>,
     /// Per row kind and stack byte: the letter, then White's and Black's counters, one
     /// byte each (`letter | white << 8 | black << 16`), for a fused look-up when ranking.
     code: [[u32; 256]; 3],
     /// The same for the stack with its colours swapped (ranking a turned board).
     code_turned: [[u32; 256]; 3],
-    /// Row kind of each square.
+    /// Row kind of each cell.
     kinds: Vec<u8>,
     /// Per row kind: stack of each letter.
     stack: [Vec<Stack>; 3],
@@ -107,15 +126,31 @@ impl BoardIndex {
                 code_turned[k][s.swapped().byte() as usize] = packed;
             }
         }
-        let alphabets = (0..size * size)
-            .map(|sq| {
-                let k = Self::kind(size, sq / size) as usize;
-                stack[k].iter().map(|s| [s.count(Colour::White) as u32, s.count(Colour::Black) as u32]).collect()
+        let mut squares = Vec::with_capacity(size * size);
+        let mut units = Vec::new();
+        for row in 0..size {
+            for column in 0..size / 2 {
+                squares.extend([row * size + column, row * size + size - 1 - column].map(|sq| sq as u8));
+                units.push(Unit::Pair);
+            }
+            if size % 2 == 1 {
+                squares.push((row * size + size / 2) as u8);
+                units.push(Unit::Single);
+            }
+        }
+        let kinds: Vec<u8> = squares.iter().map(|&sq| Self::kind(size, sq as usize / size) as u8).collect();
+        let alphabets = kinds
+            .iter()
+            .map(|&k| {
+                stack[k as usize]
+                    .iter()
+                    .map(|s| [s.count(Colour::White) as u32, s.count(Colour::Black) as u32])
+                    .collect()
             })
             .collect();
-        let words = WordIndex::new(alphabets, [max as u32, max as u32])?;
-        let kinds = (0..size * size).map(|sq| Self::kind(size, sq / size) as u8).collect();
-        Ok(BoardIndex { size, max, words, code, code_turned, kinds, stack })
+        let words = FoldedIndex::new(alphabets, &units, [max as u32, max as u32])?;
+        let squares_turned = squares.iter().map(|&sq| (size * size - 1) as u8 - sq).collect();
+        Ok(BoardIndex { size, max, words, squares, squares_turned, code, code_turned, kinds, stack })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -150,84 +185,89 @@ impl BoardIndex {
 
     /// Tier, rank and orientation of `board` with `to_move` to move (the board's own side
     /// to move is ignored); its material must be within the index. A board with Black to
-    /// move is ranked as `Position::turned` would show it, without building that.
+    /// move is ranked as `Position::turned` would show it, without building that; a board
+    /// and its mirror image get the same rank.
     pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
-        let n2 = self.size * self.size;
         let squares = board.squares();
-        // One pass from the last square back: the rank's terms need the weight of the
-        // squares from each one on, which accumulates in that direction.
-        let (mut white, mut black, mut rank) = (0u32, 0u32, 0u64);
-        let mut add = |sq: usize, code: u32| {
-            white += (code >> 8) & 0xff;
-            black += code >> 16;
-            rank += self.words.term(sq, [white, black], code as u8);
+        let (code, read, orientation) = match to_move {
+            Colour::White => (&self.code, &self.squares, 0),
+            Colour::Black => (&self.code_turned, &self.squares_turned, 1),
         };
-        let orientation = match to_move {
-            Colour::White => {
-                for sq in (0..n2).rev() {
-                    add(sq, self.code[self.kinds[sq] as usize][squares[sq].byte() as usize]);
-                }
-                0
-            }
-            Colour::Black => {
-                for sq in (0..n2).rev() {
-                    add(sq, self.code_turned[self.kinds[sq] as usize][squares[n2 - 1 - sq].byte() as usize]);
-                }
-                1
-            }
-        };
+        let mut word = [0u8; super::board::MAX_SQUARES];
+        let word = &mut word[..read.len()];
+        let (mut white, mut black) = (0u32, 0u32);
+        for ((letter, &sq), &kind) in word.iter_mut().zip(read).zip(&self.kinds) {
+            let packed = code[kind as usize][squares[sq as usize].byte() as usize];
+            *letter = packed as u8;
+            white += (packed >> 8) & 0xff;
+            black += packed >> 16;
+        }
+        let rank = self.words.locate(word, [white, black]);
         let tier = ThiTier::new(white as u8, black as u8);
         let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
         (tier, offset + rank, orientation)
     }
 
+    /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
+    /// else 2.
+    pub fn images(&self, board: &Position) -> u64 {
+        let n = self.size;
+        let symmetric =
+            (0..n).all(|row| (0..n / 2).all(|c| board.stack(row * n + c) == board.stack(row * n + n - 1 - c)));
+        if symmetric {
+            1
+        } else {
+            2
+        }
+    }
+
     /// The White-to-move board at `rank` of `tier`.
     pub fn board(&self, tier: ThiTier, rank: u64) -> Position {
-        let n = self.size;
         let first = self.block_size(tier.high, tier.low);
         let (white, black, rank) =
             if rank < first { (tier.high, tier.low, rank) } else { (tier.low, tier.high, rank - first) };
         let mut word = [0u8; super::board::MAX_SQUARES];
-        self.words.unrank([white as u32, black as u32], rank, &mut word[..n * n]).expect("rank inside its tier");
-        self.board_of(&word[..n * n])
+        let word = &mut word[..self.squares.len()];
+        self.words.unrank([white as u32, black as u32], rank, word).expect("rank inside its tier");
+        self.board_of(word)
     }
 
     /// The White-to-move board at `rank` of `tier`, given the one at `rank − 1`: most
-    /// steps change only the last squares, so this is cheaper than [`BoardIndex::board`].
+    /// steps change only the last cells, so this is cheaper than [`BoardIndex::board`].
     pub fn next_board(&self, tier: ThiTier, rank: u64, previous: &Position) -> Position {
-        let n2 = self.size * self.size;
         let mut word = [0u8; super::board::MAX_SQUARES];
-        for (sq, letter) in word[..n2].iter_mut().enumerate() {
-            *letter = self.code[self.kinds[sq] as usize][previous.stack(sq).byte() as usize] as u8;
+        let word = &mut word[..self.squares.len()];
+        for ((letter, &sq), &kind) in word.iter_mut().zip(&self.squares).zip(&self.kinds) {
+            *letter = self.code[kind as usize][previous.stack(sq as usize).byte() as usize] as u8;
         }
-        // The last board of the first block is followed by the first of the second.
-        if !self.words.next_word(&mut word[..n2]) {
+        // The last board of the first block is followed by the first of the second, and
+        // a run of boards whose mirror image ranks instead is skipped by unranking.
+        if !self.words.next_word(word) {
             return self.board(tier, rank);
         }
-        self.board_of(&word[..n2])
+        self.board_of(word)
     }
 
     fn board_of(&self, word: &[u8]) -> Position {
         let mut board = Position::empty(self.size, Colour::White);
-        for (sq, &letter) in word.iter().enumerate() {
-            board.set(sq, self.stack[self.kinds[sq] as usize][letter as usize]);
+        for ((&letter, &sq), &kind) in word.iter().zip(&self.squares).zip(&self.kinds) {
+            board.set(sq as usize, self.stack[kind as usize][letter as usize]);
         }
         board
     }
 }
 
-/// Approximate number of White-to-move boards of side `size` with at most `max`
-/// counters per colour, for boards too large to index (where [`BoardIndex::new`] fails).
+/// Approximate number of ranks of White-to-move boards of side `size` with at most `max`
+/// counters per colour (a board and its mirror image one rank), for boards too large to
+/// index (where [`BoardIndex::new`] fails).
 pub fn estimated_positions(size: usize, max: u8) -> f64 {
     let m = max as usize + 1;
-    // ways[x][y]: fillings of the squares so far holding x White and y Black counters.
-    let mut ways = vec![0f64; m * m];
-    ways[0] = 1.0;
-    for sq in 0..size * size {
-        let row = sq / size;
+    // ways[x][y]: fillings of the squares so far holding x White and y Black counters;
+    // each square's stacks are placed `copies` times (a mirror pair of one stack twice).
+    let fill = |ways: &[f64], row: usize, copies: usize| {
         let mut next = vec![0f64; m * m];
         for s in Stack::all() {
-            let (w, b) = (s.count(Colour::White) as usize, s.count(Colour::Black) as usize);
+            let (w, b) = (copies * s.count(Colour::White) as usize, copies * s.count(Colour::Black) as usize);
             if (row == 0 && b > 0) || (row == size - 1 && w > 0) {
                 continue;
             }
@@ -237,9 +277,24 @@ pub fn estimated_positions(size: usize, max: u8) -> f64 {
                 }
             }
         }
-        ways = next;
+        next
+    };
+    let mut all = vec![0f64; m * m];
+    let mut symmetric = vec![0f64; m * m];
+    all[0] = 1.0;
+    symmetric[0] = 1.0;
+    for row in 0..size {
+        for _ in 0..size {
+            all = fill(&all, row, 1);
+        }
+        for _ in 0..size / 2 {
+            symmetric = fill(&symmetric, row, 2);
+        }
+        if size % 2 == 1 {
+            symmetric = fill(&symmetric, row, 1);
+        }
     }
-    ways.iter().sum()
+    (all.iter().sum::<f64>() + symmetric.iter().sum::<f64>()) / 2.0
 }
 
 #[cfg(test)]
@@ -279,15 +334,45 @@ mod tests {
     }
 
     #[test]
+    fn a_board_and_its_mirror_image_share_a_rank() {
+        let index = BoardIndex::new(3, 3).unwrap();
+        let mut images = 0;
+        for high in 0..=3u8 {
+            for low in 0..=high {
+                let tier = ThiTier::new(high, low);
+                for rank in 0..index.tier_size(tier) {
+                    let board = index.board(tier, rank);
+                    let mirrored = board.mirrored();
+                    assert_eq!(index.locate(&mirrored, Colour::White), (tier, rank, 0), "{board}");
+                    assert_eq!(index.locate(&mirrored.turned(), Colour::Black), (tier, rank, 1), "{board}");
+                    assert_eq!(index.images(&board), if mirrored == board { 1 } else { 2 });
+                    images += index.images(&board);
+                }
+            }
+        }
+        // Every board with at most 3 counters of each colour, White to move, once.
+        assert_eq!(images, 11_020);
+    }
+
+    #[test]
     fn sizes_of_the_3x3_setups() {
-        // All boards with at most k counters of each colour (White to move).
-        let total = |k: u8| {
+        // All ranks with at most k counters of each colour (White to move), and the
+        // boards they stand for.
+        let census = |k: u8| {
             let index = BoardIndex::new(3, k).unwrap();
-            (0..=k).flat_map(|a| (0..=k).map(move |b| (a, b))).map(|(a, b)| index.block_size(a, b)).sum::<u64>()
+            let tiers = (0..=k).flat_map(|a| (0..=a).map(move |b| ThiTier::new(a, b)));
+            let ranks: u64 = tiers.clone().map(|t| index.tier_size(t)).sum();
+            let boards: u64 =
+                tiers.map(|t| (0..index.tier_size(t)).map(|r| index.images(&index.board(t, r))).sum::<u64>()).sum();
+            (ranks, boards)
         };
-        assert_eq!(total(3), 11_020);
-        assert_eq!(total(6), 1_822_244);
-        assert_eq!(total(9), 28_433_692);
-        assert_eq!(estimated_positions(3, 9), 28_433_692.0);
+        assert_eq!(census(3), (5_698, 11_020));
+        assert_eq!(census(6), (915_488, 1_822_244));
+        assert_eq!(estimated_positions(3, 3), 5_698.0);
+        assert_eq!(estimated_positions(3, 6), 915_488.0);
+        let index = BoardIndex::new(3, 9).unwrap();
+        let ranks: u64 =
+            (0..=9).flat_map(|a| (0..=a).map(move |b| ThiTier::new(a, b))).map(|t| index.tier_size(t)).sum();
+        assert_eq!(estimated_positions(3, 9), ranks as f64);
     }
 }

@@ -227,7 +227,7 @@ impl Game for Thi {
 
     fn table_key(&self) -> String {
         format!(
-            "thi size={} rules={} bonus={}",
+            "thi size={} rules={} bonus={} mirror=folded",
             self.size,
             self.rules.set.name(),
             if self.rules.bonus { "yes" } else { "no" }
@@ -254,6 +254,10 @@ impl Game for Thi {
 
     fn orientations(&self) -> u8 {
         2
+    }
+
+    fn images(&self, position: &Position) -> u64 {
+        self.index.images(position)
     }
 
     fn locate(&self, position: &Position) -> Location<ThiTier> {

@@ -1,0 +1,406 @@
+//! Dense ranks for words up to a mirror: a word and its image share one rank.
+//!
+//! Some cells come in pairs that a symmetry of the board swaps (a square and its mirror
+//! image); the others it leaves in place. The cells are laid out unit by unit, a pair
+//! taking two neighbouring cells, a single cell one:
+//!
+//! ```text
+//!   units:   pair 0      pair 1    single   pair 2    …
+//!   cells:   w0  w1      w2  w3    w4       w5  w6    …
+//!   mirror:  w1  w0      w3  w2    w4       w6  w5    …
+//! ```
+//!
+//! Of a word and its mirror image the index keeps the lexicographically smaller one, the
+//! *canonical* word: the one whose first pair that differs has its smaller letter first
+//! (a symmetric word is its own image). The canonical words of a weight are numbered
+//! densely in lexicographic order, as a [`WordIndex`] over the same cells numbers all of
+//! them, by counting with two states:
+//!
+//! - *symmetric so far*: every pair before this unit holds two equal letters. A single
+//!   cell takes any letter and stays in this state; a pair takes `(a, a)` and stays, or
+//!   `(a, b)` with `a < b` and leaves it (a pair `(a, b)` with `a > b` is not canonical);
+//! - *free*: the word is already smaller than its image, so the cells left take anything,
+//!   counted by the plain [`WordIndex`].
+//!
+//! ```text
+//!   rank = Σ over units while symmetric:   before[u][rest][a]      (smaller left letters)
+//!        + at the first unequal pair (a, b):  ways_symmetric(u+1, rest − 2·w(a))
+//!                                          + Σ_{a < b' < b} ways(cell+2, rest − w(a) − w(b'))
+//!        + the plain rank of the cells after it
+//! ```
+//!
+//! The index holds `(N + S) / 2` words of a weight where the plain one holds `N`, `S` of
+//! them symmetric.
+
+use crate::word_index::{Alphabet, IndexError, WordIndex};
+use std::cmp::Ordering;
+
+/// One unit of a folded word's cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// A cell the mirror leaves in place.
+    Single,
+    /// Two neighbouring cells the mirror swaps; their alphabets must be equal.
+    Pair,
+}
+
+/// Dense ranks of the canonical words (each the smaller of itself and its mirror image),
+/// split by total weight.
+#[derive(Debug, Clone)]
+pub struct FoldedIndex {
+    /// Every word, canonical or not, in the same cell order.
+    plain: WordIndex,
+    /// Each unit and its first cell.
+    units: Vec<(Unit, usize)>,
+    /// Most letters of any cell, plus one: the stride of `before`.
+    stride: usize,
+    /// `ways[u][x][y]`: canonical fillings of units `u..` weighing `(x, y)`, every pair
+    /// before `u` symmetric.
+    ways: Vec<u64>,
+    /// `before[u][x][y][a]`: the same fillings whose unit `u` starts with a letter below
+    /// `a`; entry `a = letters` is all of them.
+    before: Vec<u64>,
+}
+
+impl FoldedIndex {
+    /// The index of words over `alphabets` (in cell order) laid out as `units`, for every
+    /// total weight up to `max`.
+    ///
+    /// # Panics
+    /// If the units do not cover the cells exactly, or a pair's two alphabets differ.
+    pub fn new(alphabets: Vec<Alphabet>, units: &[Unit], max: [u32; 2]) -> Result<FoldedIndex, IndexError> {
+        let mut placed = Vec::with_capacity(units.len());
+        let mut cell = 0;
+        for &unit in units {
+            placed.push((unit, cell));
+            cell += match unit {
+                Unit::Single => 1,
+                Unit::Pair => {
+                    assert_eq!(alphabets[cell], alphabets[cell + 1], "the cells of a pair need one alphabet");
+                    2
+                }
+            };
+        }
+        assert_eq!(cell, alphabets.len(), "the units must cover the cells");
+        let plain = WordIndex::new(alphabets, max)?;
+        let stride = (0..plain.cells()).map(|c| plain.alphabet(c).len()).max().unwrap_or(0) + 1;
+        let (wx, wy) = (max[0] as usize + 1, max[1] as usize + 1);
+        let slot = |u: usize, x: usize, y: usize| (u * wx + x) * wy + y;
+        let mut ways = vec![0u64; (placed.len() + 1) * wx * wy];
+        ways[slot(placed.len(), 0, 0)] = 1;
+        let mut before = vec![0u64; placed.len() * wx * wy * stride];
+        let fits = |w: [u32; 2], x: usize, y: usize| w[0] as usize <= x && w[1] as usize <= y;
+        for (u, &(unit, c)) in placed.iter().enumerate().rev() {
+            let alphabet = plain.alphabet(c).clone();
+            for x in 0..wx {
+                for y in 0..wy {
+                    let base = slot(u, x, y) * stride;
+                    let mut sum = 0u64;
+                    for (a, wa) in alphabet.iter().enumerate() {
+                        before[base + a] = sum;
+                        if !fits(*wa, x, y) {
+                            continue;
+                        }
+                        let (x1, y1) = (x - wa[0] as usize, y - wa[1] as usize);
+                        let add = match unit {
+                            Unit::Single => ways[slot(u + 1, x1, y1)],
+                            Unit::Pair => {
+                                let same = if fits(*wa, x1, y1) {
+                                    ways[slot(u + 1, x1 - wa[0] as usize, y1 - wa[1] as usize)]
+                                } else {
+                                    0
+                                };
+                                let larger: u64 = alphabet[a + 1..]
+                                    .iter()
+                                    .filter(|wb| fits(**wb, x1, y1))
+                                    .map(|wb| plain.ways_from(c + 2, [x1 as u32 - wb[0], y1 as u32 - wb[1]]))
+                                    .sum();
+                                same + larger
+                            }
+                        };
+                        sum = sum.checked_add(add).ok_or(IndexError::TooLarge(max))?;
+                    }
+                    for entry in &mut before[base + alphabet.len()..base + stride] {
+                        *entry = sum;
+                    }
+                    ways[slot(u, x, y)] = sum;
+                }
+            }
+        }
+        Ok(FoldedIndex { plain, units: placed, stride, ways, before })
+    }
+
+    /// The index over every word, canonical or not, in the same cell order.
+    pub fn plain(&self) -> &WordIndex {
+        &self.plain
+    }
+
+    /// Cells of a word.
+    pub fn cells(&self) -> usize {
+        self.plain.cells()
+    }
+
+    fn slot(&self, u: usize, rest: [u32; 2]) -> usize {
+        let max = self.plain.max();
+        (u * (max[0] as usize + 1) + rest[0] as usize) * (max[1] as usize + 1) + rest[1] as usize
+    }
+
+    /// Canonical fillings of units `u..` weighing `rest`, every pair before `u` symmetric.
+    fn ways_from(&self, u: usize, rest: [u32; 2]) -> u64 {
+        let max = self.plain.max();
+        if rest[0] > max[0] || rest[1] > max[1] {
+            return 0;
+        }
+        self.ways[self.slot(u, rest)]
+    }
+
+    /// Number of canonical words of total weight exactly `weight`.
+    pub fn size(&self, weight: [u32; 2]) -> Result<u64, IndexError> {
+        let max = self.plain.max();
+        if weight[0] > max[0] || weight[1] > max[1] {
+            return Err(IndexError::WeightOutOfRange(weight));
+        }
+        Ok(self.ways_from(0, weight))
+    }
+
+    /// How `word` compares with its mirror image: `Less` if it is the canonical one of
+    /// two, `Equal` if it is its own image, `Greater` if its image is canonical.
+    #[inline]
+    pub fn mirror_order(&self, word: &[u8]) -> Ordering {
+        for &(unit, c) in &self.units {
+            if unit == Unit::Pair && word[c] != word[c + 1] {
+                return word[c].cmp(&word[c + 1]);
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// Replaces `word` by its mirror image.
+    pub fn mirror(&self, word: &mut [u8]) {
+        for &(unit, c) in &self.units {
+            if unit == Unit::Pair {
+                word.swap(c, c + 1);
+            }
+        }
+    }
+
+    /// Rank of `word`, weighing `weight`, after replacing it by its mirror image if that
+    /// is the canonical one (hot path; unchecked: the word must be valid and weigh
+    /// `weight`, as [`WordIndex::rank`] would find).
+    #[inline]
+    pub fn locate(&self, word: &mut [u8], weight: [u32; 2]) -> u64 {
+        if self.mirror_order(word) == Ordering::Greater {
+            self.mirror(word);
+        }
+        self.rank_canonical(word, weight)
+    }
+
+    /// Rank of a canonical word weighing `weight`.
+    fn rank_canonical(&self, word: &[u8], weight: [u32; 2]) -> u64 {
+        let mut rest = weight;
+        let mut rank = 0u64;
+        let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
+        for (u, &(unit, c)) in self.units.iter().enumerate() {
+            let a = word[c];
+            let wa = self.plain.letter_weight(c, a);
+            rank += self.before[self.slot(u, rest) * self.stride + a as usize];
+            rest = minus(rest, wa);
+            if unit == Unit::Single {
+                continue;
+            }
+            let b = word[c + 1];
+            let fits = wa[0] <= rest[0] && wa[1] <= rest[1];
+            if a == b {
+                rest = minus(rest, wa);
+                continue;
+            }
+            debug_assert!(a < b, "a word that is not canonical");
+            // Before (a, b): (a, a) with a symmetric rest, then (a, b') for a < b' < b.
+            if fits {
+                rank += self.ways_from(u + 1, minus(rest, wa));
+            }
+            rank += self.plain.term(c + 1, rest, b) - self.plain.term(c + 1, rest, a + 1);
+            rest = minus(rest, self.plain.letter_weight(c + 1, b));
+            return rank + self.plain.rank_from(c + 2, rest, &word[c + 2..]);
+        }
+        rank
+    }
+
+    /// The canonical word of weight `weight` with rank `rank`, written into `word`.
+    pub fn unrank(&self, weight: [u32; 2], rank: u64, word: &mut [u8]) -> Result<(), IndexError> {
+        let size = self.size(weight)?;
+        if rank >= size {
+            return Err(IndexError::RankOutOfRange { rank, size, weight });
+        }
+        if word.len() != self.cells() {
+            return Err(IndexError::WrongLength { got: word.len(), want: self.cells() });
+        }
+        self.unrank_from(0, weight, rank, word);
+        Ok(())
+    }
+
+    /// Writes units `first..` of the canonical word whose share of the rank is `rank`,
+    /// every pair before `first` being symmetric and the units weighing `rest`.
+    fn unrank_from(&self, first: usize, rest: [u32; 2], rank: u64, word: &mut [u8]) {
+        let mut rest = rest;
+        let mut rank = rank;
+        let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
+        for (u, &(unit, c)) in self.units.iter().enumerate().skip(first) {
+            let base = self.slot(u, rest) * self.stride;
+            let row = &self.before[base..base + self.stride];
+            // The letter whose share of the fillings holds the rank.
+            let a = (0..self.stride - 1).find(|&a| row[a] <= rank && rank < row[a + 1]).expect("a rank in range");
+            rank -= row[a];
+            let wa = self.plain.letter_weight(c, a as u8);
+            word[c] = a as u8;
+            rest = minus(rest, wa);
+            if unit == Unit::Single {
+                continue;
+            }
+            let same = if wa[0] <= rest[0] && wa[1] <= rest[1] { self.ways_from(u + 1, minus(rest, wa)) } else { 0 };
+            if rank < same {
+                word[c + 1] = a as u8;
+                rest = minus(rest, wa);
+                continue;
+            }
+            // The rest is plain, from the right cell on, its letter above `a`.
+            let rank = rank - same + self.plain.term(c + 1, rest, a as u8 + 1);
+            self.plain.unrank_from(c + 1, rest, rank, &mut word[c + 1..]);
+            return;
+        }
+    }
+
+    /// Steps a canonical `word` to the canonical word of the same weight with the next
+    /// rank; false, the word unspecified, if that needs more than a step (the last word
+    /// of its weight, or a run of words that are not canonical to skip): then unrank.
+    pub fn next_word(&self, word: &mut [u8]) -> bool {
+        if !self.plain.next_word(word) {
+            return false;
+        }
+        // The first unequal pair decides; with its larger letter first, every word up to
+        // the same prefix with a right letter of at least the left one is not canonical.
+        let Some(u) = self.units.iter().position(|&(unit, c)| unit == Unit::Pair && word[c] != word[c + 1]) else {
+            return true;
+        };
+        let c = self.units[u].1;
+        if word[c] < word[c + 1] {
+            return true;
+        }
+        let a = word[c];
+        let mut rest = [0u32; 2];
+        for (d, &letter) in word.iter().enumerate().skip(c + 1) {
+            let w = self.plain.letter_weight(d, letter);
+            rest = [rest[0] + w[0], rest[1] + w[1]];
+        }
+        let alphabet = self.plain.alphabet(c + 1);
+        for (b, &wb) in alphabet.iter().enumerate().skip(a as usize) {
+            if wb[0] > rest[0] || wb[1] > rest[1] {
+                continue;
+            }
+            let left = [rest[0] - wb[0], rest[1] - wb[1]];
+            if b == a as usize {
+                if self.ways_from(u + 1, left) > 0 {
+                    word[c + 1] = a;
+                    self.unrank_from(u + 1, left, 0, word);
+                    return true;
+                }
+            } else if self.plain.ways_from(c + 2, left) > 0 {
+                word[c + 1] = b as u8;
+                self.plain.unrank_from(c + 2, left, 0, &mut word[c + 2..]);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A THI`-like layout: two pairs and a single, letters of two weights.
+    fn index() -> FoldedIndex {
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1], [0, 2], [1, 1]];
+        let units = [Unit::Pair, Unit::Single, Unit::Pair, Unit::Single];
+        FoldedIndex::new(vec![alphabet; 6], &units, [4, 3]).unwrap()
+    }
+
+    /// Every word of a weight, in plain rank order.
+    fn words(index: &FoldedIndex, weight: [u32; 2]) -> Vec<Vec<u8>> {
+        let plain = index.plain();
+        (0..plain.size(weight).unwrap())
+            .map(|r| {
+                let mut word = vec![0u8; plain.cells()];
+                plain.unrank(weight, r, &mut word).unwrap();
+                word
+            })
+            .collect()
+    }
+
+    #[test]
+    fn canonical_words_are_ranked_densely_in_order() {
+        let index = index();
+        for x in 0..=4 {
+            for y in 0..=3 {
+                let canonical: Vec<_> =
+                    words(&index, [x, y]).into_iter().filter(|w| index.mirror_order(w) != Ordering::Greater).collect();
+                assert_eq!(index.size([x, y]).unwrap(), canonical.len() as u64, "weight {x},{y}");
+                let mut word = vec![0u8; index.cells()];
+                for (r, expected) in canonical.iter().enumerate() {
+                    index.unrank([x, y], r as u64, &mut word).unwrap();
+                    assert_eq!(&word, expected, "weight {x},{y}, rank {r}");
+                    assert_eq!(index.locate(&mut word, [x, y]), r as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_word_and_its_image_share_a_rank() {
+        let index = index();
+        for word in words(&index, [3, 2]) {
+            let mut image = word.clone();
+            index.mirror(&mut image);
+            let mut first = word.clone();
+            assert_eq!(index.locate(&mut first, [3, 2]), index.locate(&mut image, [3, 2]), "{word:?}");
+            assert_eq!(first, image, "both become the canonical word");
+        }
+    }
+
+    #[test]
+    fn the_next_word_is_the_next_rank() {
+        let index = index();
+        let (mut stepped, mut unranked) = (0, 0);
+        for x in 0..=4 {
+            for y in 0..=3 {
+                let size = index.size([x, y]).unwrap();
+                let mut word = vec![0u8; index.cells()];
+                let mut expected = vec![0u8; index.cells()];
+                index.unrank([x, y], 0, &mut word).unwrap();
+                for r in 1..size {
+                    index.unrank([x, y], r, &mut expected).unwrap();
+                    if index.next_word(&mut word) {
+                        stepped += 1;
+                    } else {
+                        unranked += 1;
+                        word.clone_from(&expected);
+                    }
+                    assert_eq!(word, expected, "weight {x},{y}, rank {r}");
+                }
+                assert!(!index.next_word(&mut word), "weight {x},{y}: a word after the last");
+            }
+        }
+        // The step is the rule, unranking the exception.
+        assert!(stepped > 20 * unranked, "{stepped} steps, {unranked} unrankings");
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let index = index();
+        let mut word = vec![0u8; index.cells()];
+        assert!(matches!(index.unrank([5, 0], 0, &mut word), Err(IndexError::WeightOutOfRange(_))));
+        let size = index.size([2, 2]).unwrap();
+        assert!(matches!(index.unrank([2, 2], size, &mut word), Err(IndexError::RankOutOfRange { .. })));
+        assert!(matches!(index.unrank([2, 2], 0, &mut word[..3]), Err(IndexError::WrongLength { .. })));
+    }
+}
