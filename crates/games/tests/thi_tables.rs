@@ -91,3 +91,19 @@ fn small_tables_match_their_golden_checksums() {
     let golden = std::fs::read_to_string(&path).expect("data/golden/thi-tables.tsv");
     assert!(golden == text, "tables differ from {}; diff the file against a fresh UPDATE_GOLDEN=1 run", path.display());
 }
+
+/// The census counts a rank as a board and its mirror image together, which is exact only
+/// from a start that is its own image: another start is refused, not miscounted.
+#[test]
+fn the_census_refuses_a_start_that_is_not_its_own_mirror_image() {
+    let (game, root) = game("primus", RuleSet::Original, false);
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, _) = build(&game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    let start = Setup::named("primus").unwrap().start();
+    assert_eq!(game.images(&start), 1);
+    assert!(retro::census::reachable_census(&game, &tables, &start).is_ok());
+    let lopsided = games::thi::notation::parse("b,b,b/w,-,-/-,w,w b").unwrap();
+    assert_eq!(game.images(&lopsided), 2);
+    let refused = retro::census::reachable_census(&game, &tables, &lopsided);
+    assert!(matches!(refused, Err(retro::store::ProbeError::AsymmetricStart(_))), "{refused:?}");
+}
