@@ -457,8 +457,16 @@ fn unwalk(
                 continue;
             }
             let Some(stack) = Stack::from_counters(&counters[..height as usize]) else { continue };
+            // Taking counters back misplaces none, so only the stack put back can stand
+            // where its counters may not (the position un-moved from is legal).
+            let row = prev / n;
+            let misplaced = (row == board.bear_off_row(Colour::White) && stack.count(Colour::White) > 0)
+                || (row == board.bear_off_row(Colour::Black) && stack.count(Colour::Black) > 0);
+            if misplaced {
+                continue;
+            }
             board.set(prev, stack);
-            if board.misplaced_counter().is_none() && outcome(rules, board).is_none() {
+            if outcome(rules, board).is_none() {
                 out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
             }
             board.set(prev, Stack::EMPTY);
