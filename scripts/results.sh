@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 out="${1:-data}"
 cargo build --release --quiet
 solve=target/release/solve
-echo "| board | rules | bonus | value for White | plies | claim \"perfect play draws\" | reachable positions (win / draw / loss for the mover) | table positions | table bytes | command |"
+echo "| board | rules | bonus | value for White | plies | claim \"perfect play draws\" | reachable positions (win / draw / loss for the mover) | table entries | table bytes | command |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for board in primus duo trias; do
   for rules in original original-pass fixed1 fixed2 fixed2-pass; do
