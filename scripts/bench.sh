@@ -6,7 +6,7 @@
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
-# only: THI` 5x5 with single counters (original; about 1.5 h, 14 GiB) and Awari to 24
+# only: THI` 5x5 with single counters (original; about an hour, 4.7 GB) and Awari to 24
 # stones.
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 #   scripts/bench.sh --big
