@@ -117,6 +117,9 @@ pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Positi
     if !(1..=2).contains(&orientations) {
         return Err(ProbeError::Orientations(game.orientations()));
     }
+    if game.images(start) != 1 {
+        return Err(ProbeError::AsymmetricStart(start.to_string()));
+    }
     let mut marks = Marks {
         orientations,
         tiers: tables
@@ -127,9 +130,6 @@ pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Positi
             })
             .collect(),
     };
-    if game.images(start) != 1 {
-        return Err(ProbeError::AsymmetricStart(start.to_string()));
-    }
     let first = game.locate(start);
     marks.claim(first, &mut Recent::default())?;
     // Parents before children: the reverse of the order the tiers were built in.
