@@ -263,12 +263,15 @@ impl Position {
     /// such a position cannot arise in play.
     pub fn misplaced_counter(&self) -> Option<usize> {
         let n = self.size();
-        (0..n * n).find(|&sq| {
-            let s = self.squares[sq];
-            let row = sq / n;
-            (row == self.bear_off_row(Colour::White) && s.count(Colour::White) > 0)
-                || (row == self.bear_off_row(Colour::Black) && s.count(Colour::Black) > 0)
-        })
+        (0..n * n).find(|&sq| self.misplaced(sq, self.squares[sq]))
+    }
+
+    /// Whether `stack` on `square` would hold a counter on the row where its colour is
+    /// borne off.
+    pub fn misplaced(&self, square: usize, stack: Stack) -> bool {
+        let row = square / self.size();
+        (row == self.bear_off_row(Colour::White) && stack.count(Colour::White) > 0)
+            || (row == self.bear_off_row(Colour::Black) && stack.count(Colour::Black) > 0)
     }
 
     /// The board turned half round with every colour swapped, and the other side to

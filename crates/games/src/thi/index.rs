@@ -211,10 +211,7 @@ impl BoardIndex {
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
     /// else 2.
     pub fn images(&self, board: &Position) -> u64 {
-        let n = self.size;
-        let symmetric =
-            (0..n).all(|row| (0..n / 2).all(|c| board.stack(row * n + c) == board.stack(row * n + n - 1 - c)));
-        if symmetric {
+        if board.mirrored() == *board {
             1
         } else {
             2

@@ -459,10 +459,7 @@ fn unwalk(
             let Some(stack) = Stack::from_counters(&counters[..height as usize]) else { continue };
             // Taking counters back misplaces none, so only the stack put back can stand
             // where its counters may not (the position un-moved from is legal).
-            let row = prev / n;
-            let misplaced = (row == board.bear_off_row(Colour::White) && stack.count(Colour::White) > 0)
-                || (row == board.bear_off_row(Colour::Black) && stack.count(Colour::Black) > 0);
-            if misplaced {
+            if board.misplaced(prev, stack) {
                 continue;
             }
             board.set(prev, stack);
