@@ -577,4 +577,14 @@ impl Table {
     pub fn codes(&self) -> Vec<u16> {
         self.body().iter().map(|c| c as u16).collect()
     }
+
+    /// XXH3-64 of the value codes in rank order, each as two little-endian bytes: what the
+    /// table says, whatever the layout of its body, so two files of the same values in
+    /// different formats have the same checksum.
+    pub fn codes_checksum(&self) -> u64 {
+        let mut checksum = Xxh3::new();
+        let bytes: Vec<u8> = self.codes().iter().flat_map(|c| c.to_le_bytes()).collect();
+        checksum.update(&bytes);
+        checksum.digest()
+    }
 }
