@@ -49,6 +49,18 @@ impl Observer for BuildProgress {
         }
     }
 
+    fn compacting(&self, tables: usize) {
+        if tables == 0 {
+            return;
+        }
+        let line = format!("storing {tables} table(s) compact where that pays");
+        if self.lines.is_some() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
     fn advanced(&self, units: u64) {
         self.bar.inc(units);
     }

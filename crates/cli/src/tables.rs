@@ -69,7 +69,12 @@ pub fn info(args: InfoArgs) -> Result<()> {
     println!("tier:            {}", h.identity.tier);
     println!("positions:       {}", h.entries);
     println!("value encoding:  {}", h.identity.encoding.name());
-    println!("bits/position:   {}", h.bits);
+    let stored_bits = 8.0 * h.body_len as f64 / h.entries.max(1) as f64;
+    if table.is_blocked() {
+        println!("bits/position:   {stored_bits:.3} stored in blocks ({} bits plain)", h.bits);
+    } else {
+        println!("bits/position:   {} (packed plain)", h.bits);
+    }
     if h.identity.encoding == ValueEncoding::OutcomeDistance {
         println!("max distance:    {} plies", h.max_distance);
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{json, solve, stderr};
-use retro::table::{write_table, Table};
+use retro::table::{write_table, Layout, Table};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -78,7 +78,7 @@ fn resize(file: &Path, extra: i64) {
     let identity = table.header().identity.clone();
     drop(table);
     codes.resize((codes.len() as i64 + extra) as usize, 0);
-    write_table(file, &identity, &codes).unwrap();
+    write_table(file, &identity, &codes, Layout::Compact).unwrap();
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn the_verifier_catches_a_wrong_value() {
         tier: "4".to_owned(),
         encoding: retro::table::ValueEncoding::Score,
     };
-    retro::table::write_table(&path, &identity, &codes).unwrap();
+    retro::table::write_table(&path, &identity, &codes, retro::table::Layout::Compact).unwrap();
     let tables = store::open(&game, dir.path(), &[4]).unwrap();
     assert!(verify_tier(&game, &tables, 4).is_err());
 }

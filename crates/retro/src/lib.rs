@@ -10,6 +10,7 @@
 //! reachable, and [`line`](mod@line) reads best play back out.
 
 pub mod acyclic;
+mod blocks;
 pub mod census;
 pub mod children;
 pub mod cyclic;

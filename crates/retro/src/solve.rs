@@ -60,6 +60,9 @@ pub trait Observer: Sync {
     fn advanced(&self, _units: u64) {}
     /// The tier is solved and saved.
     fn tier_finished(&self, _tier: &str) {}
+    /// Every tier is solved; `tables` stored plain are being looked at, and stored compact
+    /// where that pays.
+    fn compacting(&self, _tables: usize) {}
 }
 
 /// An observer that shows nothing.

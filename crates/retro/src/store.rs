@@ -10,7 +10,9 @@ use crate::children::ChildTables;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Observer, SolveError};
-use crate::table::{check_regular_file, write_table, Table, TableError, TableIdentity, ValueEncoding};
+use crate::table::{
+    check_regular_file, compact_table, write_table, Layout, Table, TableError, TableIdentity, ValueEncoding,
+};
 use crate::value::TableValue;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -154,7 +156,10 @@ pub struct BuildOptions {
 /// The build loop every engine shares. Tiers come in `order`, children first; each one
 /// whose file exists is opened and checked (a damaged or foreign file is an error, never
 /// rebuilt over); each other one is solved by `solve`, given the finished tables so far,
-/// written atomically and mapped. The directory is locked for the whole build, unless
+/// written atomically and mapped. Once every tier is there, they are stored compact
+/// ([`compact_table`]; a table left plain by an interrupted build too): the build itself
+/// probes plain tables, the faster ones.
+/// The directory is locked for the whole build, unless
 /// every table is there already: then they are only opened and checked, which needs no
 /// write access to the directory (tables on a read-only mount, or owned by another user).
 pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
@@ -189,15 +194,23 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             }
             observer.tier_started(&tier.to_string(), size(tier));
             let codes = solve(tier, &tables)?;
-            write_table(&path, &identity(tier), &codes)?;
+            write_table(&path, &identity(tier), &codes, Layout::Plain)?;
             drop(codes);
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
             open_table(&path, &identity(tier), size(tier))?
         };
+        tables.insert(tier, table);
+    }
+    observer.compacting(tables.values().filter(|t| !t.is_blocked()).count());
+    for (&tier, table) in tables.iter_mut() {
+        if compact_table(table)?.is_some() {
+            *table = open_table(&tier_file(dir, tier), &identity(tier), size(tier))?;
+        }
+    }
+    for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
-        tables.insert(tier, table);
     }
     Ok((tables, report))
 }

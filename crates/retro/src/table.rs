@@ -1,20 +1,20 @@
 //! One tier's values on disk: writing (atomically) and reading (checked, then probed).
 //!
-//! # File layout (format version 1), all integers little-endian
+//! # File layout (format versions 1 and 2), all integers little-endian
 //!
 //! ```text
 //! offset size field
 //!      0    8 magic            "MNCLTBL\n"
-//!      8    2 format version   1
+//!      8    2 format version   1 = the body packed plain, 2 = the body in blocks
 //!     10    1 value encoding   1 = outcome and distance: code 0 draw,
 //!                                2d+1 win in d plies, 2d+2 loss in d plies;
 //!                                2 = score: zigzag code of a signed score
 //!                                (0, -1, 1, -2, 2, … as 0, 1, 2, 3, 4, …)
-//!     11    1 bits per entry   1..=32
+//!     11    1 bits per entry   1..=32 (the plain width; in blocks, the widest code)
 //!     12    4 descriptor bytes L
 //!     16    8 entries          positions in the tier, one entry per rank
 //!     24    8 body offset      header length, a multiple of 64
-//!     32    8 body bytes       ceil(entries · bits / 8)
+//!     32    8 body bytes       version 1: ceil(entries · bits / 8)
 //!     40    8 body checksum    XXH3-64 of the body
 //!     48    2 max distance     largest distance stored (0 for an all-draw tier)
 //!     50    6 reserved         zero
@@ -22,12 +22,19 @@
 //!     64    L descriptor       UTF-8 lines `name=value`: `key=` the game's table key,
 //!                              `tier=` the tier, `writer=` the program that wrote it
 //!  64+L   … zero padding up to the body offset
-//! offset  … body             entries packed end to end (see `encoding::packed`)
+//! offset  … body             version 1: entries packed end to end (see
+//!                              `encoding::packed`); version 2: blocks of ranks, each
+//!                              in the smallest of three forms, behind an index (see
+//!                              `blocks.rs`)
 //! ```
 //!
-//! Every field is checked when a table is opened, and the body checksum too, once; a
-//! probe after that is one unaligned load.
+//! Every field is checked when a table is opened, and the body checksum too, once, and a
+//! blocked body's index and block headers; a probe after that is one unaligned load in a
+//! plain body, two loads (the index, the block) and at most a short binary search in
+//! blocks. A build writes plain bodies and stores its finished tables compact
+//! ([`Layout`], [`compact_table`]).
 
+use crate::blocks;
 use crate::value::Value;
 use encoding::{packed_len, PackedSlice};
 use memmap2::Mmap;
@@ -39,8 +46,12 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"MNCLTBL\n";
-/// The format version this program writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The newest format version this program writes; it reads every version from 1 to it.
+pub const FORMAT_VERSION: u16 = BLOCKED_VERSION;
+/// The format of a plain packed body.
+const PLAIN_VERSION: u16 = 1;
+/// The format of a body in blocks.
+const BLOCKED_VERSION: u16 = 2;
 const FIXED_HEADER: usize = 64;
 const ALIGN: u64 = 64;
 /// Longest descriptor accepted on reading: anything longer is not one of ours.
@@ -82,7 +93,7 @@ pub enum TableError {
         path: PathBuf,
     },
     /// A format version this program does not read.
-    #[error("{path}: format version {found}, this program reads version {FORMAT_VERSION}")]
+    #[error("{path}: format version {found}, this program reads versions 1 to {FORMAT_VERSION}")]
     UnsupportedVersion {
         /// The file.
         path: PathBuf,
@@ -118,6 +129,15 @@ pub enum TableError {
     BodyChecksum {
         /// The file.
         path: PathBuf,
+    },
+    /// A blocked body whose checksum holds but whose index or blocks are malformed: not
+    /// written by this program.
+    #[error("{path}: damaged body ({what})")]
+    BadBody {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
     },
     /// A table of another game, tier or value coding than asked for.
     #[error("{path}: built for {field} `{found}`, but `{expected}` was asked for")]
@@ -301,7 +321,7 @@ impl Header {
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
         let version = u16_at(8);
-        if version != FORMAT_VERSION {
+        if !(PLAIN_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(TableError::UnsupportedVersion { path: path.to_owned(), found: version });
         }
         let descriptor_len = u32_at(12);
@@ -332,7 +352,9 @@ impl Header {
         if body_offset % ALIGN != 0 || body_offset < descriptor_end as u64 {
             return Err(bad("body offset"));
         }
-        if entries.checked_mul(bits as u64).is_none() || body_len != packed_len(entries, bits) {
+        if entries.checked_mul(bits as u64).is_none()
+            || (version == PLAIN_VERSION && body_len != packed_len(entries, bits))
+        {
             return Err(bad("body length does not match entries and width"));
         }
         if bytes[50..56].iter().any(|&b| b != 0) {
@@ -373,10 +395,22 @@ fn header_checksum(fixed: &[u8], descriptor: &[u8]) -> u64 {
     xxh3_64(&all)
 }
 
+/// How [`write_table`] lays out a table's body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Packed plain (version 1): one load a probe. A build writes its tables so, since the
+    /// tiers above probe them millions of times (THI` TRIAS: 50 % longer against blocks).
+    Plain,
+    /// In blocks (version 2) when they take at most half the bytes of the plain body,
+    /// plain otherwise: a probe into blocks costs a second load, worth it only where the
+    /// file shrinks a lot. Finished tables are stored so.
+    Compact,
+}
+
 /// Writes a table of value codes to `path` atomically: the bytes go to a temporary file
 /// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
 /// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
-pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Result<Header, TableError> {
+pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout: Layout) -> Result<Header, TableError> {
     let io_err = |error| TableError::Write { path: path.to_owned(), error };
     let max_code = codes.iter().copied().max().unwrap_or(0);
     let max_distance = match identity.encoding {
@@ -384,14 +418,17 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Resu
         ValueEncoding::Score => 0,
     };
     let bits = encoding::bits_for(max_code as u64);
+    let plain_len = packed_len(codes.len() as u64, bits);
+    let plan = (layout == Layout::Compact).then(|| blocks::Plan::new(codes)).filter(|plan| plan.len() <= plain_len / 2);
+    let blocked = plan.is_some();
     let descriptor_len = format!("key={}\ntier={}\nwriter={}\n", identity.key, identity.tier, writer_name()).len();
     let body_offset = ((FIXED_HEADER + descriptor_len) as u64).div_ceil(ALIGN) * ALIGN;
     let mut header = Header {
-        version: FORMAT_VERSION,
+        version: if blocked { BLOCKED_VERSION } else { PLAIN_VERSION },
         bits,
         entries: codes.len() as u64,
         body_offset,
-        body_len: packed_len(codes.len() as u64, bits),
+        body_len: plan.as_ref().map_or(plain_len, blocks::Plan::len),
         // Known once the body is written.
         body_checksum: 0,
         max_distance,
@@ -410,10 +447,17 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Resu
         // 7.7 GB and 3.9 GB). Pieces of a multiple of 8 entries pack to whole bytes, so
         // they join into the same bit stream.
         let mut checksum = Xxh3::new();
-        for piece in codes.chunks(WRITE_PIECE) {
-            let packed = encoding::pack(piece.iter().map(|&c| c as u32), bits);
-            checksum.update(&packed);
-            file.write_all(&packed)?;
+        if let Some(plan) = &plan {
+            plan.write(codes, |piece| {
+                checksum.update(piece);
+                file.write_all(piece)
+            })?;
+        } else {
+            for piece in codes.chunks(WRITE_PIECE) {
+                let packed = encoding::pack(piece.iter().map(|&c| c as u32), bits);
+                checksum.update(&packed);
+                file.write_all(&packed)?;
+            }
         }
         header.body_checksum = checksum.digest();
         file.seek(io::SeekFrom::Start(0))?;
@@ -429,6 +473,27 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16]) -> Resu
         return Err(io_err(source));
     }
     Ok(header)
+}
+
+/// Rewrites a plain table in blocks when they take at most half its body's bytes
+/// ([`Layout::Compact`]); `Some` with the new header when it did (the `table` still maps
+/// the old file: reopen the path to read the new one). Every 16th block is tried first,
+/// so that a table blocks would not shrink costs no pass over all its values.
+pub fn compact_table(table: &Table) -> Result<Option<Header>, TableError> {
+    if table.is_blocked() {
+        return Ok(None);
+    }
+    let entries = table.entries();
+    let sample: Vec<u16> = (0..entries)
+        .step_by(16 * blocks::BLOCK as usize)
+        .flat_map(|start| start..entries.min(start + blocks::BLOCK))
+        .map(|rank| table.code(rank).unwrap_or(0))
+        .collect();
+    if blocks::Plan::new(&sample).len() > packed_len(sample.len() as u64, table.header.bits) / 2 {
+        return Ok(None);
+    }
+    let header = write_table(table.path(), &table.header.identity, &table.codes(), Layout::Compact)?;
+    Ok((header.version == BLOCKED_VERSION).then_some(header))
 }
 
 /// Entries packed and written at a time by [`write_table`]: a multiple of 8.
@@ -521,6 +586,10 @@ impl Table {
         if xxh3_64(body) != header.body_checksum {
             return Err(TableError::BodyChecksum { path: path.to_owned() });
         }
+        if header.version == BLOCKED_VERSION {
+            blocks::check(body, header.entries, header.bits)
+                .map_err(|what| TableError::BadBody { path: path.to_owned(), what })?;
+        }
         let table = Table { path: path.to_owned(), header, bytes };
         Ok(table)
     }
@@ -559,23 +628,39 @@ impl Table {
         self.header.body_offset + self.header.body_len
     }
 
-    fn body(&self) -> PackedSlice<'_> {
-        let all = self.bytes.as_slice();
+    fn body(&self) -> &[u8] {
+        &self.bytes.as_slice()[self.header.body_offset as usize..]
+    }
+
+    /// A plain body's entries.
+    fn plain(&self) -> PackedSlice<'_> {
         // The header check made sure the body has exactly this length, so this never
         // falls back to the empty view.
-        PackedSlice::new(&all[self.header.body_offset as usize..], self.header.bits, self.header.entries)
-            .unwrap_or(PackedSlice::EMPTY)
+        PackedSlice::new(self.body(), self.header.bits, self.header.entries).unwrap_or(PackedSlice::EMPTY)
+    }
+
+    /// Whether the body is stored in blocks (format version 2) rather than plain.
+    pub fn is_blocked(&self) -> bool {
+        self.header.version == BLOCKED_VERSION
     }
 
     /// The code stored for `rank`, whatever its encoding, or `None` past the end.
     #[inline]
     pub fn code(&self, rank: u64) -> Option<u16> {
-        Some(self.body().get(rank)?.min(u16::MAX as u32) as u16)
+        if self.is_blocked() {
+            blocks::get(self.body(), self.header.entries, rank)
+        } else {
+            Some(self.plain().get(rank)?.min(u16::MAX as u32) as u16)
+        }
     }
 
     /// Every stored value code, in rank order.
     pub fn codes(&self) -> Vec<u16> {
-        self.body().iter().map(|c| c as u16).collect()
+        if self.is_blocked() {
+            blocks::decode(self.body(), self.header.entries)
+        } else {
+            self.plain().iter().map(|c| c as u16).collect()
+        }
     }
 
     /// XXH3-64 of the value codes in rank order, each as two little-endian bytes: what the
