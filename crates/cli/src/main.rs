@@ -53,6 +53,7 @@ enum Command {
     Verify(verify::VerifyArgs),
     Info(tables::InfoArgs),
     VerifyTable(tables::VerifyTableArgs),
+    Compact(tables::CompactArgs),
     Serve(serve::ServeArgs),
 }
 
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),
+        Command::Compact(args) => tables::compact(args),
         Command::Serve(args) => serve::run(args),
     };
     match result {

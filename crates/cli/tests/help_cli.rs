@@ -67,6 +67,11 @@ fn info_help() {
 }
 
 #[test]
+fn compact_help() {
+    insta::assert_snapshot!(help(&["compact"]));
+}
+
+#[test]
 fn verify_table_help() {
     let text = help(&["verify-table"]);
     assert!(text.contains("Passing this check everywhere"), "{text}");

@@ -216,3 +216,38 @@ fn a_redirected_build_reports_each_tier() {
     let err = stderr(&build);
     assert!(err.lines().any(|l| l.starts_with("tier 3-3 solved: ") && l.contains(" positions in ")), "{err}");
 }
+
+/// Tables written plain (by an older version, or left by an interrupted build) are stored
+/// compact by `solve compact`, their values unchanged; queries read them as before.
+#[test]
+fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let before = json(&solve(out.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"]));
+    // The largest PRIMUS tier, with a few thousand draws more appended: blocks pay for it.
+    let file = dir.join("tier-3-3.tbl");
+    let table = Table::open(&file, None).unwrap();
+    let (codes, identity) = (table.codes(), table.header().identity.clone());
+    drop(table);
+    write_table(&file, &identity, &codes, Layout::Plain).unwrap();
+    let mut drawn = codes.clone();
+    drawn.resize(codes.len() + 20_000, 0);
+    let extra = dir.join("tier-9-9.tbl");
+    write_table(&extra, &identity, &drawn, Layout::Plain).unwrap();
+
+    let output = solve_in_time(&["compact", out.path().to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(said.contains("rewritten in blocks"), "{said}");
+    let compacted = Table::open(&extra, None).unwrap();
+    assert!(compacted.is_blocked());
+    assert_eq!(compacted.codes(), drawn);
+    assert_eq!(Table::open(&file, None).unwrap().codes(), codes);
+    std::fs::remove_file(&extra).unwrap();
+    let after = json(&solve(out.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--json"]));
+    assert_eq!(before["moves"], after["moves"]);
+
+    let output = solve_in_time(&["compact", out.path().join("nothing").to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("no table directory"), "{}", stderr(&output));
+}

@@ -163,6 +163,17 @@ fn encode(form: &Form, block: &[u16], out: &mut Vec<u8>) {
     }
 }
 
+/// Where the codes to store come from: `read(b, out)` appends the codes of block `b`
+/// (ranks `b·BLOCK ..`, at most [`BLOCK`] of them) to `out`; shared by the threads.
+pub trait Codes: Fn(u64, &mut Vec<u16>) + Sync {}
+impl<F: Fn(u64, &mut Vec<u16>) + Sync> Codes for F {}
+
+/// The codes of block `b` of a slice, for [`Plan`].
+pub fn slice_block(codes: &[u16], b: u64, out: &mut Vec<u16>) {
+    let start = (b * BLOCK) as usize;
+    out.extend_from_slice(&codes[start..codes.len().min(start + BLOCK as usize)]);
+}
+
 /// The forms chosen for a table's blocks, by their lengths: known before anything is
 /// written, so the writer can choose the plain body instead, and the index can come first.
 pub struct Plan {
@@ -172,12 +183,18 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Chooses every block's form.
-    pub fn new(codes: &[u16]) -> Plan {
-        let max_code = codes.par_iter().copied().max().unwrap_or(0);
-        let lengths = codes
-            .par_chunks(BLOCK as usize)
-            .map_init(|| Census::new(max_code), |census, block| form_bytes(&census.form(block), block))
+    /// Chooses the form of every block of `entries` codes, none above `max_code`.
+    pub fn new(entries: u64, max_code: u16, read: &impl Codes) -> Plan {
+        let lengths = (0..block_count(entries))
+            .into_par_iter()
+            .map_init(
+                || (Census::new(max_code), Vec::with_capacity(BLOCK as usize)),
+                |(census, block), b| {
+                    block.clear();
+                    read(b, block);
+                    form_bytes(&census.form(block), block)
+                },
+            )
             .collect();
         Plan { lengths, max_code }
     }
@@ -187,9 +204,9 @@ impl Plan {
         8 * (self.lengths.len() as u64 + 1) + self.lengths.iter().sum::<u64>()
     }
 
-    /// Writes the blocked body of `codes` (those the plan was made for) piece by piece to
-    /// `out`, in order.
-    pub fn write(&self, codes: &[u16], mut out: impl FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+    /// Writes the blocked body of the codes the plan was made for piece by piece to `out`,
+    /// in order.
+    pub fn write(&self, read: &impl Codes, mut out: impl FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
         let mut offset = 0u64;
         let mut index = Vec::with_capacity(8 * (self.lengths.len() + 1));
         for length in self.lengths.iter().copied().chain([0]) {
@@ -198,12 +215,15 @@ impl Plan {
         }
         out(&index)?;
         drop(index);
-        for piece in codes.chunks(BLOCK as usize * BLOCKS_PER_PIECE) {
-            let encoded: Vec<Vec<u8>> = piece
-                .par_chunks(BLOCK as usize)
+        let blocks = self.lengths.len() as u64;
+        for first in (0..blocks).step_by(BLOCKS_PER_PIECE) {
+            let encoded: Vec<Vec<u8>> = (first..blocks.min(first + BLOCKS_PER_PIECE as u64))
+                .into_par_iter()
                 .map_init(
-                    || Census::new(self.max_code),
-                    |census, block| {
+                    || (Census::new(self.max_code), Vec::with_capacity(BLOCK as usize)),
+                    |(census, block), b| {
+                        block.clear();
+                        read(b, block);
                         let mut bytes = Vec::new();
                         encode(&census.form(block), block, &mut bytes);
                         bytes
@@ -227,7 +247,7 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 }
 
 /// Blocks of a table of `entries` ranks.
-fn block_count(entries: u64) -> u64 {
+pub fn block_count(entries: u64) -> u64 {
     entries.div_ceil(BLOCK)
 }
 
@@ -373,9 +393,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn blocked(codes: &[u16]) -> Vec<u8> {
-        let plan = Plan::new(codes);
+        let read = |b, out: &mut Vec<u16>| slice_block(codes, b, out);
+        let plan = Plan::new(codes.len() as u64, codes.iter().copied().max().unwrap_or(0), &read);
         let mut body = Vec::new();
-        plan.write(codes, |piece| {
+        plan.write(&read, |piece| {
             body.extend_from_slice(piece);
             Ok(())
         })

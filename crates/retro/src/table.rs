@@ -411,30 +411,56 @@ pub enum Layout {
 /// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
 /// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
 pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout: Layout) -> Result<Header, TableError> {
-    let io_err = |error| TableError::Write { path: path.to_owned(), error };
     let max_code = codes.iter().copied().max().unwrap_or(0);
     let max_distance = match identity.encoding {
         ValueEncoding::OutcomeDistance => codes.iter().filter_map(|&c| Value::from_code(c).plies()).max().unwrap_or(0),
         ValueEncoding::Score => 0,
     };
     let bits = encoding::bits_for(max_code as u64);
-    let plain_len = packed_len(codes.len() as u64, bits);
-    let plan = (layout == Layout::Compact).then(|| blocks::Plan::new(codes)).filter(|plan| plan.len() <= plain_len / 2);
-    let blocked = plan.is_some();
+    let entries = codes.len() as u64;
+    let plain_len = packed_len(entries, bits);
+    let read = |b, out: &mut Vec<u16>| blocks::slice_block(codes, b, out);
+    let plan = (layout == Layout::Compact)
+        .then(|| blocks::Plan::new(entries, max_code, &read))
+        .filter(|plan| plan.len() <= plain_len / 2);
+    let header = new_header(identity, bits, entries, max_distance, plan.as_ref().map(blocks::Plan::len));
+    match plan {
+        Some(plan) => write_file(path, header, |out| plan.write(&read, out)),
+        // The body is packed and written a piece at a time: packed whole, a tier of
+        // billions of positions held its codes and its body in memory at once (THI` 5×5:
+        // 7.7 GB and 3.9 GB). Pieces of a multiple of 8 entries pack to whole bytes, so
+        // they join into the same bit stream.
+        None => write_file(path, header, |out| {
+            codes.chunks(WRITE_PIECE).try_for_each(|piece| out(&encoding::pack(piece.iter().map(|&c| c as u32), bits)))
+        }),
+    }
+}
+
+/// The header of a table to be written: plain, or in blocks of `blocked` bytes.
+fn new_header(identity: &TableIdentity, bits: u32, entries: u64, max_distance: u16, blocked: Option<u64>) -> Header {
     let descriptor_len = format!("key={}\ntier={}\nwriter={}\n", identity.key, identity.tier, writer_name()).len();
-    let body_offset = ((FIXED_HEADER + descriptor_len) as u64).div_ceil(ALIGN) * ALIGN;
-    let mut header = Header {
-        version: if blocked { BLOCKED_VERSION } else { PLAIN_VERSION },
+    Header {
+        version: if blocked.is_some() { BLOCKED_VERSION } else { PLAIN_VERSION },
         bits,
-        entries: codes.len() as u64,
-        body_offset,
-        body_len: plan.as_ref().map_or(plain_len, blocks::Plan::len),
+        entries,
+        body_offset: ((FIXED_HEADER + descriptor_len) as u64).div_ceil(ALIGN) * ALIGN,
+        body_len: blocked.unwrap_or(packed_len(entries, bits)),
         // Known once the body is written.
         body_checksum: 0,
         max_distance,
         identity: identity.clone(),
         writer: writer_name(),
-    };
+    }
+}
+
+/// Writes `header` and the body `body` hands its `out` piece by piece to `path`
+/// atomically (see [`write_table`]), the body's checksum filled in.
+fn write_file(
+    path: &Path,
+    mut header: Header,
+    body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
+) -> Result<Header, TableError> {
+    let io_err = |error| TableError::Write { path: path.to_owned(), error };
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(io_err)?;
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
@@ -442,22 +468,15 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout:
     let result = (|| -> io::Result<()> {
         let mut file = io::BufWriter::new(File::create(&temp)?);
         file.write_all(&header.encode())?;
-        // The body is packed and written a piece at a time: packed whole, a tier of
-        // billions of positions held its codes and its body in memory at once (THI` 5×5:
-        // 7.7 GB and 3.9 GB). Pieces of a multiple of 8 entries pack to whole bytes, so
-        // they join into the same bit stream.
         let mut checksum = Xxh3::new();
-        if let Some(plan) = &plan {
-            plan.write(codes, |piece| {
-                checksum.update(piece);
-                file.write_all(piece)
-            })?;
-        } else {
-            for piece in codes.chunks(WRITE_PIECE) {
-                let packed = encoding::pack(piece.iter().map(|&c| c as u32), bits);
-                checksum.update(&packed);
-                file.write_all(&packed)?;
-            }
+        let mut written = 0u64;
+        body(&mut |piece| {
+            checksum.update(piece);
+            written += piece.len() as u64;
+            file.write_all(piece)
+        })?;
+        if written != header.body_len {
+            return Err(io::Error::other(format!("wrote {written} body bytes, {} planned", header.body_len)));
         }
         header.body_checksum = checksum.digest();
         file.seek(io::SeekFrom::Start(0))?;
@@ -478,22 +497,29 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout:
 /// Rewrites a plain table in blocks when they take at most half its body's bytes
 /// ([`Layout::Compact`]); `Some` with the new header when it did (the `table` still maps
 /// the old file: reopen the path to read the new one). Every 16th block is tried first,
-/// so that a table blocks would not shrink costs no pass over all its values.
+/// so that a table blocks would not shrink costs no pass over all its values. The codes
+/// are read from the table block by block, never held all at once.
 pub fn compact_table(table: &Table) -> Result<Option<Header>, TableError> {
     if table.is_blocked() {
         return Ok(None);
     }
-    let entries = table.entries();
-    let sample: Vec<u16> = (0..entries)
-        .step_by(16 * blocks::BLOCK as usize)
-        .flat_map(|start| start..entries.min(start + blocks::BLOCK))
-        .map(|rank| table.code(rank).unwrap_or(0))
-        .collect();
-    if blocks::Plan::new(&sample).len() > packed_len(sample.len() as u64, table.header.bits) / 2 {
+    let (entries, bits) = (table.entries(), table.header.bits);
+    let max_code = ((1u64 << bits) - 1).min(u16::MAX as u64) as u16;
+    let read = |b: u64, out: &mut Vec<u16>| {
+        out.extend((b * blocks::BLOCK..entries.min((b + 1) * blocks::BLOCK)).map(|rank| table.code(rank).unwrap_or(0)))
+    };
+    let sampled = blocks::block_count(entries).div_ceil(16);
+    let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
+    let sample_entries = (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
+    if blocks::Plan::new(sample_entries, max_code, &sample).len() > packed_len(sample_entries, bits) / 2 {
         return Ok(None);
     }
-    let header = write_table(table.path(), &table.header.identity, &table.codes(), Layout::Compact)?;
-    Ok((header.version == BLOCKED_VERSION).then_some(header))
+    let plan = blocks::Plan::new(entries, max_code, &read);
+    if plan.len() > table.header.body_len / 2 {
+        return Ok(None);
+    }
+    let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
+    write_file(table.path(), header, |out| plan.write(&read, out)).map(Some)
 }
 
 /// Entries packed and written at a time by [`write_table`]: a multiple of 8.
