@@ -6,8 +6,8 @@
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
-# only: THI` 5x5 with single counters (original; about an hour, 4.7 GB) and Awari to 24
-# stones.
+# only: THI` 5x5 with single counters (original; about an hour, 4.7 GB), Awari to 24
+# stones, and Awari to 28 (about 80 minutes, 10.7 GiB).
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 #   scripts/bench.sh --big
 set -euo pipefail
@@ -46,7 +46,7 @@ print(f"build, 1 thread:      {s1:.2f} s  ({n / s1 / 1e6:.2f} M positions/s)")
 print(f"build, 2 threads:     {s2:.2f} s  ({n / s2 / 1e6:.2f} M positions/s)")
 print(f"speed-up 2 vs 1:      {s1 / s2:.2f}x")
 print(f"whole command:        {w1:.2f} s (1 thread), {w2:.2f} s (2 threads): the build and what follows it (the census)")
-print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
+print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes, {8 * b / n:.2f} bits a position, tables in blocks where that halves them)")
 print(f"peak memory:          {p1 / 2**20:.0f} MiB (1 thread), {p2 / 2**20:.0f} MiB (2 threads)")
 print(f"largest tier:         {int(largest):,} positions; peak memory {p2 / largest:.2f} bytes a position of it")
 PY
@@ -59,7 +59,7 @@ import sys
 s, n, b, p, largest = map(float, sys.argv[1:])
 print(f"positions:            {int(n):,}")
 print(f"build, 2 threads:     {s:.0f} s  ({n / s / 1e6:.2f} M positions/s)")
-print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes/position)")
+print(f"on disk:              {int(b):,} bytes ({b / n:.3f} bytes, {8 * b / n:.2f} bits a position, tables in blocks where that halves them)")
 print(f"peak memory:          {p / 2**30:.2f} GiB")
 print(f"largest tier:         {int(largest):,} positions; peak memory {p / largest:.2f} bytes a position of it")
 PY
@@ -144,3 +144,6 @@ two_threads thi --size 5 --height 1 --rules original
 echo
 echo "Awari to 24 stones, built from scratch"
 two_threads awari --stones 24
+echo
+echo "Awari to 28 stones, built from scratch (about 80 minutes, 10.7 GiB)"
+two_threads awari --stones 28

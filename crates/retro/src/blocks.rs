@@ -2,8 +2,8 @@
 //! [`BLOCK`] ranks, each stored in whichever of three forms is the smallest, behind an
 //! index of where each block starts. A probe reads one index word and one block.
 //!
-//! Tables of games whose positions are mostly one value (THI`: nearly every position a
-//! draw) shrink many times over; the writer keeps the plain packed body (version 1) for a
+//! Tables whose positions are mostly one value (THI` under `original`: nearly every
+//! position a draw) shrink many times over; the writer keeps the plain packed body (version 1) for a
 //! table the blocks would not shrink to half of it (`crate::table::write_table`).
 //!
 //! # Layout, all integers little-endian

@@ -18,6 +18,20 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+/// What to do about a table file a build cannot use: a damaged one is rebuilt once
+/// removed; one built for another game key (an older index, say) likely has company, so
+/// the hint names its directory.
+fn rebuild_hint(error: &TableError) -> String {
+    match error {
+        TableError::Mismatch { path, field: "game and rules", .. } => format!(
+            "\n  (if these tables come from an older version, remove the directory {} to have them all rebuilt)",
+            path.parent().unwrap_or(Path::new(".")).display()
+        ),
+        e if e.is_bad_contents() => "\n  (remove the file to have it rebuilt)".to_owned(),
+        _ => String::new(),
+    }
+}
+
 /// Why tables could not be built or opened.
 #[derive(Debug, Error)]
 pub enum BuildError {
@@ -29,7 +43,7 @@ pub enum BuildError {
     Solve(#[from] SolveError),
     // Not a `source`: the message says it all, once.
     /// A table file is damaged, foreign or unreadable.
-    #[error("{0}{hint}", hint = if .0.is_bad_contents() { "\n  (remove the file to have it rebuilt)" } else { "" })]
+    #[error("{0}{hint}", hint = rebuild_hint(.0))]
     Table(TableError),
     /// A tier the tables need has no file.
     #[error("the tables are missing tier {tier} ({path})")]

@@ -32,3 +32,15 @@ fn a_damaged_file_may_be_removed() {
     let text = chain(&error);
     assert!(text.contains("remove the file") && text.matches("checksum").count() == 1, "{text}");
 }
+
+#[test]
+fn tables_of_another_game_key_name_their_directory() {
+    let error = BuildError::from(TableError::Mismatch {
+        path: PathBuf::from("data/thi/3x3-original/tier-6-5.tbl"),
+        field: "game and rules",
+        found: "thi size=3 rules=original bonus=no".into(),
+        expected: "thi size=3 rules=original bonus=no mirror=folded".into(),
+    });
+    let text = chain(&error);
+    assert!(text.contains("remove the directory data/thi/3x3-original"), "{text}");
+}
