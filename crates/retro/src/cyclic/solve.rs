@@ -12,12 +12,16 @@
 //! 3. Whatever was never marked is worth 0 (endless play).
 //!
 //! A position is marked once, with the first `t` that reaches it, so its value is final
-//! when marked and each un-move is generated once per tier. Per position the pass keeps
-//! one byte each for `best_exit`, the counter and the value.
+//! when marked and each un-move is generated once per tier.
+//!
+//! Memory: one two-byte [`Slot`] a position. An undecided position needs its `best_exit`
+//! and its counter; a decided one only its value, so the two share the slot, and the
+//! finished slots become the table's codes in place. With the frontier (about 6 % of a
+//! tier at its largest, eight bytes each) a tier takes about 2.5 bytes a position.
 //!
 //! Both steps run in parallel: the scan over chunks of ranks, the propagation layer by
-//! layer (the positions one layer decides are the next layer), with values set by
-//! compare-and-swap and counters decremented atomically (see `Pass`).
+//! layer (the positions one layer decides are the next layer), every change of a slot one
+//! compare-and-swap from the state read (see `Pass`).
 
 use crate::children::{ChildError, ChildTables};
 use crate::error::SolveError;
@@ -26,10 +30,52 @@ use crate::parents::{edge, Edge, Parents};
 use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// `best_exit` of a position without exits.
 const NO_EXIT: i8 = i8::MIN;
+/// Most distinct in-tier children a position may have: the counter's byte value 255 marks
+/// a decided slot.
+const MAX_CHILDREN: u8 = 254;
+
+/// A position's state, two bytes:
+///
+/// ```text
+///   undecided:  counter (0..=254) << 8 | best_exit as u8
+///   decided:    255 << 8              | value as u8       (value ±t, never 0)
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Undecided { best_exit: i8, counter: u8 },
+    Decided(i8),
+}
+
+impl Slot {
+    const DECIDED: u16 = 0xFF00;
+
+    fn encode(self) -> u16 {
+        match self {
+            Slot::Undecided { best_exit, counter } => (counter as u16) << 8 | best_exit as u8 as u16,
+            Slot::Decided(value) => Slot::DECIDED | value as u8 as u16,
+        }
+    }
+
+    fn decode(bits: u16) -> Slot {
+        let low = bits as u8 as i8;
+        match (bits >> 8) as u8 {
+            255 => Slot::Decided(low),
+            counter => Slot::Undecided { best_exit: low, counter },
+        }
+    }
+
+    /// The value the slot ends with: 0 for a position never decided (endless play).
+    fn value(bits: u16) -> i8 {
+        match Slot::decode(bits) {
+            Slot::Decided(value) => value,
+            Slot::Undecided { .. } => 0,
+        }
+    }
+}
 /// Ranks handed to one rayon task at a time in the scan.
 const CHUNK: usize = 1 << 14;
 
@@ -94,10 +140,12 @@ impl<G: Game> TierSolver<'_, G> {
         }
         inside.sort_unstable();
         inside.dedup();
-        let count = u8::try_from(inside.len()).map_err(|_| SolveError::TooManyChildren {
-            tier: self.err_tier(),
-            position: format!("{position:?}"),
-            limit: 255,
+        let count = u8::try_from(inside.len()).ok().filter(|&c| c <= MAX_CHILDREN).ok_or_else(|| {
+            SolveError::TooManyChildren {
+                tier: self.err_tier(),
+                position: format!("{position:?}"),
+                limit: MAX_CHILDREN as u16,
+            }
         })?;
         let best = if best == i32::MIN { NO_EXIT } else { self.fits(best)? };
         Ok((best, count))
@@ -147,26 +195,25 @@ pub fn solve_tier<'a, G: Game>(
 
     // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
     //    parent edges.
-    let mut best_exit = vec![NO_EXIT; len];
-    let mut counter = vec![0u8; len];
-    let edges: Vec<Vec<Edge>> = best_exit
+    let mut slots: Vec<AtomicU16> = (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+    let edges: Vec<Vec<Edge>> = slots
         .par_chunks_mut(CHUNK)
-        .zip(counter.par_chunks_mut(CHUNK))
         .enumerate()
         .map_init(
             || (Vec::new(), Vec::new()),
-            |(moves, inside), (chunk, (best, count))| {
+            |(moves, inside), (chunk, slots)| {
                 let from = (chunk * CHUNK) as u64;
                 let mut edges = Vec::new();
-                for (i, (b, c)) in best.iter_mut().zip(count.iter_mut()).enumerate() {
+                for (i, slot) in slots.iter_mut().enumerate() {
                     let rank = from + i as u64;
-                    (*b, *c) = solver.scan(rank, moves, inside)?;
-                    if find_parents && *c > 0 {
+                    let (best_exit, counter) = solver.scan(rank, moves, inside)?;
+                    *slot.get_mut() = Slot::Undecided { best_exit, counter }.encode();
+                    if find_parents && counter > 0 {
                         edges.extend(inside.iter().map(|&child| edge(child, rank, Turn::Passes)));
                     }
                 }
                 // The scan is most of the work; the passes below are counted with it.
-                observer.advanced(best.len() as u64);
+                observer.advanced(slots.len() as u64);
                 Ok(edges)
             },
         )
@@ -176,31 +223,35 @@ pub fn solve_tier<'a, G: Game>(
     }
     let solver = solver;
 
-    // 2. Thresholds, largest first; 0 in `value` is "not marked".
-    let top = best_exit.par_iter().filter(|&&b| b != NO_EXIT).map(|&b| (b as i32).abs()).max().unwrap_or(0);
-    let value: Vec<AtomicI8> = (0..len).into_par_iter().map(|_| AtomicI8::new(0)).collect();
-    let counter: Vec<AtomicU8> = counter.into_par_iter().map(AtomicU8::new).collect();
-    let pass = Pass { solver: &solver, best_exit: &best_exit, counter: &counter, value: &value };
+    // 2. Thresholds, largest first.
+    let top = slots
+        .par_iter()
+        .filter_map(|s| match Slot::decode(s.load(Relaxed)) {
+            Slot::Undecided { best_exit, .. } if best_exit != NO_EXIT => Some((best_exit as i32).abs()),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let pass = Pass { solver: &solver, slots: &slots };
     for t in (1..=top as i8).rev() {
-        let mut frontier = pass.seed(t);
-        while !frontier.is_empty() {
+        let mut frontier = vec![pass.seed(t)];
+        while frontier.iter().any(|part| !part.is_empty()) {
             frontier = pass.propagate(t, &frontier)?;
         }
     }
-    // 3. The rest is endless play: 0.
-    Ok(value.into_par_iter().map(|v| score_code(v.into_inner() as i16)).collect())
+    // 3. The rest is endless play: 0. The slots become the codes in place (same size and
+    //    alignment), so no second array is ever held.
+    Ok(slots.into_iter().map(|s| score_code(Slot::value(s.into_inner()) as i16)).collect())
 }
 
-/// The state of one tier's threshold passes, shared by the threads: a position's value is
-/// set once (0 → ±t, by compare-and-swap, so exactly one thread pushes it), a counter only
-/// falls. Which thread gets there first changes nothing: at threshold `t` every position
-/// marked is worth ±t, and the fixpoint of the attractor does not depend on the order in
-/// which it is reached.
+/// The state of one tier's threshold passes, shared by the threads: a slot is decided once
+/// (undecided → ±t, by compare-and-swap, so exactly one thread pushes it), and an
+/// undecided slot's counter only falls. Which thread gets there first changes nothing: at
+/// threshold `t` every position marked is worth ±t, and the fixpoint of the attractor does
+/// not depend on the order in which it is reached.
 struct Pass<'a, G: Game> {
     solver: &'a TierSolver<'a, G>,
-    best_exit: &'a [i8],
-    counter: &'a [AtomicU8],
-    value: &'a [AtomicI8],
+    slots: &'a [AtomicU16],
 }
 
 impl<G: Game> Pass<'_, G> {
@@ -208,78 +259,79 @@ impl<G: Game> Pass<'_, G> {
     /// in-tier children's new values: an exit worth ≥ t (won), or exits all worth ≤ −t and
     /// every in-tier child already won for the opponent (lost). Returns them.
     fn seed(&self, t: i8) -> Vec<u64> {
-        self.value
+        self.slots
             .par_chunks(CHUNK)
             .enumerate()
-            .flat_map_iter(|(chunk, values)| {
+            .flat_map_iter(|(chunk, slots)| {
                 let from = chunk * CHUNK;
-                values.iter().enumerate().filter_map(move |(i, v)| {
-                    let r = from + i;
-                    if v.load(Relaxed) != 0 {
-                        return None;
-                    }
-                    let b = self.best_exit[r];
-                    let mark = if b >= t {
-                        t
-                    } else if b <= -t && self.counter[r].load(Relaxed) == 0 {
-                        -t
-                    } else {
-                        return None;
+                slots.iter().enumerate().filter_map(move |(i, slot)| {
+                    let mark = match Slot::decode(slot.load(Relaxed)) {
+                        Slot::Undecided { best_exit, .. } if best_exit >= t => t,
+                        Slot::Undecided { best_exit, counter: 0 } if best_exit <= -t => -t,
+                        _ => return None,
                     };
-                    v.store(mark, Relaxed);
-                    Some(r as u64)
+                    // No propagation runs while seeding: nothing else writes the slot.
+                    slot.store(Slot::Decided(mark).encode(), Relaxed);
+                    Some((from + i) as u64)
                 })
             })
             .collect()
     }
 
+    /// What a child decided at threshold `t` does to its parent `q`: a child `won` (its
+    /// X-state) takes one from the parent's counter, and the parent is lost at `t` when
+    /// that leaves no child and every exit fails; a child lost (its Y-state) makes the
+    /// parent won at `t`. True when this call decided `q`.
+    fn settle(&self, q: u64, t: i8, won: bool) -> Result<bool, SolveError> {
+        let slot = &self.slots[q as usize];
+        let mut bits = slot.load(Relaxed);
+        loop {
+            let Slot::Undecided { best_exit, counter } = Slot::decode(bits) else {
+                return Ok(false);
+            };
+            let now = if !won {
+                Slot::Decided(t)
+            } else {
+                let left = counter.checked_sub(1).ok_or_else(|| SolveError::UnmoveNotAMove {
+                    tier: self.solver.err_tier(),
+                    position: format!("{:?}", self.solver.game.position(Location::at(self.solver.tier, q))),
+                })?;
+                if left == 0 && best_exit <= -t {
+                    Slot::Decided(-t)
+                } else {
+                    Slot::Undecided { best_exit, counter: left }
+                }
+            };
+            match slot.compare_exchange_weak(bits, now.encode(), Relaxed, Relaxed) {
+                Ok(_) => return Ok(matches!(now, Slot::Decided(_))),
+                Err(actual) => bits = actual,
+            }
+        }
+    }
+
     /// One layer of the retrograde propagation at threshold `t`: the parents that the
-    /// positions of `frontier` decide, marked and returned.
-    fn propagate(&self, t: i8, frontier: &[u64]) -> Result<Vec<u64>, SolveError> {
-        let layers: Vec<Vec<u64>> = frontier
-            .par_chunks(CHUNK / 16)
+    /// positions of `frontier` decide, marked and returned in parts (one a task: joined,
+    /// they would be held twice for a moment).
+    fn propagate(&self, t: i8, frontier: &[Vec<u64>]) -> Result<Vec<Vec<u64>>, SolveError> {
+        frontier
+            .par_iter()
+            .flat_map(|part| part.par_chunks(CHUNK / 16))
             .map_init(
                 || (Vec::new(), Vec::new()),
                 |(buffer, parents), chunk| {
                     let mut next = Vec::new();
                     for &r in chunk {
                         self.solver.parents(r, buffer, parents)?;
-                        if self.value[r as usize].load(Relaxed) > 0 {
-                            // The child's X-state is won: one fewer way out for each parent's Y-state.
-                            for &q in parents.iter() {
-                                let q = q as usize;
-                                if self.value[q].load(Relaxed) != 0 {
-                                    continue;
-                                }
-                                let left = self.counter[q].fetch_sub(1, Relaxed).checked_sub(1).ok_or_else(|| {
-                                    SolveError::UnmoveNotAMove {
-                                        tier: self.solver.err_tier(),
-                                        position: format!(
-                                            "{:?}",
-                                            self.solver.game.position(Location::at(self.solver.tier, q as u64))
-                                        ),
-                                    }
-                                })?;
-                                if left == 0
-                                    && self.best_exit[q] <= -t
-                                    && self.value[q].compare_exchange(0, -t, Relaxed, Relaxed).is_ok()
-                                {
-                                    next.push(q as u64);
-                                }
-                            }
-                        } else {
-                            // The child's Y-state is lost: every parent's X-state moves there and wins.
-                            for &p in parents.iter() {
-                                if self.value[p as usize].compare_exchange(0, t, Relaxed, Relaxed).is_ok() {
-                                    next.push(p);
-                                }
+                        let won = Slot::value(self.slots[r as usize].load(Relaxed)) > 0;
+                        for &q in parents.iter() {
+                            if self.settle(q, t, won)? {
+                                next.push(q);
                             }
                         }
                     }
                     Ok(next)
                 },
             )
-            .collect::<Result<_, SolveError>>()?;
-        Ok(layers.concat())
+            .collect()
     }
 }
