@@ -14,7 +14,7 @@
 //! A position is marked once, with the first `t` that reaches it, so its value is final
 //! when marked and each un-move is generated once per tier.
 //!
-//! Memory: one two-byte [`Slot`] a position. An undecided position needs its `best_exit`
+//! Memory: one two-byte `Slot` a position. An undecided position needs its `best_exit`
 //! and its counter; a decided one only its value, so the two share the slot, and the
 //! finished slots become the table's codes in place. With the frontier (about 6 % of a
 //! tier at its largest, eight bytes each) a tier takes about 2.5 bytes a position.
