@@ -407,6 +407,12 @@ pub enum Layout {
     Compact,
 }
 
+/// Whether a body of `blocked` bytes in blocks is worth its second load a probe against a
+/// plain body of `plain` bytes: at most half of it.
+fn blocks_pay(blocked: u64, plain: u64) -> bool {
+    blocked <= plain / 2
+}
+
 /// Writes a table of value codes to `path` atomically: the bytes go to a temporary file
 /// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
 /// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
@@ -422,7 +428,7 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout:
     let read = |b, out: &mut Vec<u16>| blocks::slice_block(codes, b, out);
     let plan = (layout == Layout::Compact)
         .then(|| blocks::Plan::new(entries, max_code, &read))
-        .filter(|plan| plan.len() <= plain_len / 2);
+        .filter(|plan| blocks_pay(plan.len(), plain_len));
     let header = new_header(identity, bits, entries, max_distance, plan.as_ref().map(blocks::Plan::len));
     match plan {
         Some(plan) => write_file(path, header, |out| plan.write(&read, out)),
@@ -511,11 +517,11 @@ pub fn compact_table(table: &Table) -> Result<Option<Header>, TableError> {
     let sampled = blocks::block_count(entries).div_ceil(16);
     let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
     let sample_entries = (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
-    if blocks::Plan::new(sample_entries, max_code, &sample).len() > packed_len(sample_entries, bits) / 2 {
+    if !blocks_pay(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
         return Ok(None);
     }
     let plan = blocks::Plan::new(entries, max_code, &read);
-    if plan.len() > table.header.body_len / 2 {
+    if !blocks_pay(plan.len(), table.header.body_len) {
         return Ok(None);
     }
     let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
