@@ -699,9 +699,7 @@ impl Table {
     /// table says, whatever the layout of its body, so two files of the same values in
     /// different formats have the same checksum.
     pub fn codes_checksum(&self) -> u64 {
-        let mut checksum = Xxh3::new();
         let bytes: Vec<u8> = self.codes().iter().flat_map(|c| c.to_le_bytes()).collect();
-        checksum.update(&bytes);
-        checksum.digest()
+        xxh3_64(&bytes)
     }
 }
