@@ -12,5 +12,5 @@ pub mod packed;
 pub mod word_index;
 
 pub use folded_index::{FoldedIndex, Unit};
-pub use packed::{bits_for, pack, packed_len, PackedSlice};
+pub use packed::{bits_for, pack, packed_get, packed_len, PackedSlice};
 pub use word_index::{Alphabet, IndexError, WordIndex};

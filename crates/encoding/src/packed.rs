@@ -46,6 +46,31 @@ pub fn pack(values: impl ExactSizeIterator<Item = u32>, bits: u32) -> Vec<u8> {
     out
 }
 
+/// Entry `i` of `len` entries of `bits` bits (1..=32) packed in `bytes`, or `None` past
+/// the end: [`PackedSlice::get`] for callers that checked the layout once (a table's
+/// header) and probe it millions of times; short or surplus bytes give wrong values or
+/// `None`, never a panic.
+#[inline]
+pub fn packed_get(bytes: &[u8], bits: u32, len: u64, i: u64) -> Option<u32> {
+    if i >= len {
+        return None;
+    }
+    let bit = i * bits as u64;
+    let start = (bit / 8) as usize;
+    let shift = (bit % 8) as u32;
+    let raw = match bytes.get(start..start + 8) {
+        // The common case: eight whole bytes to load at once.
+        Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut word = [0u8; 8];
+            let tail = bytes.get(start..)?;
+            word[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(word)
+        }
+    };
+    Some(((raw >> shift) & ((1u64 << bits) - 1)) as u32)
+}
+
 /// A read-only view of packed entries over borrowed bytes (for example a memory map).
 #[derive(Clone, Copy)]
 pub struct PackedSlice<'a> {
@@ -80,23 +105,7 @@ impl<'a> PackedSlice<'a> {
     /// Entry `i`, or `None` past the end.
     #[inline]
     pub fn get(&self, i: u64) -> Option<u32> {
-        if i >= self.len {
-            return None;
-        }
-        let bit = i * self.bits as u64;
-        let start = (bit / 8) as usize;
-        let shift = (bit % 8) as u32;
-        let raw = match self.bytes.get(start..start + 8) {
-            // The common case: eight whole bytes to load at once.
-            Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])),
-            None => {
-                let mut word = [0u8; 8];
-                let tail = &self.bytes[start..];
-                word[..tail.len()].copy_from_slice(tail);
-                u64::from_le_bytes(word)
-            }
-        };
-        Some(((raw >> shift) & ((1u64 << self.bits) - 1)) as u32)
+        packed_get(self.bytes, self.bits, self.len, i)
     }
 
     /// The values in order.

@@ -36,7 +36,7 @@
 
 use crate::blocks;
 use crate::value::Value;
-use encoding::{packed_len, PackedSlice};
+use encoding::{packed_get, packed_len, PackedSlice};
 use memmap2::Mmap;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
@@ -682,7 +682,9 @@ impl Table {
         if self.is_blocked() {
             blocks::get(self.body(), self.header.entries, rank)
         } else {
-            Some(self.plain().get(rank)?.min(u16::MAX as u32) as u16)
+            // The header check fixed the body's length: no view to validate per probe.
+            let code = packed_get(self.body(), self.header.bits, self.header.entries, rank)?;
+            Some(code.min(u16::MAX as u32) as u16)
         }
     }
 
