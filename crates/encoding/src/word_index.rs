@@ -81,6 +81,11 @@ pub struct WordIndex {
     /// Whether every cell's alphabet is `0..=max[0]`, letter `k` weighing `(k, 0)` (pits
     /// of seeds): then [`WordIndex::locate_counts`] serves.
     counts: bool,
+    /// With counts and `max[0]` at most 255 (else empty), `terms[c][r]` for `r` up to
+    /// `max[0]` (the rest of a row unused): a rank as one look-up a cell by the seeds from
+    /// that cell on alone (see [`WordIndex::locate_counts`]). A row of 256 needs no bounds
+    /// check for a `u8` index.
+    terms: Vec<[u64; 256]>,
 }
 
 impl WordIndex {
@@ -118,7 +123,8 @@ impl WordIndex {
         }
         let counts = max[1] == 0
             && alphabets.iter().all(|a| a.len() == wx && a.iter().enumerate().all(|(k, w)| *w == [k as u32, 0]));
-        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, counts })
+        let terms = if counts && max[0] <= u8::MAX as u32 { count_terms(cells, wx, &ways) } else { Vec::new() };
+        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, counts, terms })
     }
 
     /// The index of counts: `cells` cells, each holding 0 to `max` (letter `k` weighing
@@ -222,23 +228,33 @@ impl WordIndex {
 
     /// For an index of counts (every cell's alphabet `0..=max`, letter `k` weighing
     /// `(k, 0)`: the seeds of a pit): the word's total and its rank, in one pass from the
-    /// last cell back, which adds up each cell's `rest` (the count from it on) as it goes.
-    /// Every sowing game ranks each move's child with this: it spares [`WordIndex::rank`]'s
-    /// total computed beforehand and its look-ups of each letter's weights (a Kalah table
-    /// build: a quarter of its instructions).
+    /// last cell back, which adds up each cell's `rest` (the count from it on) as it goes
+    /// and looks up one term by cell and `rest` alone (`count_terms` says why that is the
+    /// rank). Every sowing game ranks each move's child with this: it spares
+    /// [`WordIndex::rank`]'s total computed beforehand and its look-ups of each letter's
+    /// weights (a Kalah table build: a quarter of its instructions).
     ///
     /// Hot path, unchecked: the word's total must be at most the index's `max`.
     #[inline]
     pub fn locate_counts(&self, word: &[u8]) -> (u32, u64) {
         debug_assert!(self.counts, "locate_counts on an index whose letters do not weigh themselves");
-        // With one weight, a letter's `below` slot is `(c · stride + rest) · stride + k`.
-        let stride = self.letters;
-        let (mut rest, mut rank) = (0usize, 0u64);
-        for (c, &count) in word.iter().enumerate().rev() {
-            rest += count as usize;
-            rank += self.below[(c * stride + rest) * stride + count as usize];
+        debug_assert_eq!(word.len(), self.cells, "a word of another length");
+        if self.terms.is_empty() {
+            // Totals past 255: ranked the general way.
+            let total: u32 = word.iter().map(|&c| c as u32).sum();
+            return (total, self.rank_from(0, [total, 0], word));
         }
-        debug_assert!(rest <= self.max[0] as usize, "a word of {rest} outside the index");
+        // Slices of one length, so that the loop's indexing needs no checks.
+        let terms = &self.terms[..word.len().min(self.terms.len())];
+        let word = &word[..terms.len()];
+        let (mut rest, mut rank) = (0u8, 0u64);
+        for c in (0..terms.len()).rev() {
+            // A total past 255 is outside the index (its `max` is at most 255 here): a
+            // wrong rank, not a panic, as the contract says.
+            rest = rest.wrapping_add(word[c]);
+            rank = rank.wrapping_add(terms[c][rest as usize]);
+        }
+        debug_assert!(rest as u32 <= self.max[0], "a word of {rest} outside the index");
         (rest as u32, rank)
     }
 
@@ -327,6 +343,46 @@ impl WordIndex {
     }
 }
 
+/// The terms of [`WordIndex::locate_counts`], from `ways[c][x]` (flattened, `c` to
+/// `cells` inclusive, `x` below `wx`) of an index of counts.
+///
+/// A cell's share of a rank, `below[c][S_c][w_c]`, counts the fillings of the cells after
+/// it weighing more than `S_c − w_c` and at most `S_c`, where `S_c` is what cells `c..`
+/// weigh: `G(c, S_c) − G(c, S_{c+1})`, with `G(c, r)` the fillings of cells `c+1..`
+/// weighing at most `r`. Summed over the cells, the terms of neighbouring cells meet at
+/// the same `S`, so the rank is `Σ_c H(c, S_c) − 1`, with `H(0, r) = G(0, r)`,
+/// `H(c, r) = G(c, r) − G(c − 1, r)`, and the `− 1` the last cell's `G(C − 1, 0)` (the
+/// empty filling), folded into its terms. Terms may be negative, so they are added with
+/// wrapping; the sum, a rank, is exact.
+fn count_terms(cells: usize, wx: usize, ways: &[u64]) -> Vec<[u64; 256]> {
+    // G(c, r), one row per cell.
+    let at_most: Vec<u64> = (0..cells)
+        .flat_map(|c| {
+            ways[(c + 1) * wx..(c + 2) * wx].iter().scan(0u64, |sum, &w| {
+                *sum = sum.wrapping_add(w);
+                Some(*sum)
+            })
+        })
+        .collect();
+    let mut terms = at_most.clone();
+    for c in 1..cells {
+        for r in 0..wx {
+            terms[c * wx + r] = at_most[c * wx + r].wrapping_sub(at_most[(c - 1) * wx + r]);
+        }
+    }
+    if let Some(last) = terms.get_mut((cells.max(1) - 1) * wx..) {
+        last.iter_mut().for_each(|t| *t = t.wrapping_sub(1));
+    }
+    terms
+        .chunks(wx)
+        .map(|row| {
+            let mut padded = [0u64; 256];
+            padded[..row.len()].copy_from_slice(row);
+            padded
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +411,13 @@ mod tests {
                 index.unrank([total, 0], r, &mut word).unwrap();
                 assert_eq!(index.locate_counts(&word), (total, r), "{word:?}");
             }
+        }
+        // Totals past 255, ranked without the terms.
+        let wide = WordIndex::of_counts(3, 300).unwrap();
+        assert!(wide.terms.is_empty());
+        for word in [[0u8, 0, 0], [255, 45, 0], [100, 100, 100], [1, 0, 255]] {
+            let total = word.iter().map(|&c| c as u32).sum();
+            assert_eq!(wide.locate_counts(&word), (total, wide.rank(&word).unwrap().1), "{word:?}");
         }
         // Letters that do not weigh themselves, or a second weight: not an index of counts.
         assert!(!WordIndex::new(vec![vec![[0, 0], [2, 0]]; 3], [4, 0]).unwrap().counts);
