@@ -170,9 +170,9 @@ fn swapping_the_rows_on_every_board_size() {
     }
 }
 
-/// Sowing against a plain seed-by-seed sowing written here (no captures: those come after
-/// the seeds are down and are checked by hand above), on random boards of every row
-/// length, with piles large enough for several laps.
+/// Sowing against a plain seed-by-seed sowing written here, on random boards of every row
+/// length, with piles large enough for several laps, under every capture rule, with and
+/// without skipping the emptied pit.
 #[test]
 fn sowing_agrees_with_dropping_one_seed_at_a_time() {
     let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -182,7 +182,7 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
         state ^= state << 17;
         state % n
     };
-    for _ in 0..20_000 {
+    for round in 0..60_000 {
         let m = 1 + next(8) as usize;
         let mut cells = [0u8; 16];
         let mut total = 0u32;
@@ -196,7 +196,8 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
         }
         let board = Board::from_cells(&cells[..2 * m]);
         let pit = next(m as u64) as usize;
-        let rules = Rules { capture: Capture::Standard, ..Rules::STANDARD };
+        let capture = [Capture::Standard, Capture::Empty, Capture::OppositeOnly][round % 3];
+        let rules = Rules { capture, skip_origin: round % 2 == 1, ..Rules::STANDARD };
         let Some(sown) = board.sow(&rules, pit) else {
             assert_eq!(cells[pit], 0);
             continue;
@@ -208,6 +209,9 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
         let (mut hole, mut store) = (pit, 0i16);
         while seeds > 0 {
             hole = (hole + 1) % (2 * m + 1);
+            if rules.skip_origin && hole == pit {
+                continue;
+            }
             if hole < m {
                 expected[hole] += 1;
             } else if hole == m {
@@ -217,13 +221,30 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
             }
             seeds -= 1;
         }
-        let captures = hole < m && expected[hole] == 1 && expected[2 * m - 1 - hole] > 0;
-        if captures {
-            continue;
+        if hole < m && expected[hole] == 1 {
+            let opposite = 2 * m - 1 - hole;
+            let facing = expected[opposite];
+            match capture {
+                Capture::Empty => {
+                    store += facing as i16 + 1;
+                    (expected[hole], expected[opposite]) = (0, 0);
+                }
+                Capture::Standard if facing > 0 => {
+                    store += facing as i16 + 1;
+                    (expected[hole], expected[opposite]) = (0, 0);
+                }
+                Capture::OppositeOnly if facing > 0 => {
+                    store += facing as i16;
+                    expected[opposite] = 0;
+                }
+                Capture::Standard | Capture::OppositeOnly => {}
+            }
         }
         let after = Board::from_cells(&expected[..2 * m]);
         let want = if hole == m { after } else { after.swapped() };
-        assert_eq!((sown.board, sown.gain), (want, store), "{board} pit {}", pit + 1);
-        assert_eq!(sown.turn == retro::Turn::Keeps, hole == m, "{board} pit {}", pit + 1);
+        let case = format!("{board} pit {} {rules:?}", pit + 1);
+        assert_eq!((sown.board, sown.gain), (want, store), "{case}");
+        assert_eq!(sown.turn == retro::Turn::Keeps, hole == m, "{case}");
+        assert_eq!(sown.starves, expected[m..2 * m].iter().all(|&s| s == 0), "{case}");
     }
 }

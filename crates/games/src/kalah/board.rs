@@ -23,6 +23,17 @@ pub const MAX_PITS: usize = 8;
 /// Most seeds in a game: a pit is one byte.
 pub const MAX_SEEDS: u32 = 255;
 
+/// `ROW_MASKS[k]`: the low `k` bytes of a 64-bit word set (a row of `k` cells).
+const ROW_MASKS: [u64; MAX_PITS + 1] = {
+    let mut masks = [0u64; MAX_PITS + 1];
+    let mut k = 1;
+    while k <= MAX_PITS {
+        masks[k] = u64::MAX >> (64 - 8 * k);
+        k += 1;
+    }
+    masks
+};
+
 /// The pits seen from the player to move (see the module comment).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
@@ -101,91 +112,112 @@ impl Board {
 
     /// The same pits seen from the other player.
     ///
-    /// The rows are swapped as the two halves of one 128-bit word (little-endian: cell 0
-    /// lowest): copying rows of a length known only at run time called `memcpy` twice, in
-    /// the inner loop of every table build and search.
+    /// The rows are swapped as two 64-bit words (little-endian: cell 0 lowest): copying
+    /// rows of a length known only at run time called `memcpy` twice, in the inner loop
+    /// of every table build and search.
     pub fn swapped(&self) -> Board {
-        let bits = 8 * self.m as u32;
-        let word = u128::from_le_bytes(self.cells);
-        let row = (1u128 << bits) - 1;
-        let swapped = (word >> bits) & row | (word & row) << bits;
-        Board { m: self.m, cells: swapped.to_le_bytes() }
+        Board { m: self.m, cells: join_rows(self.row(self.m as usize), self.row(0), self.m as usize) }
+    }
+
+    /// The row of `m` cells from cell `from` (0 or `m`) as a word, cell `from` lowest.
+    #[inline(always)]
+    fn row(&self, from: usize) -> u64 {
+        let bytes = self.cells[from..from + MAX_PITS].try_into().unwrap_or([0; 8]);
+        u64::from_le_bytes(bytes) & ROW_MASKS[self.m as usize]
     }
 
     /// The score still to be gained by the player to move if the game is over here.
     pub fn outcome(&self, rules: &Rules) -> Option<i16> {
-        let mine: i16 = self.mine().iter().map(|&s| s as i16).sum();
-        let theirs: i16 = self.theirs().iter().map(|&s| s as i16).sum();
+        // Asked of every board a build or search meets: a row is tested empty as one word,
+        // and the rows are counted only where the game is over.
+        let (mine, theirs) = (self.row(0), self.row(self.m as usize));
         let over = match rules.end {
             End::SideEmpty => mine == 0 || theirs == 0,
             End::NoMove => mine == 0,
         };
+        let seeds = |row: &[u8]| row.iter().map(|&s| s as i16).sum::<i16>();
         over.then(|| match rules.leftovers {
-            Leftovers::Owner => mine - theirs,
+            Leftovers::Owner => seeds(self.mine()) - seeds(self.theirs()),
             Leftovers::None => 0,
         })
     }
 
     /// Sows the mover's pit `pit` (0-based from his left), or `None` if it is empty.
     /// Legality beyond that (`must_leave_move`) is [`Board::moves`]'s business.
+    #[inline]
     pub fn sow(&self, rules: &Rules, pit: usize) -> Option<Sown> {
+        let seeds = *self.cells.get(pit).filter(|_| pit < self.m as usize)?;
+        (seeds > 0).then(|| self.sow_pile(rules, pit, seeds))
+    }
+
+    /// [`Board::sow`] of the mover's pit `pit`, which holds `seeds` > 0.
+    ///
+    /// Every table build and search sows billions of times, so the seeds are not dropped
+    /// one by one: each row is a 64-bit word (cell 0 lowest), and the holes after the pit,
+    /// in sowing order, get whole laps and then one run of one seed a hole:
+    ///
+    /// ```text
+    ///   hole:  0 .. m−1 | m     | m+1 .. 2m        (then 0 again)
+    ///          his pits | store | opponent's pits, his cells 0 .. m−1
+    /// ```
+    ///
+    /// No byte is stored and read back as a word, which would stall the read.
+    #[inline(always)]
+    fn sow_pile(&self, rules: &Rules, pit: usize, seeds: u8) -> Sown {
         let m = self.m as usize;
-        let mut seeds = *self.cells.get(pit).filter(|_| pit < m)?;
-        if seeds == 0 {
-            return None;
+        let seeds = seeds as usize;
+        let cycle = 2 * m + 1;
+        // A lap that skips the emptied pit has one hole fewer.
+        let skips = rules.skip_origin && seeds >= cycle;
+        let lap = if skips { cycle - 1 } else { cycle };
+        // Divisions are slow, and laps rare.
+        let (laps, rest) = if seeds < lap { (0, seeds) } else { (seeds / lap, seeds % lap) };
+        let origin = 0xFFu64 << (8 * pit);
+        let each = laps as u64 * ONES[m];
+        let mut mine = (self.row(0) & !origin) + if skips { each & !origin } else { each };
+        let mut theirs = self.row(m) + each;
+        let mut gain = laps as i16;
+        // The rest, one a hole from the pit's right: along his row, into his store, along
+        // the opponent's row, and round into his own row again (never as far as the pit).
+        let before_store = m - 1 - pit;
+        mine += run(pit + 1, rest.min(before_store));
+        if rest > before_store {
+            gain += 1;
         }
-        let mut cells = self.cells;
-        cells[pit] = 0;
-        // Hole h of the cycle: 0..m the mover's pits, m his store, m+1..=2m the
-        // opponent's pits (cell h−1).
-        let holes = 2 * m + 1;
-        let mut hole = pit;
-        let mut gain: i16 = 0;
-        while seeds > 0 {
-            hole = if hole + 1 == holes { 0 } else { hole + 1 };
-            // The origin is only reached again on a lap; the switch says to skip it.
-            if rules.skip_origin && hole == pit {
-                continue;
-            }
-            match hole.cmp(&m) {
-                std::cmp::Ordering::Less => cells[hole] += 1,
-                std::cmp::Ordering::Equal => gain += 1,
-                std::cmp::Ordering::Greater => cells[hole - 1] += 1,
-            }
-            seeds -= 1;
+        if rest > before_store + 1 {
+            theirs += run(0, (rest - before_store - 1).min(m));
         }
-        let mut turn = Turn::Passes;
-        if hole == m {
-            turn = Turn::Keeps;
-        } else if hole < m && cells[hole] == 1 {
-            // The last seed fell into a pit of the mover's row that was empty.
-            let opposite = m + (m - 1 - hole);
-            let facing = cells[opposite];
-            match rules.capture {
-                Capture::Empty => {
-                    gain += facing as i16 + 1;
-                    cells[opposite] = 0;
-                    cells[hole] = 0;
-                }
-                Capture::Standard if facing > 0 => {
-                    gain += facing as i16 + 1;
-                    cells[opposite] = 0;
-                    cells[hole] = 0;
-                }
-                Capture::OppositeOnly if facing > 0 => {
-                    gain += facing as i16;
-                    cells[opposite] = 0;
-                }
-                Capture::Standard | Capture::OppositeOnly => {}
+        if rest > before_store + 1 + m {
+            mine += run(0, rest - before_store - 1 - m);
+        }
+        // At most one cycle past the pit.
+        let last = pit + if rest > 0 { rest } else { lap };
+        let last = if last >= cycle { last - cycle } else { last };
+        let turn = if last == m { Turn::Keeps } else { Turn::Passes };
+        if last < m && cell(mine, last) == 1 {
+            // The last seed fell into a pit of the mover's row that was empty; the pit
+            // facing it is the opponent's pit m−1−last.
+            let opposite = m - 1 - last;
+            let facing = cell(theirs, opposite) as i16;
+            let (take_last, take_facing) = match rules.capture {
+                Capture::Empty => (true, true),
+                Capture::Standard => (facing > 0, facing > 0),
+                Capture::OppositeOnly => (false, facing > 0),
+            };
+            if take_last {
+                gain += 1;
+                mine &= !(0xFF << (8 * last));
+            }
+            if take_facing {
+                gain += facing;
+                theirs &= !(0xFF << (8 * opposite));
             }
         }
-        let starves = cells[m..2 * m].iter().all(|&s| s == 0);
-        let after = Board { m: self.m, cells };
-        let board = match turn {
-            Turn::Keeps => after,
-            Turn::Passes => after.swapped(),
+        let (first, second) = match turn {
+            Turn::Keeps => (mine, theirs),
+            Turn::Passes => (theirs, mine),
         };
-        Some(Sown { board, gain, turn, starves })
+        Sown { board: Board { m: self.m, cells: join_rows(first, second, m) }, gain, turn, starves: theirs == 0 }
     }
 
     /// The legal moves, as (pit 0-based from the mover's left, result), pit order.
@@ -202,25 +234,75 @@ impl Board {
         if self.outcome(rules).is_some() {
             return;
         }
-        let mut feeds = false;
-        for pit in 0..self.pits() {
-            if let Some(sown) = self.sow(rules, pit) {
-                feeds |= !sown.starves;
-                list.items[list.len] = Some((pit as u8, sown));
-                list.len += 1;
-            }
-        }
-        if rules.must_leave_move && feeds {
-            let mut kept = 0;
-            for i in 0..list.len {
-                if list.items[i].is_some_and(|(_, s)| !s.starves) {
-                    list.items[kept] = list.items[i];
-                    kept += 1;
+        self.for_each_move(rules, |pit, sown| {
+            list.items[list.len] = Some((pit as u8, sown));
+            list.len += 1;
+        });
+    }
+
+    /// Calls `f` with each legal move (pit 0-based, result), in pit order, of a board
+    /// where the game goes on (the tables' engines ask only those; [`Board::moves_into`]
+    /// checks).
+    #[inline]
+    pub fn for_each_move(&self, rules: &Rules, mut f: impl FnMut(usize, Sown)) {
+        if !rules.must_leave_move {
+            for (pit, &seeds) in self.mine().iter().enumerate() {
+                if seeds > 0 {
+                    f(pit, self.sow_pile(rules, pit, seeds));
                 }
             }
-            list.len = kept;
+            return;
+        }
+        // A move that empties the opponent's row is legal only if every move does.
+        let mut sown: [Option<Sown>; MAX_PITS] = [None; MAX_PITS];
+        let mut feeds = false;
+        for (pit, slot) in sown.iter_mut().enumerate().take(self.pits()) {
+            *slot = self.sow(rules, pit);
+            feeds |= slot.is_some_and(|s| !s.starves);
+        }
+        for (pit, s) in sown.into_iter().enumerate() {
+            if let Some(s) = s.filter(|s| !(feeds && s.starves)) {
+                f(pit, s);
+            }
         }
     }
+}
+
+/// The cells of two rows of `m` pits each given as a word (cell 0 lowest, bytes past `m`
+/// empty): the second row starts at byte `m`, its low bytes joining the first word and
+/// the rest making the second. Two shifts where one would do, as a shift by 64 bits
+/// (`m` = 8) overflows; 64-bit shifts, as 128-bit ones by a count known only at run time
+/// cost several instructions each, in the inner loop of the table builds.
+#[inline(always)]
+fn join_rows(first: u64, second: u64, m: usize) -> [u8; 2 * MAX_PITS] {
+    let bits = 8 * m as u32;
+    let low = first | (second << (bits - 1)) << 1;
+    let high = second >> (64 - bits);
+    (low as u128 | (high as u128) << 64).to_le_bytes()
+}
+
+/// `ONES[k]`: a seed in each of the low `k` cells of a row's word.
+const ONES: [u64; MAX_PITS + 1] = {
+    let mut ones = [0u64; MAX_PITS + 1];
+    let mut k = 1;
+    while k <= MAX_PITS {
+        ones[k] = ones[k - 1] << 8 | 1;
+        k += 1;
+    }
+    ones
+};
+
+/// One seed in each of `len` cells of a row's word from cell `from` (none if `len` is 0,
+/// whatever `from`).
+#[inline(always)]
+fn run(from: usize, len: usize) -> u64 {
+    ONES[len].wrapping_shl(8 * from as u32)
+}
+
+/// The seeds in cell `at` of a row's word.
+#[inline(always)]
+fn cell(row: u64, at: usize) -> u8 {
+    (row >> (8 * at)) as u8
 }
 
 /// At most one move per pit, kept on the stack.

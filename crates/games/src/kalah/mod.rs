@@ -141,8 +141,12 @@ impl Game for Kalah {
         // The last non-empty cell before the end, or the last cell itself.
         let last = cells[n - 1];
         if last > 0 {
-            cells[n - 2] += 1;
-            cells[n - 1] = last - 1;
+            // Most steps: one seed from the last cell to the one before, as one addition to
+            // the cells' word (single bytes stored and the board then loaded whole stall
+            // the load until the stores retire).
+            let shift = 8 * (n as u32 - 2);
+            let word = u128::from_le_bytes(cells).wrapping_add(1 << shift).wrapping_sub(1 << (shift + 8));
+            return Board::from_raw(m, word.to_le_bytes());
         } else {
             match (0..n - 1).rev().find(|&k| cells[k] > 0) {
                 Some(k) if k > 0 => {
@@ -163,8 +167,13 @@ impl Game for Kalah {
     }
 
     fn moves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
-        let mut list = MoveList::default();
-        board.moves_into(&self.rules, &mut list);
-        out.extend(list.iter().map(|(_, s)| Move { position: s.board, gain: s.gain, turn: s.turn }));
+        board.for_each_move(&self.rules, |_, s| out.push(Move { position: s.board, gain: s.gain, turn: s.turn }));
+    }
+
+    /// Each child ranked as it is sown, without the list of boards `moves` builds first.
+    fn move_locations(&self, board: &Board, out: &mut Vec<Move<Location<u16>>>) {
+        board.for_each_move(&self.rules, |_, s| {
+            out.push(Move { position: self.locate(&s.board), gain: s.gain, turn: s.turn })
+        });
     }
 }
