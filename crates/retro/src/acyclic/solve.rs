@@ -39,15 +39,22 @@ struct Frame<P, V> {
     best: Option<V>,
 }
 
-/// A position just opened: its value (and the buffers it was lent back), or a frame
-/// waiting for same-tier children.
-enum Opened<P, V> {
-    Known(V, Spare<P>),
-    Pending(Frame<P, V>),
+/// Reusable buffers of a frame: moves and their children's ranks.
+type Spare<P> = (Vec<Move<P>>, Vec<u64>);
+
+/// Each worker's buffers: the frames waiting for same-tier children, the buffers a new
+/// position's moves go into, and finished frames' buffers for reuse.
+struct Work<P, V> {
+    stack: Vec<Frame<P, V>>,
+    scratch: Spare<P>,
+    spares: Vec<Spare<P>>,
 }
 
-/// Reusable buffers of a finished frame.
-type Spare<P> = (Vec<Move<P>>, Vec<u64>);
+impl<P, V> Default for Work<P, V> {
+    fn default() -> Self {
+        Work { stack: Vec::new(), scratch: (Vec::new(), Vec::new()), spares: Vec::new() }
+    }
+}
 
 struct TierSolver<'a, G: Game> {
     game: &'a G,
@@ -69,25 +76,28 @@ impl<G: Game> TierSolver<'_, G> {
         }
     }
 
-    /// A frame for `rank` (whose position is `position`), or its value at once if the
-    /// game is over there or every child's value is known.
+    /// The value of `rank` (whose position is `position`) if the game is over there or
+    /// every child's value is known; else `None`, with a frame for it pushed on the stack.
     ///
     /// Every move is resolved here, before any child is searched: the lower tiers' probes
     /// and the same-tier loads are independent of each other, so the processor overlaps
     /// their cache misses (the build is bound by them). Only same-tier children still
-    /// unknown stay in the frame.
+    /// unknown stay in the frame. The moves go into the worker's scratch buffers, which a
+    /// pushed frame takes along, and the result is small: a large one returned through
+    /// memory stalled each caller's reads of it.
     fn open(
         &self,
         rank: u64,
         position: &G::Position,
-        (mut moves, mut ranks): Spare<G::Position>,
-    ) -> Result<Opened<G::Position, G::Value>, SolveError> {
+        work: &mut Work<G::Position, G::Value>,
+    ) -> Result<Option<G::Value>, SolveError> {
         if let Some(v) = self.game.end(position) {
-            return Ok(Opened::Known(v, (moves, ranks)));
+            return Ok(Some(v));
         }
+        let (moves, ranks) = &mut work.scratch;
         moves.clear();
         ranks.clear();
-        self.game.moves(position, &mut moves);
+        self.game.moves(position, moves);
         if moves.is_empty() {
             return Err(SolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
@@ -133,11 +143,13 @@ impl<G: Game> TierSolver<'_, G> {
             }
         }
         if kept == 0 {
-            return Ok(Opened::Known(best.expect("a position with moves has a best one"), (moves, ranks)));
+            return Ok(Some(best.expect("a position with moves has a best one")));
         }
         moves.truncate(kept);
         ranks.truncate(kept);
-        Ok(Opened::Pending(Frame { rank, moves, ranks, next: 0, best }))
+        let (moves, ranks) = std::mem::replace(&mut work.scratch, work.spares.pop().unwrap_or_default());
+        work.stack.push(Frame { rank, moves, ranks, next: 0, best });
+        Ok(None)
     }
 
     /// Evaluates `root` and every unevaluated same-tier position it depends on.
@@ -145,36 +157,27 @@ impl<G: Game> TierSolver<'_, G> {
         &self,
         root: u64,
         position: &G::Position,
-        stack: &mut Vec<Frame<G::Position, G::Value>>,
-        spares: &mut Vec<Spare<G::Position>>,
+        work: &mut Work<G::Position, G::Value>,
     ) -> Result<(), SolveError> {
         if self.values[root as usize].load(Relaxed) != UNKNOWN {
             return Ok(());
         }
         let limit = self.values.len();
-        match self.open(root, position, spares.pop().unwrap_or_default())? {
-            Opened::Known(v, spare) => {
-                spares.push(spare);
-                self.values[root as usize].store(self.code_of(v)?, Relaxed);
-                return Ok(());
-            }
-            Opened::Pending(frame) => stack.push(frame),
+        if let Some(v) = self.open(root, position, work)? {
+            self.values[root as usize].store(self.code_of(v)?, Relaxed);
+            return Ok(());
         }
-        while let Some(frame) = stack.last_mut() {
+        while let Some(frame) = work.stack.last_mut() {
             if let Some(mv) = frame.moves.get(frame.next) {
                 let rank = frame.ranks[frame.next];
                 let code = self.values[rank as usize].load(Relaxed);
                 if code == UNKNOWN {
                     let position = mv.position.clone();
-                    if stack.len() > limit {
+                    if work.stack.len() > limit {
                         return Err(SolveError::Cycle { tier: self.error_tier() });
                     }
-                    match self.open(rank, &position, spares.pop().unwrap_or_default())? {
-                        Opened::Known(v, spare) => {
-                            spares.push(spare);
-                            self.values[rank as usize].store(self.code_of(v)?, Relaxed)
-                        }
-                        Opened::Pending(child) => stack.push(child),
+                    if let Some(v) = self.open(rank, &position, work)? {
+                        self.values[rank as usize].store(self.code_of(v)?, Relaxed);
                     }
                     // Either the child's value is written now or it is on the stack;
                     // this move is looked at again when the child is done.
@@ -183,10 +186,10 @@ impl<G: Game> TierSolver<'_, G> {
                 frame.best = frame.best.max(Some(worth::<G>(mv, code)));
                 frame.next += 1;
             } else {
-                let done = stack.pop().expect("the loop holds a frame");
+                let done = work.stack.pop().expect("the loop holds a frame");
                 let best = done.best.expect("a frame is opened for a position with moves");
                 self.values[done.rank as usize].store(self.code_of(best)?, Relaxed);
-                spares.push((done.moves, done.ranks));
+                work.spares.push((done.moves, done.ranks));
             }
         }
         Ok(())
@@ -212,8 +215,8 @@ pub fn solve_tier<'a, G: Game>(
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
     (0..chunks).into_par_iter().try_for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(stack, spares), chunk| {
+        Work::default,
+        |work, chunk| {
             let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
             // Positions in rank order: one unranking per chunk, then steps.
             let mut position = game.position(Location::at(tier, from));
@@ -221,7 +224,7 @@ pub fn solve_tier<'a, G: Game>(
                 if rank > from {
                     position = game.next_position(tier, rank, &position);
                 }
-                solver.evaluate(rank, &position, stack, spares)?;
+                solver.evaluate(rank, &position, work)?;
             }
             observer.advanced(to - from);
             Ok::<(), SolveError>(())
