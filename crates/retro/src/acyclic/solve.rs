@@ -214,22 +214,19 @@ pub fn solve_tier<'a, G: Game>(
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
-    (0..chunks).into_par_iter().try_for_each_init(
-        Work::default,
-        |work, chunk| {
-            let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
-            // Positions in rank order: one unranking per chunk, then steps.
-            let mut position = game.position(Location::at(tier, from));
-            for rank in from..to {
-                if rank > from {
-                    position = game.next_position(tier, rank, &position);
-                }
-                solver.evaluate(rank, &position, work)?;
+    (0..chunks).into_par_iter().try_for_each_init(Work::default, |work, chunk| {
+        let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
+        // Positions in rank order: one unranking per chunk, then steps.
+        let mut position = game.position(Location::at(tier, from));
+        for rank in from..to {
+            if rank > from {
+                position = game.next_position(tier, rank, &position);
             }
-            observer.advanced(to - from);
-            Ok::<(), SolveError>(())
-        },
-    )?;
+            solver.evaluate(rank, &position, work)?;
+        }
+        observer.advanced(to - from);
+        Ok::<(), SolveError>(())
+    })?;
     // Same size and alignment: the conversion reuses the allocation.
     Ok(solver.values.into_iter().map(AtomicU16::into_inner).collect())
 }
