@@ -147,19 +147,18 @@ impl Game for Kalah {
             let shift = 8 * (n as u32 - 2);
             let word = u128::from_le_bytes(cells).wrapping_add(1 << shift).wrapping_sub(1 << (shift + 8));
             return Board::from_raw(m, word.to_le_bytes());
-        } else {
-            match (0..n - 1).rev().find(|&k| cells[k] > 0) {
-                Some(k) if k > 0 => {
-                    let mass = cells[k];
-                    cells[k - 1] += 1;
-                    cells[k] = 0;
-                    cells[n - 1] = mass - 1;
-                }
-                // The last word of the tier has no successor: unrank (and fail) as usual.
-                _ => return self.position(Location::at(tier, rank)),
-            }
         }
-        Board::from_raw(m, cells)
+        match (0..n - 1).rev().find(|&k| cells[k] > 0) {
+            Some(k) if k > 0 => {
+                let mass = cells[k];
+                cells[k - 1] += 1;
+                cells[k] = 0;
+                cells[n - 1] = mass - 1;
+                Board::from_raw(m, cells)
+            }
+            // The last word of the tier has no successor: unrank (and fail) as usual.
+            _ => self.position(Location::at(tier, rank)),
+        }
     }
 
     fn end(&self, board: &Board) -> Option<i16> {
@@ -168,12 +167,5 @@ impl Game for Kalah {
 
     fn moves(&self, board: &Board, out: &mut Vec<Move<Board>>) {
         board.for_each_move(&self.rules, |_, s| out.push(Move { position: s.board, gain: s.gain, turn: s.turn }));
-    }
-
-    /// Each child ranked as it is sown, without the list of boards `moves` builds first.
-    fn move_locations(&self, board: &Board, out: &mut Vec<Move<Location<u16>>>) {
-        board.for_each_move(&self.rules, |_, s| {
-            out.push(Move { position: self.locate(&s.board), gain: s.gain, turn: s.turn })
-        });
     }
 }
