@@ -1,10 +1,12 @@
 //! The blocked body of a table file (format version 2): the codes cut into blocks of
-//! [`BLOCK`] ranks, each stored in whichever of three forms is the smallest, behind an
+//! [`BLOCK`] ranks, each stored in whichever of four forms is the smallest, behind an
 //! index of where each block starts. A probe reads one index word and one block.
 //!
 //! Tables whose positions are mostly one value (THI` under `original`: nearly every
-//! position a draw) shrink many times over; the writer keeps the plain packed body (version 1) for a
-//! table the blocks would not shrink to half of it (`crate::table::write_table`).
+//! position a draw) shrink many times over; tables of many values with skewed counts
+//! (Awari, Kalah) by about a third, in the entropy-coded form ([`crate::coded`]). The
+//! writer keeps the plain packed body (version 1) for a table the blocks would not shrink
+//! enough (`crate::table::write_table`).
 //!
 //! # Layout, all integers little-endian
 //!
@@ -23,6 +25,8 @@
 //!                palette: 2^w codes u16
 //!                k positions in the block packed at 12 bits, strictly increasing, < n
 //!                k palette indices packed at w bits (nothing when w = 0)
+//!   3 coded      a canonical Huffman code of the block's codes, and the ranks'
+//!                codewords (layout in `crate::coded`)
 //! ```
 //!
 //! `n` is [`BLOCK`] except in the last block, which holds the ranks left. A palette holds
@@ -30,6 +34,7 @@
 //! the last, so that every packed index names a code: once the opening check
 //! ([`check`]) has passed, a probe needs no check of its own.
 
+use crate::coded::{self, Code};
 use encoding::{pack, packed_len, PackedSlice};
 use rayon::prelude::*;
 
@@ -43,6 +48,7 @@ const BLOCKS_PER_PIECE: usize = 1 << 12;
 const CONSTANT: u8 = 0;
 const PALETTE: u8 = 1;
 const SPARSE: u8 = 2;
+pub(crate) const CODED: u8 = 3;
 
 /// How one block is stored.
 enum Form {
@@ -51,6 +57,8 @@ enum Form {
     Palette(Vec<u16>),
     /// The default code, and the other codes in increasing order, padded.
     Sparse(u16, Vec<u16>),
+    /// A prefix code for the block's codes.
+    Coded(Code),
 }
 
 /// Counts a block's codes: one histogram slot per code value, cleared after each block.
@@ -85,10 +93,15 @@ impl Census {
                 let listed = block.len() as u64 - self.counts[default as usize] as u64;
                 let palette_len = palette_bytes(palette.len()) + packed_len(block.len() as u64, width(palette.len()));
                 let sparse_len = sparse_bytes(listed, others.len());
-                if sparse_len < palette_len {
-                    Form::Sparse(default, others)
-                } else {
-                    Form::Palette(palette)
+                let counts: Vec<(u16, u32)> = self.distinct.iter().map(|&c| (c, self.counts[c as usize])).collect();
+                let coded = Code::new(&counts).map(|code| {
+                    let bits = code.stream_bits(&counts);
+                    (code.block_bytes(block.len() as u64, bits), code)
+                });
+                match coded {
+                    Some((coded_len, code)) if coded_len < sparse_len.min(palette_len) => Form::Coded(code),
+                    _ if sparse_len < palette_len => Form::Sparse(default, others),
+                    _ => Form::Palette(palette),
                 }
             }
         };
@@ -130,6 +143,10 @@ fn form_bytes(form: &Form, block: &[u16]) -> u64 {
         Form::Sparse(default, others) => {
             sparse_bytes(block.iter().filter(|&&c| c != *default).count() as u64, others.len())
         }
+        Form::Coded(code) => {
+            let bits = block.iter().map(|&c| code.length(c) as u64).sum();
+            code.block_bytes(block.len() as u64, bits)
+        }
     }
 }
 
@@ -160,6 +177,7 @@ fn encode(form: &Form, block: &[u16], out: &mut Vec<u8>) {
                 out.extend(pack(listed.iter().map(|&(_, c)| index_in(others, c)), w));
             }
         }
+        Form::Coded(code) => code.encode(block, out),
     }
 }
 
@@ -297,13 +315,25 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
             };
             u16_at(block, 6 + 2 * at as usize)
         }
+        CODED => coded::get(block, n, i),
         _ => None,
     }
 }
 
 /// Every code of a blocked `body` of `entries` ranks that passed [`check`], in rank order.
 pub fn decode(body: &[u8], entries: u64) -> Vec<u16> {
-    (0..entries).map(|rank| get(body, entries, rank).unwrap_or(0)).collect()
+    let index_len = 8 * (block_count(entries) as usize + 1);
+    let mut codes = Vec::with_capacity(entries as usize);
+    for b in 0..block_count(entries) {
+        let first = b * BLOCK;
+        let n = (entries - first).min(BLOCK);
+        // A coded block decodes front to back once; the others are read rank by rank.
+        match u64_at(body, 8 * b as usize).and_then(|start| body.get(index_len + start as usize..)) {
+            Some(block) if block.first() == Some(&CODED) => coded::decode(block, n, &mut codes),
+            _ => codes.extend((first..first + n).map(|rank| get(body, entries, rank).unwrap_or(0))),
+        }
+    }
+    codes
 }
 
 /// What is wrong with a blocked body, in words.
@@ -382,6 +412,7 @@ fn check_block(block: &[u8], n: u64, widest: u16) -> Result<(), Fault> {
             }
             Ok(())
         }
+        Some(CODED) => coded::check(block, n, widest),
         Some(form) => Err(format!("unknown form {form}")),
         None => Err("empty".into()),
     }
@@ -412,14 +443,16 @@ mod tests {
 
     #[test]
     fn each_form_reads_back() {
-        // A constant block, a mostly-draw block, a varied block, and a short last one.
+        // A constant block, a mostly-draw block, a varied block, one of skewed counts
+        // (one code in two, one in four, ...), and a short last one.
         let n = BLOCK as usize;
         let mut codes = vec![0u16; n];
         codes.extend((0..n).map(|i| if i % 97 == 3 { 5 + (i % 3) as u16 } else { 0 }));
-        codes.extend((0..n).map(|i| (i * 7 % 13) as u16));
+        codes.extend((0..n).map(|i| (i * 7 % 8) as u16));
+        codes.extend((0..n).map(|i| ((i * 5) | 0x8000).trailing_zeros() as u16 % 10));
         codes.extend([9u16, 9, 4]);
         let body = blocked(&codes);
-        assert_eq!(forms(&body, codes.len() as u64), [CONSTANT, SPARSE, PALETTE, PALETTE]);
+        assert_eq!(forms(&body, codes.len() as u64), [CONSTANT, SPARSE, PALETTE, CODED, PALETTE]);
         check(&body, codes.len() as u64, 4).unwrap();
         assert_eq!(decode(&body, codes.len() as u64), codes);
         assert_eq!(get(&body, codes.len() as u64, codes.len() as u64), None);

@@ -13,6 +13,7 @@ pub mod acyclic;
 mod blocks;
 pub mod census;
 pub mod children;
+mod coded;
 pub mod cyclic;
 pub mod error;
 pub mod forward;

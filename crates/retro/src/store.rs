@@ -11,7 +11,7 @@ use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Observer, SolveError};
 use crate::table::{
-    check_regular_file, compact_table, write_table, Layout, Table, TableError, TableIdentity, ValueEncoding,
+    check_regular_file, compact_table, write_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
 };
 use crate::value::TableValue;
 use std::collections::BTreeMap;
@@ -218,7 +218,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     }
     observer.compacting(tables.values().filter(|t| !t.is_blocked()).count());
     for (&tier, table) in tables.iter_mut() {
-        if compact_table(table)?.is_some() {
+        if compact_table(table, Saving::HALF)?.is_some() {
             *table = open_table(&tier_file(dir, tier), &identity(tier), size(tier))?;
         }
     }

@@ -24,14 +24,14 @@
 //!  64+L   … zero padding up to the body offset
 //! offset  … body             version 1: entries packed end to end (see
 //!                              `encoding::packed`); version 2: blocks of ranks, each
-//!                              in the smallest of three forms, behind an index (see
-//!                              `blocks.rs`)
+//!                              in the smallest of four forms, behind an index (see
+//!                              `blocks.rs` and `coded.rs`)
 //! ```
 //!
 //! Every field is checked when a table is opened, and the body checksum too, once, and a
 //! blocked body's index and block headers; a probe after that is one unaligned load in a
-//! plain body, two loads (the index, the block) and at most a short binary search in
-//! blocks. A build writes plain bodies and stores its finished tables compact
+//! plain body, two loads (the index, the block) and at most a short binary search or
+//! the decoding of up to 63 codewords in blocks. A build writes plain bodies and stores its finished tables compact
 //! ([`Layout`], [`compact_table`]).
 
 use crate::blocks;
@@ -407,10 +407,27 @@ pub enum Layout {
     Compact,
 }
 
-/// Whether a body of `blocked` bytes in blocks is worth its second load a probe against a
-/// plain body of `plain` bytes: at most half of it.
-fn blocks_pay(blocked: u64, plain: u64) -> bool {
-    blocked <= plain / 2
+/// How much of a plain body's bytes blocks must save for a table to be stored in them: a
+/// probe into blocks costs a second load and, in an entropy-coded block, decoding up to 63
+/// codewords, so a table probed often is worth storing in blocks only where they shrink
+/// it a lot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saving(u8);
+
+impl Saving {
+    /// Half the bytes or more: what builds ask ([`Layout::Compact`]).
+    pub const HALF: Saving = Saving(50);
+
+    /// A saving of `percent` of the plain bytes (1 to 99).
+    pub fn percent(percent: u8) -> Option<Saving> {
+        (1..=99).contains(&percent).then_some(Saving(percent))
+    }
+
+    /// Whether a body of `blocked` bytes in blocks saves enough against a plain body of
+    /// `plain` bytes.
+    fn pays(self, blocked: u64, plain: u64) -> bool {
+        blocked as u128 * 100 <= plain as u128 * (100 - self.0 as u128)
+    }
 }
 
 /// Writes a table of value codes to `path` atomically: the bytes go to a temporary file
@@ -428,7 +445,7 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout:
     let read = |b, out: &mut Vec<u16>| blocks::slice_block(codes, b, out);
     let plan = (layout == Layout::Compact)
         .then(|| blocks::Plan::new(entries, max_code, &read))
-        .filter(|plan| blocks_pay(plan.len(), plain_len));
+        .filter(|plan| Saving::HALF.pays(plan.len(), plain_len));
     let header = new_header(identity, bits, entries, max_distance, plan.as_ref().map(blocks::Plan::len));
     match plan {
         Some(plan) => write_file(path, header, |out| plan.write(&read, out)),
@@ -500,12 +517,12 @@ fn write_file(
     Ok(header)
 }
 
-/// Rewrites a plain table in blocks when they take at most half its body's bytes
-/// ([`Layout::Compact`]); `Some` with the new header when it did (the `table` still maps
-/// the old file: reopen the path to read the new one). Every 16th block is tried first,
-/// so that a table blocks would not shrink costs no pass over all its values. The codes
-/// are read from the table block by block, never held all at once.
-pub fn compact_table(table: &Table) -> Result<Option<Header>, TableError> {
+/// Rewrites a plain table in blocks when they save at least `saving` of its body's bytes
+/// (builds ask [`Saving::HALF`]); `Some` with the new header when it did (the `table`
+/// still maps the old file: reopen the path to read the new one). Every 16th block is
+/// tried first, so that a table blocks would not shrink enough costs no pass over all its
+/// values. The codes are read from the table block by block, never held all at once.
+pub fn compact_table(table: &Table, saving: Saving) -> Result<Option<Header>, TableError> {
     if table.is_blocked() {
         return Ok(None);
     }
@@ -517,11 +534,11 @@ pub fn compact_table(table: &Table) -> Result<Option<Header>, TableError> {
     let sampled = blocks::block_count(entries).div_ceil(16);
     let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
     let sample_entries = (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
-    if !blocks_pay(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
+    if !saving.pays(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
         return Ok(None);
     }
     let plan = blocks::Plan::new(entries, max_code, &read);
-    if !blocks_pay(plan.len(), table.header.body_len) {
+    if !saving.pays(plan.len(), table.header.body_len) {
         return Ok(None);
     }
     let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
