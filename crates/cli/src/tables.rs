@@ -61,7 +61,7 @@ pub struct CompactArgs {
     path: PathBuf,
     /// Rewrite a table only if blocks save at least this percentage of its bytes (1 to 99).
     /// A probe into blocks is slower (a second load, and up to 63 codewords decoded in a
-    /// coded block: 0.15–0.45 µs against 0.05 µs), which a build probing lower tiers, or a
+    /// coded block: 0.2–0.5 µs against 0.05 µs), which a build probing lower tiers, or a
     /// Kalah search, feels; the build's own choice is 50.
     #[arg(long, default_value_t = 50, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(1..=99))]
     min_saving: u8,
