@@ -411,6 +411,12 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
             out.push(retro::Move { position: before, gain: 0, turn: Turn::Passes });
         }
     }
+    // A walk taken back leads to a position that has that walk, so no parent is over for
+    // want of a walk; and walks keep every counter on the board, so a parent is over
+    // for want of counters exactly when `position` has none of one colour.
+    if !rules.set.counts_at_end() && (position.count(mover) == 0 || position.count(mover.other()) == 0) {
+        return;
+    }
     let n = position.size();
     let mut board = position.clone();
     board.set_to_move(mover);
@@ -423,7 +429,7 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
         let mut counters = [top; 4];
         for height in 1..=4u8 {
             counters[height as usize - 1] = top;
-            unwalk(rules, &mut board, height, height, end, None, &mut counters, out);
+            unwalk(&mut board, height, height, end, None, &mut counters, out);
         }
         board.set(end, position.stack(end));
     }
@@ -432,9 +438,7 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
 /// Walks back from `at` (step `k` of a walk of `height` steps, whose counter has just
 /// been taken off `at`) towards the square the stack was lifted from. `counters[i]` is
 /// the counter dropped on step `i + 1`; `came_from` is the square of step `k + 1`.
-#[allow(clippy::too_many_arguments)]
 fn unwalk(
-    rules: Rules,
     board: &mut Position,
     height: u8,
     k: u8,
@@ -463,15 +467,13 @@ fn unwalk(
                 continue;
             }
             board.set(prev, stack);
-            if outcome(rules, board).is_none() {
-                out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
-            }
+            out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
             board.set(prev, Stack::EMPTY);
         } else {
             let Some((rest, counter)) = here.pop() else { continue };
             counters[k as usize - 2] = counter;
             board.set(prev, rest);
-            unwalk(rules, board, height, k - 1, prev, Some(at), counters, out);
+            unwalk(board, height, k - 1, prev, Some(at), counters, out);
             board.set(prev, here);
         }
     }
