@@ -24,9 +24,11 @@
 //!
 //! The code is canonical: the codewords of one length are consecutive numbers, the first
 //! of length `l + 1` being twice the one after the last of length `l`. So the counts
-//! alone define it, and a codeword is recognised from a 16-bit window of the stream by
-//! comparing the window with one limit per length, without any table built per probe.
-//! A probe decodes from its sub-block's start: at most `SUB − 1` codewords are skipped.
+//! alone define it: a codeword's length is read off a 16-bit window of the stream, from a
+//! table of the lengths of the codewords of up to 8 bits by the window's first byte
+//! (filled from the counts on each probe: a few hundred bytes), or for a longer one by
+//! comparing the window with one limit per length. A probe decodes from its sub-block's
+//! start: at most `SUB − 1` codewords are skipped.
 //! The code must be complete (Kraft's sum exactly 1), so every window decodes to some code
 //! and reading past the stream's end (as zero bits) cannot go wrong.
 
