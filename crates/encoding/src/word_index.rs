@@ -78,6 +78,10 @@ pub struct WordIndex {
     letters: usize,
     /// `weights[c · letters + s]`: the weight of letter `s` of cell `c` (padding zero).
     weights: Vec<[u32; 2]>,
+    /// `steps[c · letters + s]`: how far letter `s` of cell `c` moves a word's place in
+    /// `below` within a cell's entries (its weight `(x, y)` as `(x · (max[1] + 1) + y) ·
+    /// letters`), so that ranking steps one offset instead of recomputing it from the rest.
+    steps: Vec<usize>,
     /// Whether every cell's alphabet is `0..=max[0]`, letter `k` weighing `(k, 0)` (pits
     /// of seeds): then [`WordIndex::locate_counts`] serves.
     counts: bool,
@@ -121,10 +125,11 @@ impl WordIndex {
         for (c, alphabet) in alphabets.iter().enumerate() {
             weights[c * letters..c * letters + alphabet.len()].copy_from_slice(alphabet);
         }
+        let steps = weights.iter().map(|w| (w[0] as usize * wy + w[1] as usize) * letters).collect();
         let counts = max[1] == 0
             && alphabets.iter().all(|a| a.len() == wx && a.iter().enumerate().all(|(k, w)| *w == [k as u32, 0]));
         let terms = if counts && max[0] <= u8::MAX as u32 { count_terms(cells, wx, &ways) } else { Vec::new() };
-        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, counts, terms })
+        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, steps, counts, terms })
     }
 
     /// The index of counts: `cells` cells, each holding 0 to `max` (letter `k` weighing
@@ -188,15 +193,14 @@ impl WordIndex {
     /// together (hot path; unchecked).
     #[inline]
     pub(crate) fn rank_from(&self, first: usize, rest: [u32; 2], tail: &[u8]) -> u64 {
-        let (wx, wy) = (self.max[0] as usize + 1, self.max[1] as usize + 1);
-        let (mut x, mut y) = (rest[0] as usize, rest[1] as usize);
+        let (wx, wy, letters) = (self.max[0] as usize + 1, self.max[1] as usize + 1, self.letters);
+        // `below[c][x][y][s]` is `below[c · per_cell + at + s]`, `at` the rest's place.
+        let per_cell = wx * wy * letters;
+        let mut at = (rest[0] as usize * wy + rest[1] as usize) * letters;
         let mut rank = 0u64;
         for (c, &letter) in (first..).zip(tail) {
-            let cell = c * self.letters + letter as usize;
-            rank += self.below[((c * wx + x) * wy + y) * self.letters + letter as usize];
-            let w = self.weights[cell];
-            x -= w[0] as usize;
-            y -= w[1] as usize;
+            rank += self.below[c * per_cell + at + letter as usize];
+            at -= self.steps[c * letters + letter as usize];
         }
         rank
     }
