@@ -57,8 +57,8 @@ enum Form {
     Palette(Vec<u16>),
     /// The default code, and the other codes in increasing order, padded.
     Sparse(u16, Vec<u16>),
-    /// A prefix code for the block's codes.
-    Coded(Code),
+    /// A prefix code for the block's codes, and the block's bytes in it.
+    Coded(Code, u64),
 }
 
 /// Counts a block's codes: one histogram slot per code value, cleared after each block.
@@ -99,7 +99,7 @@ impl Census {
                     (code.block_bytes(block.len() as u64, bits), code)
                 });
                 match coded {
-                    Some((coded_len, code)) if coded_len < sparse_len.min(palette_len) => Form::Coded(code),
+                    Some((coded_len, code)) if coded_len < sparse_len.min(palette_len) => Form::Coded(code, coded_len),
                     _ if sparse_len < palette_len => Form::Sparse(default, others),
                     _ => Form::Palette(palette),
                 }
@@ -143,10 +143,7 @@ fn form_bytes(form: &Form, block: &[u16]) -> u64 {
         Form::Sparse(default, others) => {
             sparse_bytes(block.iter().filter(|&&c| c != *default).count() as u64, others.len())
         }
-        Form::Coded(code) => {
-            let bits = block.iter().map(|&c| code.length(c) as u64).sum();
-            code.block_bytes(block.len() as u64, bits)
-        }
+        Form::Coded(_, bytes) => *bytes,
     }
 }
 
@@ -177,7 +174,7 @@ fn encode(form: &Form, block: &[u16], out: &mut Vec<u8>) {
                 out.extend(pack(listed.iter().map(|&(_, c)| index_in(others, c)), w));
             }
         }
-        Form::Coded(code) => code.encode(block, out),
+        Form::Coded(code, _) => code.encode(block, out),
     }
 }
 

@@ -88,11 +88,6 @@ impl Code {
         2 + self.longest as u64 + 2 * self.codes.len() as u64 + 2 * (sub_blocks(n) - 1) + bits.div_ceil(8)
     }
 
-    /// The length of `code`'s codeword (a code of the block).
-    pub fn length(&self, code: u16) -> u8 {
-        self.words[code as usize].1
-    }
-
     /// Bits of the codewords of `counts` (the counts the code was made for).
     pub fn stream_bits(&self, counts: &[(u16, u32)]) -> u64 {
         counts.iter().map(|&(c, k)| k as u64 * self.words[c as usize].1 as u64).sum()

@@ -31,8 +31,8 @@
 //! Every field is checked when a table is opened, and the body checksum too, once, and a
 //! blocked body's index and block headers; a probe after that is one unaligned load in a
 //! plain body, two loads (the index, the block) and at most a short binary search or
-//! the decoding of up to 63 codewords in blocks. A build writes plain bodies and stores its finished tables compact
-//! ([`Layout`], [`compact_table`]).
+//! the decoding of up to 63 codewords in blocks. A build writes plain bodies and stores
+//! its finished tables compact ([`Layout`], [`compact_table`]).
 
 use crate::blocks;
 use crate::value::Value;
