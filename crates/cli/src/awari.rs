@@ -252,13 +252,8 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 
 /// Why tables up to `k` stones cannot be built here (as the end of a sentence), if so.
 fn too_big(game: &Awari, k: u32) -> Option<String> {
-    let big = crate::build::check_memory(game, &game.tiers_up_to(k)).err()?;
-    Some(format!(
-        "need about {} of memory (the largest tier, {k} stones, has {:.3e} positions); this machine has {} available (--force builds anyway)",
-        memory::human(big.need),
-        big.largest,
-        memory::human(big.free)
-    ))
+    let need = crate::build::check_memory(game, &game.tiers_up_to(k)).err()?;
+    Some(format!("need {need}"))
 }
 
 fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {

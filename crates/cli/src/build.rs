@@ -19,12 +19,28 @@ pub fn force() {
     FORCE.store(true, Relaxed);
 }
 
-/// [`memory::check_build`], passed by `--force`.
-pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
+/// [`memory::check_build`], passed by `--force`: when the tiers do not fit, what they
+/// would need, as the end of a sentence ("… needs about 91.3 GiB of memory, …").
+pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), String> {
     if FORCE.load(Relaxed) {
         return Ok(());
     }
-    memory::check_build(game, tiers)
+    memory::check_build(game, tiers).map_err(|big| refusal(&big))
+}
+
+/// Why a build is refused: its memory, disk and time, and the memory there is.
+fn refusal(big: &TooBig) -> String {
+    let TooBig { need, largest, free } = big;
+    let threads = rayon::current_num_threads();
+    format!(
+        "about {} of memory, {} of disk and {} on {threads} threads ({:.3e} positions, the largest tier {largest:.3e}); \
+         this machine has {} available (--force builds anyway)",
+        memory::human(need.memory),
+        memory::human(need.disk),
+        duration(need.seconds / threads as f64),
+        need.positions,
+        memory::human(*free)
+    )
 }
 
 /// Bytes free on the file system that holds `dir` (or would: its nearest existing parent).

@@ -92,16 +92,11 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     };
     game.check(position)?;
     let tiers = game.tiers_below(n);
-    if let Err(big) = crate::build::check_memory(&game, &tiers) {
+    if let Err(need) = crate::build::check_memory(&game, &tiers) {
         bail!(
-            "{h} holes with {n} counters ({}) need the tables of {} tiers, {:.3e} positions (the largest {:.3e}): about \
-             {} of memory; this machine has {} available (--force builds anyway)",
+            "{h} holes with {n} counters ({}) need the tables of {} tiers: {need}",
             variant(args).name(),
-            tiers.len(),
-            big.total,
-            big.largest,
-            memory::human(big.need),
-            memory::human(big.free)
+            tiers.len()
         );
     }
     Ok(game)

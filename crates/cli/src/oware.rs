@@ -87,18 +87,8 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
 
 fn check_memory(game: &Oware) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(big) = crate::build::check_memory(game, &tiers) {
-        bail!(
-            "{} on {}x{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); this machine has {} \
-             available (--force builds anyway)",
-            game.rules().name(),
-            game.pits_per_row(),
-            game.seeds(),
-            memory::human(big.need),
-            big.total,
-            big.largest,
-            memory::human(big.free)
-        );
+    if let Err(need) = crate::build::check_memory(game, &tiers) {
+        bail!("{} on {}x{} needs {need}", game.rules().name(), game.pits_per_row(), game.seeds());
     }
     Ok(())
 }

@@ -110,21 +110,13 @@ fn setup(args: &ThiArgs) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-fn check_memory(setup: Setup) -> Result<Thi> {
-    let rules_free = Rules { set: RuleSet::Original, bonus: false };
-    match Thi::for_setup(setup, rules_free) {
+/// The game of `setup` under `rules`, if its tables can be built here.
+fn game_for(setup: Setup, rules: Rules) -> Result<Thi> {
+    match Thi::for_setup(setup, rules) {
         Ok(game) => {
             let tiers = game.all_tiers();
-            if let Err(big) = crate::build::check_memory(&game, &tiers) {
-                bail!(
-                    "{} needs about {} of memory ({:.3e} positions, the largest tier {:.3e}); \
-                     this machine has {} available (--force builds anyway)",
-                    setup.name(),
-                    memory::human(big.need),
-                    big.total,
-                    big.largest,
-                    memory::human(big.free)
-                );
+            if let Err(need) = crate::build::check_memory(&game, &tiers) {
+                bail!("{} needs {need}", setup.name());
             }
             Ok(game)
         }
@@ -135,7 +127,7 @@ fn check_memory(setup: Setup) -> Result<Thi> {
                  its tables would need about {} of disk and far more memory",
                 setup.name(),
                 total,
-                memory::human(total * retro::Footprint::of(retro::Engine::Outcome, true).table)
+                memory::human(total * thi::TABLE_BYTES_PER_RANK)
             )
         }
     }
@@ -144,8 +136,7 @@ fn check_memory(setup: Setup) -> Result<Thi> {
 pub fn run(args: ThiArgs) -> Result<()> {
     let setup = setup(&args)?;
     let rules = Rules { set: args.rules.set(), bonus: args.bonus };
-    check_memory(setup)?;
-    let game = Thi::for_setup(setup, rules).context("indexing the board")?;
+    let game = game_for(setup, rules)?;
 
     let query = match &args.position {
         Some(text) => {

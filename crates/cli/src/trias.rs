@@ -108,14 +108,8 @@ fn game_for(position: &Position) -> Result<Trias> {
         Err(e) => return Err(e.into()),
     };
     let tiers = game.tiers_up_to(n);
-    if let Err(big) = crate::build::check_memory(&game, &tiers) {
-        bail!(
-            "{} (the largest tier {:.3e}): about {} of memory; this machine has {} available (--force builds anyway)",
-            needs(),
-            big.largest,
-            memory::human(big.need),
-            memory::human(big.free)
-        );
+    if let Err(need) = crate::build::check_memory(&game, &tiers) {
+        bail!("{}: {need}", needs());
     }
     Ok(game)
 }

@@ -97,7 +97,7 @@ fn bad_input_is_a_clear_error() {
         (&["--board", "primus", "--position", "b,b,b/-,-,-/w,w,w"], "expected `<rows> <side>`"),
         (&["--board", "primus", "--position", "b,b,w/-,-,-/w,w,w w"], "opponent's first row"),
         (&["--board", "primus", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w"], "at most 3 per player"),
-        (&["--size", "4", "--height", "2"], "of memory ("),
+        (&["--size", "4", "--height", "2"], "of memory, "),
         (&["--size", "3", "--rows", "2"], "do not fit"),
     ];
     for (args, message) in cases {
@@ -283,7 +283,9 @@ fn a_build_says_what_it_needs_before_it_starts() {
     // Built already: nothing to say.
     let again = solve(dir.path(), &["--board", "primus"]);
     assert!(!stderr(&again).contains("to build:"), "{}", stderr(&again));
-    // A refusal names --force.
+    // A refusal says what the build would need, and names --force.
     let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
-    assert!(stderr(&out).contains("--force builds anyway"), "{}", stderr(&out));
+    for part in ["of memory, ", "of disk and roughly", "threads", "--force builds anyway"] {
+        assert!(stderr(&out).contains(part), "{part}: {}", stderr(&out));
+    }
 }

@@ -8,13 +8,11 @@ pub fn available() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// An outcome build that does not fit: the bytes it needs, its positions, its largest
-/// tier's, and the bytes available.
+/// A build that does not fit in memory: what it would need, its largest tier's positions,
+/// and the bytes available.
 pub struct TooBig {
-    /// Bytes the build needs.
-    pub need: f64,
-    /// Positions of every tier.
-    pub total: f64,
+    /// What building every tier would cost.
+    pub need: Need,
     /// Positions of the largest tier.
     pub largest: f64,
     /// Bytes available.
@@ -55,11 +53,10 @@ impl Need {
 
 /// Checks that building every tier of `tiers` fits in the available memory ([`Need`]).
 pub fn check_build<G: crate::Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
-    let total: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
     let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let need = Need::of(game, tiers, tiers).memory;
+    let need = Need::of(game, tiers, tiers);
     match available() {
-        Some(free) if need > free as f64 => Err(TooBig { need, total, largest, free: free as f64 }),
+        Some(free) if need.memory > free as f64 => Err(TooBig { need, largest, free: free as f64 }),
         _ => Ok(()),
     }
 }
