@@ -49,7 +49,9 @@ pub struct VerifyTableArgs {
                   palette, a list of the positions that differ from the block's commonest \
                   value, or a prefix code built for the block (docs/format.md). Builds do this \
                   themselves once every tier is solved; this command is for tables written \
-                  plain, by an interrupted build or an older version, and, with a smaller \
+                  plain, by an interrupted build or an older version, for tables in blocks \
+                  written before the prefix-code form existed (re-coded where that is \
+                  smaller), and, with a smaller \
                   --min-saving, for storing or sending tables where most positions are won or \
                   lost (Awari, Kalah: about a third smaller). Every value is kept: each file \
                   is checked on opening, rewritten next to itself and renamed over the old \

@@ -325,18 +325,23 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
 
 /// Every code of a blocked `body` of `entries` ranks that passed [`check`], in rank order.
 pub fn decode(body: &[u8], entries: u64) -> Vec<u16> {
-    let index_len = 8 * (block_count(entries) as usize + 1);
     let mut codes = Vec::with_capacity(entries as usize);
     for b in 0..block_count(entries) {
-        let first = b * BLOCK;
-        let n = (entries - first).min(BLOCK);
-        // A coded block decodes front to back once; the others are read rank by rank.
-        match u64_at(body, 8 * b as usize).and_then(|start| body.get(index_len + start as usize..)) {
-            Some(block) if block.first() == Some(&CODED) => coded::decode(block, n, &mut codes),
-            _ => codes.extend((first..first + n).map(|rank| get(body, entries, rank).unwrap_or(0))),
-        }
+        decode_block(body, entries, b, &mut codes);
     }
     codes
+}
+
+/// Appends the codes of block `b` of a body of `entries` codes to `out`, in rank order.
+pub fn decode_block(body: &[u8], entries: u64, b: u64, out: &mut Vec<u16>) {
+    let index_len = 8 * (block_count(entries) as usize + 1);
+    let first = b * BLOCK;
+    let n = entries.saturating_sub(first).min(BLOCK);
+    // A coded block decodes front to back once; the others are read rank by rank.
+    match u64_at(body, 8 * b as usize).and_then(|start| body.get(index_len + start as usize..)) {
+        Some(block) if block.first() == Some(&CODED) => coded::decode(block, n, out),
+        _ => out.extend((first..first + n).map(|rank| get(body, entries, rank).unwrap_or(0))),
+    }
 }
 
 /// What is wrong with a blocked body, in words.

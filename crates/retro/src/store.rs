@@ -217,7 +217,9 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         tables.insert(tier, table);
     }
     observer.compacting(tables.values().filter(|t| !t.is_blocked()).count());
-    for (&tier, table) in tables.iter_mut() {
+    // Tables in blocks already are left as they are: re-coding them is `solve compact`'s
+    // choice, not every build's.
+    for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
         if compact_table(table, Saving::HALF)?.is_some() {
             *table = open_table(&tier_file(dir, tier), &identity(tier), size(tier))?;
         }

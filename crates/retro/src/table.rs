@@ -517,28 +517,28 @@ fn write_file(
     Ok(header)
 }
 
-/// Rewrites a plain table in blocks when they save at least `saving` of its body's bytes
-/// (builds ask [`Saving::HALF`]); `Some` with the new header when it did (the `table`
-/// still maps the old file: reopen the path to read the new one). Every 16th block is
-/// tried first, so that a table blocks would not shrink enough costs no pass over all its
+/// Rewrites a table in blocks when they save at least `saving` of the bytes its codes
+/// take packed plain (builds ask [`Saving::HALF`]), and, for a table in blocks already,
+/// when they take fewer bytes than its blocks do now (a block form added since it was
+/// written); `Some` with the new header when it did (the `table` still maps the old file:
+/// reopen the path to read the new one). Every 16th block of a plain table is tried
+/// first, so that a table blocks would not shrink enough costs no pass over all its
 /// values. The codes are read from the table block by block, never held all at once.
 pub fn compact_table(table: &Table, saving: Saving) -> Result<Option<Header>, TableError> {
-    if table.is_blocked() {
-        return Ok(None);
-    }
     let (entries, bits) = (table.entries(), table.header.bits);
     let max_code = ((1u64 << bits) - 1).min(u16::MAX as u64) as u16;
-    let read = |b: u64, out: &mut Vec<u16>| {
-        out.extend((b * blocks::BLOCK..entries.min((b + 1) * blocks::BLOCK)).map(|rank| table.code(rank).unwrap_or(0)))
-    };
-    let sampled = blocks::block_count(entries).div_ceil(16);
-    let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
-    let sample_entries = (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
-    if !saving.pays(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
-        return Ok(None);
+    let read = |b: u64, out: &mut Vec<u16>| table.block_codes(b, out);
+    if !table.is_blocked() {
+        let sampled = blocks::block_count(entries).div_ceil(16);
+        let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
+        let sample_entries =
+            (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
+        if !saving.pays(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
+            return Ok(None);
+        }
     }
     let plan = blocks::Plan::new(entries, max_code, &read);
-    if !saving.pays(plan.len(), table.header.body_len) {
+    if !saving.pays(plan.len(), packed_len(entries, bits)) || plan.len() >= table.header.body_len {
         return Ok(None);
     }
     let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
@@ -702,6 +702,17 @@ impl Table {
             // The header check fixed the body's length: no view to validate per probe.
             let code = packed_get(self.body(), self.header.bits, self.header.entries, rank)?;
             Some(code.min(u16::MAX as u32) as u16)
+        }
+    }
+
+    /// Appends the codes of block `b` (ranks `b·BLOCK..`, [`blocks::BLOCK`] of them or the
+    /// rest) to `out`, whatever the layout.
+    fn block_codes(&self, b: u64, out: &mut Vec<u16>) {
+        if self.is_blocked() {
+            blocks::decode_block(self.body(), self.header.entries, b, out)
+        } else {
+            let ranks = b * blocks::BLOCK..self.header.entries.min((b + 1) * blocks::BLOCK);
+            out.extend(ranks.map(|rank| self.code(rank).unwrap_or(0)))
         }
     }
 

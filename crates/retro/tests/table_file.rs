@@ -1,7 +1,7 @@
 //! Table files: what is written reads back, and every damage is refused with an error.
 
 use proptest::prelude::*;
-use retro::table::{write_table, Layout, Table, TableError, TableIdentity, ValueEncoding};
+use retro::table::{compact_table, write_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding};
 use retro::Value;
 use std::fs;
 
@@ -115,6 +115,50 @@ fn a_malformed_block_is_refused_on_opening() {
     let err = Table::open(&path, None).err().unwrap();
     assert!(matches!(err, TableError::BadBody { .. }), "{err}");
     assert!(err.to_string().contains("block 0: unknown form 9"), "{err}");
+}
+
+/// A table in blocks written before blocks could be entropy-coded (its one block a
+/// palette, as an older version wrote it) is re-coded by `compact_table` when that saves
+/// bytes, every value kept; a table already in its smallest blocks is left as it is.
+#[test]
+fn a_table_in_older_blocks_is_re_coded_when_that_saves_bytes() {
+    // Seven in eight ranks one code, the rest three others: a prefix code beats a palette.
+    let palette = [0u16, 1, 3, 5];
+    let codes: Vec<u16> =
+        (0..4096u32).map(|i| palette[[1, 2, 3, 1, 0, 0, 0, 0][i as usize % 8] * (i % 3 != 0) as usize]).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tier-2-1.tbl");
+    let header = write_table(&path, &identity(), &codes, Layout::Plain).unwrap();
+    // The body in blocks, in the palette form: the index (where the block starts, where
+    // all blocks end), then form 1, width 2, the palette and the packed indices.
+    let indices = codes.iter().map(|c| palette.iter().position(|p| p == c).unwrap() as u32);
+    let mut block = vec![1u8, 2];
+    block.extend(palette.iter().flat_map(|p| p.to_le_bytes()));
+    block.extend(encoding::pack(indices, 2));
+    let mut body = 0u64.to_le_bytes().to_vec();
+    body.extend((block.len() as u64).to_le_bytes());
+    body.extend(&block);
+    let mut bytes = fs::read(&path).unwrap()[..header.body_offset as usize].to_vec();
+    bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
+    bytes[32..40].copy_from_slice(&(body.len() as u64).to_le_bytes());
+    bytes[40..48].copy_from_slice(&xxhash_rust::xxh3::xxh3_64(&body).to_le_bytes());
+    let descriptor = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut sealed = bytes[..56].to_vec();
+    sealed.extend_from_slice(&bytes[64..64 + descriptor]);
+    bytes[56..64].copy_from_slice(&xxhash_rust::xxh3::xxh3_64(&sealed).to_le_bytes());
+    bytes.extend(&body);
+    fs::write(&path, &bytes).unwrap();
+
+    let older = Table::open(&path, Some(&identity())).unwrap();
+    assert!(older.is_blocked());
+    assert_eq!(older.codes(), codes);
+    let saving = Saving::percent(1).unwrap();
+    let recoded = compact_table(&older, saving).unwrap().expect("the coded form is smaller than the palette");
+    assert!(recoded.body_len < body.len() as u64, "{} bytes against {}", recoded.body_len, body.len());
+    drop(older);
+    let table = Table::open(&path, Some(&identity())).unwrap();
+    assert_eq!(table.codes(), codes);
+    assert!(compact_table(&table, saving).unwrap().is_none(), "rewritten although nothing is smaller");
 }
 
 #[test]
