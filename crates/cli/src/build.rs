@@ -31,13 +31,12 @@ pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), String> 
 /// Why a build is refused: its memory, disk and time, and the memory there is.
 fn refusal(big: &TooBig) -> String {
     let TooBig { need, largest, free } = big;
-    let threads = rayon::current_num_threads();
     format!(
-        "about {} of memory, {} of disk and {} on {threads} threads ({:.3e} positions, the largest tier {largest:.3e}); \
+        "about {} of memory, {} of disk and {} ({:.3e} positions, the largest tier {largest:.3e}); \
          this machine has {} available (--force builds anyway)",
         memory::human(need.memory),
         memory::human(need.disk),
-        duration(need.seconds / threads as f64),
+        time_here(need.seconds),
         need.positions,
         memory::human(*free)
     )
@@ -58,18 +57,17 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
         return Ok(());
     }
     let need = memory::Need::of(game, &todo, tiers);
-    let threads = rayon::current_num_threads() as f64;
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {} tiers, {:.3e} positions; about {} of memory at the peak, {} on disk, {} on {threads} \
-             threads (free: {} of memory, {} of disk)",
+            "to build: {} tiers, {:.3e} positions; about {} of memory at the peak, {} on disk, {} \
+             (free: {} of memory, {} of disk)",
             todo.len(),
             need.positions,
             memory::human(need.memory),
             memory::human(need.disk),
-            duration(need.seconds / threads),
+            time_here(need.seconds),
             free(free_memory),
             free(free_disk),
         );
@@ -86,6 +84,14 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
         );
     }
     Ok(())
+}
+
+/// `seconds` of one thread's work spread over this build's threads, for people: `roughly
+/// 12 min on 2 threads`.
+fn time_here(seconds: f64) -> String {
+    let threads = rayon::current_num_threads();
+    let plural = if threads == 1 { "" } else { "s" };
+    format!("{} on {threads} thread{plural}", duration(seconds / threads as f64))
 }
 
 /// A duration for people: `40 s`, `12 min`, `3.5 h`.

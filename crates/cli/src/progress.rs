@@ -1,7 +1,7 @@
 //! Build progress: on a terminal one bar over all positions still to solve; otherwise
 //! (standard error redirected to a file or a pipe) one plain line per tier solved.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use retro::solve::Observer;
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -20,9 +20,21 @@ impl BuildProgress {
         let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new(positions) };
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} solving tier {msg:>5} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, eta {eta}",
+                "{spinner} solving tier {msg:>5} [{bar:30}] {human_pos}/{human_len} positions, {rate}/s, eta {guess}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            // Whole positions a second (the built-in `per_sec` shows four decimals).
+            .with_key("rate", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{}", HumanCount(state.per_sec() as u64));
+            })
+            // The first, smallest tiers go slower a position than the rest: an estimate
+            // from them alone would say hours for a build of seconds.
+            .with_key("guess", |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = match state.len() {
+                    Some(len) if state.pos() * 100 >= len => write!(out, "{}", HumanDuration(state.eta())),
+                    _ => write!(out, "…"),
+                };
+            })
             .progress_chars("=> "),
         );
         let lines = (!hidden && !std::io::stderr().is_terminal()).then(|| Mutex::new((0, Instant::now())));

@@ -277,7 +277,7 @@ fn a_build_says_what_it_needs_before_it_starts() {
     assert!(out.status.success(), "{}", stderr(&out));
     let said = stderr(&out);
     let line = said.lines().find(|l| l.starts_with("to build:")).unwrap_or_else(|| panic!("{said}"));
-    for part in ["10 tiers", "positions", "of memory at the peak", "on disk", "threads", "free:"] {
+    for part in ["10 tiers", "positions", "of memory at the peak", "on disk", " thread", "free:"] {
         assert!(line.contains(part), "{part}: {line}");
     }
     // Built already: nothing to say.
@@ -285,7 +285,7 @@ fn a_build_says_what_it_needs_before_it_starts() {
     assert!(!stderr(&again).contains("to build:"), "{}", stderr(&again));
     // A refusal says what the build would need, and names --force.
     let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
-    for part in ["of memory, ", "of disk and roughly", "threads", "--force builds anyway"] {
+    for part in ["of memory, ", "of disk and roughly", " thread", "--force builds anyway"] {
         assert!(stderr(&out).contains(part), "{part}: {}", stderr(&out));
     }
 }
