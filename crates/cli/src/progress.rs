@@ -2,6 +2,7 @@
 //! (standard error redirected to a file or a pipe) one plain line per tier solved.
 
 use indicatif::{HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
+use retro::census::Progress;
 use retro::solve::Observer;
 use std::io::IsTerminal;
 use std::sync::Mutex;
@@ -84,4 +85,32 @@ pub fn spinner(message: &str, hidden: bool) -> ProgressBar {
     bar.set_message(message.to_owned());
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
+}
+
+/// The spinner of a reachable census, its message following the census from tier to tier;
+/// hidden when `hidden`. Call `finish_and_clear` on it when the census is done.
+pub struct CensusSpinner(ProgressBar);
+
+impl CensusSpinner {
+    const MESSAGE: &'static str = "counting the positions reachable from the start";
+
+    pub fn new(hidden: bool) -> CensusSpinner {
+        CensusSpinner(spinner(Self::MESSAGE, hidden))
+    }
+
+    /// Shows how far the census is.
+    pub fn show(&self, at: Progress) {
+        self.0.set_message(format!(
+            "{}: tier {} ({} of {} swept), {} positions so far",
+            Self::MESSAGE,
+            at.tier,
+            at.swept,
+            at.tiers,
+            HumanCount(at.positions)
+        ));
+    }
+
+    pub fn finish_and_clear(&self) {
+        self.0.finish_and_clear();
+    }
 }

@@ -180,8 +180,8 @@ fn verdict(
     let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
     let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
-        let spinner = crate::progress::spinner("counting the positions reachable from the start", args.json);
-        let census = cached_census(game, tables, &start, &cache)?;
+        let spinner = crate::progress::CensusSpinner::new(args.json);
+        let census = cached_census(game, tables, &start, &cache, &|at| spinner.show(at))?;
         spinner.finish_and_clear();
         Some(ReachableReport {
             positions: census.positions,

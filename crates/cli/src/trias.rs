@@ -153,8 +153,8 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let reachable = match stones {
         Some(s) => {
             let cache = tables.dir().join(format!("census-s{s}.txt"));
-            let spinner = crate::progress::spinner("counting the positions reachable from the start", args.query.json);
-            let census = cached_census(&game, &tables, &position, &cache)?;
+            let spinner = crate::progress::CensusSpinner::new(args.query.json);
+            let census = cached_census(&game, &tables, &position, &cache, &|at| spinner.show(at))?;
             spinner.finish_and_clear();
             Some(ReachableReport {
                 positions: census.positions,

@@ -102,9 +102,9 @@ fn the_census_refuses_a_start_that_is_not_its_own_mirror_image() {
     let (tables, _) = build(&game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
     let start = Setup::named("primus").unwrap().start();
     assert_eq!(game.images(&start), 1);
-    assert!(retro::census::reachable_census(&game, &tables, &start).is_ok());
+    assert!(retro::census::reachable_census(&game, &tables, &start, &|_| {}).is_ok());
     let lopsided = games::thi::notation::parse("b,b,b/w,-,-/-,w,w b").unwrap();
     assert_eq!(game.images(&lopsided), 2);
-    let refused = retro::census::reachable_census(&game, &tables, &lopsided);
+    let refused = retro::census::reachable_census(&game, &tables, &lopsided, &|_| {});
     assert!(matches!(refused, Err(retro::store::ProbeError::AsymmetricStart(_))), "{refused:?}");
 }

@@ -110,8 +110,28 @@ impl<T: Ord + Copy + std::fmt::Display> Marks<T> {
 /// Claimed-bit words a sweep hands to one rayon task: 2^14 ranks of two orientations.
 const SWEEP_WORDS: usize = 1 << 9;
 
-/// Every position reachable from `start` (the start and finished games included).
-pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position) -> Result<Census, ProbeError> {
+/// How far a census has gone, told before each sweep of a tier.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    /// The tier being swept.
+    pub tier: &'a str,
+    /// Tiers swept to the end before it (parents first).
+    pub swept: usize,
+    /// Tiers in all.
+    pub tiers: usize,
+    /// Positions counted so far.
+    pub positions: u64,
+}
+
+/// Every position reachable from `start` (the start and finished games included);
+/// `progress` is told before each sweep (a census of billions of positions takes as long
+/// as their build).
+pub fn reachable_census<G: Game>(
+    game: &G,
+    tables: &Tables<G>,
+    start: &G::Position,
+    progress: &dyn Fn(Progress),
+) -> Result<Census, ProbeError> {
     let orientations = game.orientations() as u64;
     // A rank's bits must sit in one word, and two orientations flip into each other.
     if !(1..=2).contains(&orientations) {
@@ -135,7 +155,8 @@ pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Positi
     // Parents before children: the reverse of the order the tiers were built in.
     let order = tier_order(game, &[first.tier])?;
     let mut census = Census::default();
-    for &tier in order.iter().rev() {
+    for (swept, &tier) in order.iter().rev().enumerate() {
+        let name = tier.to_string();
         let slot = marks
             .tiers
             .binary_search_by(|m| m.tier.cmp(&tier))
@@ -145,8 +166,9 @@ pub fn reachable_census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Positi
         // can own theirs while every block claims through `marks`.
         let mut expanded = std::mem::take(&mut marks.tiers[slot].expanded);
         loop {
-            let (any, swept) = sweep(game, table, &marks, slot, &mut expanded)?;
-            census = census.add(swept);
+            progress(Progress { tier: &name, swept, tiers: order.len(), positions: census.positions });
+            let (any, counted) = sweep(game, table, &marks, slot, &mut expanded)?;
+            census = census.add(counted);
             if !any {
                 break;
             }
@@ -256,6 +278,7 @@ pub fn cached_census<G: Game>(
     tables: &Tables<G>,
     start: &G::Position,
     cache: &std::path::Path,
+    progress: &dyn Fn(Progress),
 ) -> Result<Census, ProbeError> {
     let fingerprint = format!("{:016x}", tables.fingerprint());
     let header = format!("start={start}\ntables={fingerprint}\n");
@@ -266,7 +289,7 @@ pub fn cached_census<G: Game>(
             return Ok(census);
         }
     }
-    let census = reachable_census(game, tables, start)?;
+    let census = reachable_census(game, tables, start, progress)?;
     let body = format!(
         "{header}positions={}\nwin={}\ndraw={}\nloss={}\n",
         census.positions, census.win, census.draw, census.loss
