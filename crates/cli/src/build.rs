@@ -20,7 +20,7 @@ pub fn force() {
 }
 
 /// [`memory::check_build`], passed by `--force`: when the tiers do not fit, what they
-/// would need, as the end of a sentence ("… needs about 91.3 GiB of memory, …").
+/// would need, as the end of a sentence ("… needs about 58.8 GiB of memory, …").
 pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), String> {
     if FORCE.load(Relaxed) {
         return Ok(());
