@@ -88,7 +88,7 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
 
 /// `seconds` of one thread's work spread over this build's threads, for people: `roughly
 /// 12 min on 2 threads`.
-fn time_here(seconds: f64) -> String {
+pub fn time_here(seconds: f64) -> String {
     let threads = rayon::current_num_threads();
     let plural = if threads == 1 { "" } else { "s" };
     format!("{} on {threads} thread{plural}", duration(seconds / threads as f64))

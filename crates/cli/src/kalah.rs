@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::kalah::notation::{self, picture};
 use games::kalah::{Position, Rules};
+use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
 use search::kalah::{auto_endgame_seeds, Plan, Search, Solver, SolverError};
 use serde_json::json;
@@ -155,12 +156,15 @@ fn rules(args: &KalahArgs) -> Result<Rules> {
 /// endgame tables (their boards, size and the boards still to build) and, above them, the
 /// transposition table, warning that a search of that many seeds may not finish.
 fn announce(plan: &Plan, seeds: u32) {
+    let to_build = match plan.positions_to_build() {
+        0 => "all built".to_owned(),
+        n => format!("{} positions to build, {}", HumanCount(n), crate::build::time_here(plan.build_seconds())),
+    };
     eprintln!(
-        "{seeds} seeds in the pits; endgame tables up to {} seeds: {} positions, about {} ({} positions to build)",
+        "{seeds} seeds in the pits; endgame tables up to {} seeds: {} positions, about {} ({to_build})",
         plan.endgame_seeds(),
-        plan.table_positions(),
+        HumanCount(plan.table_positions()),
         memory::human(plan.table_bytes()),
-        plan.positions_to_build()
     );
     if plan.searches() {
         eprintln!(

@@ -174,6 +174,13 @@ impl Plan {
             .sum()
     }
 
+    /// Seconds of one thread's work the tiers not yet built take, roughly.
+    pub fn build_seconds(&self) -> f64 {
+        let todo = self.game.tiers_up_to(self.endgame_seeds);
+        let todo: Vec<u16> = todo.into_iter().filter(|&t| !retro::store::tier_file(&self.dir, t).exists()).collect();
+        todo.iter().map(|&t| self.game.tier_size(t) as f64 / retro::Game::footprint(&self.game, t).rate).sum()
+    }
+
     /// Whether positions of the plan's seeds need a search above the tables.
     pub fn searches(&self) -> bool {
         self.seeds > self.endgame_seeds
