@@ -164,21 +164,20 @@ impl Plan {
         self.table_positions() as f64 * TABLE_BYTES_PER_POSITION
     }
 
+    /// The tiers not yet built in the directory.
+    fn tiers_to_build(&self) -> impl Iterator<Item = u16> + '_ {
+        let tiers = self.game.tiers_up_to(self.endgame_seeds).into_iter();
+        tiers.filter(|&t| !retro::store::tier_file(&self.dir, t).exists())
+    }
+
     /// Boards of the tiers not yet built in the directory.
     pub fn positions_to_build(&self) -> u64 {
-        self.game
-            .tiers_up_to(self.endgame_seeds)
-            .into_iter()
-            .filter(|&t| !retro::store::tier_file(&self.dir, t).exists())
-            .map(|t| self.game.tier_size(t))
-            .sum()
+        self.tiers_to_build().map(|t| self.game.tier_size(t)).sum()
     }
 
     /// Seconds of one thread's work the tiers not yet built take, roughly.
     pub fn build_seconds(&self) -> f64 {
-        let todo = self.game.tiers_up_to(self.endgame_seeds);
-        let todo: Vec<u16> = todo.into_iter().filter(|&t| !retro::store::tier_file(&self.dir, t).exists()).collect();
-        todo.iter().map(|&t| self.game.tier_size(t) as f64 / retro::Game::footprint(&self.game, t).rate).sum()
+        self.tiers_to_build().map(|t| self.game.tier_size(t) as f64 / retro::Game::footprint(&self.game, t).rate).sum()
     }
 
     /// Whether positions of the plan's seeds need a search above the tables.
