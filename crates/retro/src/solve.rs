@@ -7,7 +7,8 @@
 //! 3. [`push_levels`]: level by level in increasing distance, every position decided at
 //!    that distance pushes its value to its same-tier parents (found by un-moves): a win
 //!    for a parent is set at the next distance, and a parent all of whose moves are bad
-//!    for it becomes a loss once the last of them is known (its distance read from its
+//!    for it becomes a loss once the last of them is known (its distance the longer of
+//!    that move's and its longest lower-tier loss, kept in its slot or read from its
 //!    moves, all decided by then);
 //! 4. [`mark_draws`]: whatever is still undecided can never be forced to an end: a draw;
 //! 5. saving the codes (see [`crate::store`]).
@@ -20,9 +21,9 @@
 //! for the opponent: every move is then decided, and the loss is the longest of them.
 //!
 //! Memory: two bytes a position of the tier, its slot, which also counts the same-tier
-//! moves still undecided. Keeping the longest lower-tier loss as well would take a third
-//! byte; re-reading the moves of a position once it is lost costs one more move
-//! generation for each such position instead. Which positions are pushed at a level is
+//! moves still undecided and, where it fits beside the count, the longest lower-tier
+//! loss; a position lost without it has its moves read again, one more move generation.
+//! Which positions are pushed at a level is
 //! read back from the slots, block by block; each block keeps the lowest level still to
 //! be pushed in it, so a level reads only the blocks that have work for it.
 //!
@@ -95,7 +96,7 @@ impl<T> TierWork<T> {
     fn count_down(&self, rank: u64) -> bool {
         let slot = &self.slots[rank as usize];
         let mut bits = slot.load(Relaxed);
-        while let Slot::CanLose(count @ 1..) = Slot::decode(bits) {
+        while let Slot::CanLose { count: count @ 1.., .. } = Slot::decode(bits) {
             match slot.compare_exchange_weak(bits, Slot::counted_down(bits), Relaxed, Relaxed) {
                 Ok(_) => return count == 1,
                 Err(now) => bits = now,
@@ -236,7 +237,7 @@ fn scan_position<G: Game>(
         (None, false, 0) => Slot::decided(Value::Draw),
         (None, false, _) => Slot::DrawsLower,
         (None, true, 0) => Slot::decided(Value::Loss(worst)),
-        (None, true, n) => Slot::CanLose(n),
+        (None, true, n) => Slot::CanLose { count: n, worst: Some(worst) },
     };
     Ok((slot, same_tier))
 }
@@ -326,9 +327,15 @@ impl<G: Game> Pusher<'_, G> {
             match (value.before(turn), Slot::decode(bits)) {
                 (_, Slot::Decided(_)) | (Value::Draw, _) => {}
                 (Value::Win(d), _) => win(work, parent, d),
-                (Value::Loss(_), Slot::CanLose(_)) => {
+                (Value::Loss(d), Slot::CanLose { worst, .. }) => {
                     if work.count_down(parent) {
-                        let lost = self.settle(parent)?;
+                        // This move, pushed at the level being pushed, is the longest of
+                        // the same-tier ones; the longest lower-tier one was kept if it fit.
+                        let lost = match worst {
+                            Some(w) => Value::Loss(w.max(d)),
+                            None => self.settle(parent)?,
+                        };
+                        debug_assert_eq!(lost, self.settle(parent)?, "the loss of rank {parent}");
                         slot.store(lost.code(), Relaxed);
                         work.waits(parent, lost.plies().unwrap_or(0));
                     }
