@@ -5,7 +5,7 @@
 //! counter dropped on its opponent's first row is borne off. Paths that give the same
 //! position are one move, named by the first such path in N, E, S, W order.
 
-use super::board::{Colour, Position, Stack, MAX_SIZE, MAX_SQUARES};
+use super::board::{Colour, Position, Stack, MAX_MIXED, MAX_SIZE, MAX_SQUARES};
 use retro::{Turn, Value};
 use std::fmt;
 
@@ -426,25 +426,24 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
             continue;
         }
         board.set(end, rest);
-        let mut counters = [top; 4];
-        for height in 1..=4u8 {
-            counters[height as usize - 1] = top;
-            unwalk(&mut board, height, height, end, None, &mut counters, out);
-        }
+        let mut taken = [top; MAX_MIXED as usize];
+        unwalk(&mut board, 1, end, None, &mut taken, out);
         board.set(end, position.stack(end));
     }
 }
 
-/// Walks back from `at` (step `k` of a walk of `height` steps, whose counter has just
-/// been taken off `at`) towards the square the stack was lifted from. `counters[i]` is
-/// the counter dropped on step `i + 1`; `came_from` is the square of step `k + 1`.
+/// Walks back from `at`, whose counter has just been taken off, towards the square the
+/// stack was lifted from; `taken[..k]` are the counters taken back so far, the last
+/// dropped first, and `came_from` is the square taken back before `at`. An empty
+/// neighbour is where a stack of those `k` counters was lifted from; a stack is taken
+/// back further from one that is not. Every walk of every height is followed once: the
+/// walks of `k` steps and of more share their last `k` steps.
 fn unwalk(
     board: &mut Position,
-    height: u8,
-    k: u8,
+    k: usize,
     at: usize,
     came_from: Option<usize>,
-    counters: &mut [Colour; 4],
+    taken: &mut [Colour; MAX_MIXED as usize],
     out: &mut Vec<retro::Move<Position>>,
 ) {
     let n = board.size();
@@ -454,27 +453,27 @@ fn unwalk(
             continue;
         }
         let here = board.stack(prev);
-        if k == 1 {
-            // `prev` is the square the stack was lifted from: empty once every counter
-            // dropped on it during the walk is taken back.
-            if !here.is_empty() {
-                continue;
+        match here.pop() {
+            None => {
+                // The counter dropped first was the lifted stack's bottom.
+                let lifted = taken[..k].iter().rev().try_fold(Stack::EMPTY, |s, &c| s.push(c));
+                let Some(stack) = lifted else { continue };
+                // Taking counters back misplaces none, so only the stack put back can stand
+                // where its counters may not (the position un-moved from is legal).
+                if board.misplaced(prev, stack) {
+                    continue;
+                }
+                board.set(prev, stack);
+                out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
+                board.set(prev, Stack::EMPTY);
             }
-            let Some(stack) = Stack::from_counters(&counters[..height as usize]) else { continue };
-            // Taking counters back misplaces none, so only the stack put back can stand
-            // where its counters may not (the position un-moved from is legal).
-            if board.misplaced(prev, stack) {
-                continue;
+            Some((rest, counter)) if k < MAX_MIXED as usize => {
+                taken[k] = counter;
+                board.set(prev, rest);
+                unwalk(board, k + 1, prev, Some(at), taken, out);
+                board.set(prev, here);
             }
-            board.set(prev, stack);
-            out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
-            board.set(prev, Stack::EMPTY);
-        } else {
-            let Some((rest, counter)) = here.pop() else { continue };
-            counters[k as usize - 2] = counter;
-            board.set(prev, rest);
-            unwalk(board, height, k - 1, prev, Some(at), counters, out);
-            board.set(prev, here);
+            Some(_) => {}
         }
     }
 }
