@@ -407,7 +407,8 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
     if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
         let mut before = position.clone();
         before.set_to_move(mover);
-        if outcome(rules, &before).is_none() && moves(rules, &before).iter().any(|(m, _)| *m == Move::Pass) {
+        // Whether a pass is among its moves depends only on whether it has a walk.
+        if outcome(rules, &before).is_none() && pass_allowed(rules, can_walk(&before)) {
             out.push(retro::Move { position: before, gain: 0, turn: Turn::Passes });
         }
     }
