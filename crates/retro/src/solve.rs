@@ -265,23 +265,21 @@ pub fn push_levels<G: Game>(
                 let ranks = block * BLOCK..((block + 1) * BLOCK).min(work.slots.len());
                 for rank in ranks.map(|r| r as u64) {
                     let bits = work.slots[rank as usize].load(Relaxed);
-                    let slot = Slot::decode(bits);
-                    match slot.level() {
-                        Some(l) if l > level => later = later.min(l),
-                        Some(l) if l == level => {
-                            let code = match slot {
-                                Slot::LowerWin(d) => {
-                                    let code = Value::Win(d).code();
-                                    // Only this task sets a slot that waits at this level.
-                                    work.slots[rank as usize].store(code, Relaxed);
-                                    code
-                                }
-                                _ => bits,
-                            };
-                            pusher.push(rank, Value::from_code(code))?;
-                        }
-                        _ => {}
+                    let l = Slot::level_of(bits);
+                    if l == level {
+                        let code = match Slot::decode(bits) {
+                            Slot::LowerWin(d) => {
+                                let code = Value::Win(d).code();
+                                // Only this task sets a slot that waits at this level.
+                                work.slots[rank as usize].store(code, Relaxed);
+                                code
+                            }
+                            _ => bits,
+                        };
+                        pusher.push(rank, Value::from_code(code))?;
                     }
+                    // `u16::MAX` (waiting for pushes) leaves `later` as it is.
+                    later = later.min(if l > level { l } else { NOTHING });
                 }
                 if later != NOTHING {
                     work.next[block].fetch_min(later, Release);

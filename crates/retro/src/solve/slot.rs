@@ -112,6 +112,23 @@ impl Slot {
         }
     }
 
+    /// [`Slot::level`] read straight from the two bytes, `u16::MAX` for none: each level
+    /// reads every slot of a block with work at that level, so this is one of the
+    /// engine's hot loops, and it decides without a branch.
+    #[inline]
+    pub fn level_of(bits: u16) -> u16 {
+        // A decided win or loss is coded 1..0x8000, its distance (code − 1) / 2; a
+        // lower-tier win is 0xC000 | d; everything else waits for pushes.
+        let decided = bits.wrapping_sub(1) < UNDECIDED - 1;
+        let lower_win = bits & CANNOT_LOSE == CANNOT_LOSE && bits != DRAWS_LOWER;
+        let distance = if decided { bits.wrapping_sub(1) >> 1 } else { bits & !CANNOT_LOSE };
+        if decided || lower_win {
+            distance
+        } else {
+            u16::MAX
+        }
+    }
+
     /// The two bytes of a slot that can still lose, with one fewer same-tier move
     /// undecided (the count is the slot's low bits).
     #[inline]
@@ -150,6 +167,13 @@ mod tests {
         ];
         for slot in slots {
             assert_eq!(Slot::decode(slot.encode()), slot, "{slot:?}");
+        }
+    }
+
+    #[test]
+    fn the_level_read_from_the_bytes_is_the_slots() {
+        for bits in 0..=u16::MAX {
+            assert_eq!(Slot::level_of(bits), Slot::decode(bits).level().unwrap_or(u16::MAX), "{bits:#06x}");
         }
     }
 
