@@ -323,14 +323,14 @@ pub const TABLE_BYTES_PER_RANK: f64 = 1.0;
 fn build_time_against_original(rules: Rules) -> f64 {
     match (rules.set, rules.bonus) {
         (RuleSet::Original, false) => 1.0,
-        (RuleSet::Original, true) => 1.7,
-        (RuleSet::OriginalPass, false) => 2.0,
-        (RuleSet::OriginalPass, true) => 2.5,
-        (RuleSet::Fixed1, false) => 2.0,
-        (RuleSet::Fixed1, true) => 2.1,
-        (RuleSet::Fixed2, false) => 1.8,
-        (RuleSet::Fixed2, true) => 2.1,
-        (RuleSet::Fixed2Pass, false) => 2.1,
-        (RuleSet::Fixed2Pass, true) => 3.4,
+        (RuleSet::Original, true) => 1.5,
+        (RuleSet::OriginalPass, false) => 1.5,
+        (RuleSet::OriginalPass, true) => 1.6,
+        (RuleSet::Fixed1, false) => 1.8,
+        (RuleSet::Fixed1, true) => 1.8,
+        (RuleSet::Fixed2, false) => 1.6,
+        (RuleSet::Fixed2, true) => 1.8,
+        (RuleSet::Fixed2Pass, false) => 1.6,
+        (RuleSet::Fixed2Pass, true) => 2.0,
     }
 }
