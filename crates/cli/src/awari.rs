@@ -147,7 +147,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
     let mut stones_report = None;
     if let Some(k) = args.stones {
         let game = Awari::new(m, k).context("indexing the boards")?;
-        if let Some(e) = too_big(&game, k) {
+        if let Some(e) = too_big(&game, k, &dir) {
             bail!("tables up to {k} stones {e}: lower --stones");
         }
         let (tables, seconds, report) = build(&game, k, &dir, args.json)?;
@@ -228,13 +228,13 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     }
     let board = Board::start(m, seeds)?;
     let game = Awari::new(m, total).context("indexing the boards")?;
-    if let Some(e) = too_big(&game, total) {
+    let dir = registry::awari_dir(&args.out, m);
+    if let Some(e) = too_big(&game, total, &dir) {
         bail!(
             "the start of {m}x{seeds} has {total} stones: it needs every Awari table up to --stones {total}, \
              and those {e}"
         );
     }
-    let dir = registry::awari_dir(&args.out, m);
     let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
     let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
@@ -250,9 +250,10 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     Ok(())
 }
 
-/// Why tables up to `k` stones cannot be built here (as the end of a sentence), if so.
-fn too_big(game: &Awari, k: u32) -> Option<String> {
-    let need = crate::build::check_memory(game, &game.tiers_up_to(k)).err()?;
+/// Why the tables up to `k` stones not yet in `dir` cannot be built here (as the end of a
+/// sentence), if so.
+fn too_big(game: &Awari, k: u32, dir: &Path) -> Option<String> {
+    let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k)).err()?;
     Some(format!("need {need}"))
 }
 

@@ -19,13 +19,19 @@ pub fn force() {
     FORCE.store(true, Relaxed);
 }
 
-/// [`memory::check_build`], passed by `--force`: when the tiers do not fit, what they
-/// would need, as the end of a sentence ("… needs about 58.8 GiB of memory, …").
-pub fn check_memory<G: Game>(game: &G, tiers: &[G::Tier]) -> Result<(), String> {
+/// [`memory::check_build`] for the tiers of `tiers` not yet in `dir`, passed by `--force`:
+/// when they do not fit, what they would need, as the end of a sentence ("… needs about
+/// 58.8 GiB of memory, …"). Tables already built are used, whatever building them took.
+pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<(), String> {
     if FORCE.load(Relaxed) {
         return Ok(());
     }
-    memory::check_build(game, tiers).map_err(|big| refusal(&big))
+    memory::check_build(game, &not_built::<G>(dir, tiers), tiers).map_err(|big| refusal(&big))
+}
+
+/// The tiers of `tiers` with no table in `dir`.
+fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
+    tiers.iter().copied().filter(|&t| !retro::store::tier_file(dir, t).exists()).collect()
 }
 
 /// Why a build is refused: its memory, disk and time, and the memory there is.
@@ -52,7 +58,7 @@ fn free_disk(dir: &Path) -> Option<u64> {
 /// `hidden`: positions, peak memory, new bytes on disk, a rough time; refused (unless
 /// `--force`) when memory or disk are short.
 pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) -> Result<()> {
-    let todo: Vec<G::Tier> = tiers.iter().copied().filter(|&t| !retro::store::tier_file(dir, t).exists()).collect();
+    let todo = not_built::<G>(dir, tiers);
     if todo.is_empty() {
         return Ok(());
     }

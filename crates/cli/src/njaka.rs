@@ -92,7 +92,8 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     };
     game.check(position)?;
     let tiers = game.tiers_below(n);
-    if let Err(need) = crate::build::check_memory(&game, &tiers) {
+    let dir = registry::njaka_dir(&args.query.out, &game);
+    if let Err(need) = crate::build::check_memory(&game, &dir, &tiers) {
         bail!(
             "{h} holes with {n} counters ({}) need the tables of {} tiers: {need}",
             variant(args).name(),

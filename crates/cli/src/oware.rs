@@ -52,8 +52,8 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         }
         None => game.start(),
     };
-    check_memory(&game)?;
     let dir = registry::oware_dir(&args.out, &game);
+    check_memory(&game, &dir)?;
     let root = game.locate(&position).tier;
     let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
@@ -85,9 +85,9 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     Ok(())
 }
 
-fn check_memory(game: &Oware) -> Result<()> {
+fn check_memory(game: &Oware, dir: &std::path::Path) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(need) = crate::build::check_memory(game, &tiers) {
+    if let Err(need) = crate::build::check_memory(game, dir, &tiers) {
         bail!("{} on {}x{} needs {need}", game.rules().name(), game.pits_per_row(), game.seeds());
     }
     Ok(())

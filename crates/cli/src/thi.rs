@@ -110,12 +110,12 @@ fn setup(args: &ThiArgs) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-/// The game of `setup` under `rules`, if its tables can be built here.
-fn game_for(setup: Setup, rules: Rules) -> Result<Thi> {
+/// The game of `setup` under `rules`, if the tables not yet in `dir` can be built here.
+fn game_for(setup: Setup, rules: Rules, dir: &std::path::Path) -> Result<Thi> {
     match Thi::for_setup(setup, rules) {
         Ok(game) => {
             let tiers = game.all_tiers();
-            if let Err(need) = crate::build::check_memory(&game, &tiers) {
+            if let Err(need) = crate::build::check_memory(&game, dir, &tiers) {
                 bail!("{} needs {need}", setup.name());
             }
             Ok(game)
@@ -136,7 +136,8 @@ fn game_for(setup: Setup, rules: Rules) -> Result<Thi> {
 pub fn run(args: ThiArgs) -> Result<()> {
     let setup = setup(&args)?;
     let rules = Rules { set: args.rules.set(), bonus: args.bonus };
-    let game = game_for(setup, rules)?;
+    let dir = registry::thi_dir(&args.out, setup.size(), rules);
+    let game = game_for(setup, rules, &dir)?;
 
     let query = match &args.position {
         Some(text) => {
@@ -148,7 +149,6 @@ pub fn run(args: ThiArgs) -> Result<()> {
         None => None,
     };
 
-    let dir = registry::thi_dir(&args.out, setup.size(), rules);
     let root = game.locate(&setup.start()).tier;
     let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
 

@@ -93,7 +93,7 @@ fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
 }
 
 /// The game indexed up to `position`'s stones, if its tables can be built here.
-fn game_for(position: &Position) -> Result<Trias> {
+fn game_for(position: &Position, dir: &std::path::Path) -> Result<Trias> {
     let (k, n) = (position.holes(), position.stones());
     let positions: f64 = (0..=n).map(|t| trias::tier_positions(k, t) as f64).sum();
     let needs = || {
@@ -108,7 +108,7 @@ fn game_for(position: &Position) -> Result<Trias> {
         Err(e) => return Err(e.into()),
     };
     let tiers = game.tiers_up_to(n);
-    if let Err(need) = crate::build::check_memory(&game, &tiers) {
+    if let Err(need) = crate::build::check_memory(&game, dir, &tiers) {
         bail!("{}: {need}", needs());
     }
     Ok(game)
@@ -135,8 +135,8 @@ fn needs_built(game: &Trias, dir: &std::path::Path, root: u8) -> Result<()> {
 
 pub fn run(args: TriasArgs) -> Result<()> {
     let (position, stones) = position(&args)?;
-    let game = game_for(&position)?;
-    let dir = registry::trias_dir(&args.query.out, game.holes());
+    let dir = registry::trias_dir(&args.query.out, position.holes());
+    let game = game_for(&position, &dir)?;
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
         needs_built(&game, &dir, root)?;

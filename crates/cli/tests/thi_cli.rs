@@ -289,3 +289,31 @@ fn a_build_says_what_it_needs_before_it_starts() {
         assert!(stderr(&out).contains(part), "{part}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn only_the_tables_still_to_build_can_make_a_build_too_big() {
+    // THI` 4×4 with stacks of two does not fit here; with every table but the largest
+    // in the directory, only that one counts.
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("thi/4x4-original");
+    std::fs::create_dir_all(&tables).unwrap();
+    for high in 0..=8 {
+        for low in 0..=high {
+            if (high, low) != (8, 8) {
+                std::fs::write(tables.join(format!("tier-{high}-{low}.tbl")), b"").unwrap();
+            }
+        }
+    }
+    let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(said.contains("--force builds anyway") && said.contains("the largest tier 1.418e10"), "{said}");
+    // Every table there: nothing to build, so no refusal; these empty files are then
+    // turned down as tables, by name.
+    std::fs::write(tables.join("tier-8-8.tbl"), b"").unwrap();
+    let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(!said.contains("--force builds anyway"), "{said}");
+    assert!(said.contains("tier-") && !said.contains("panicked"), "{said}");
+}

@@ -11,9 +11,9 @@ pub fn available() -> Option<u64> {
 /// A build that does not fit in memory: what it would need, its largest tier's positions,
 /// and the bytes available.
 pub struct TooBig {
-    /// What building every tier would cost.
+    /// What building the tiers not built yet would cost.
     pub need: Need,
-    /// Positions of the largest tier.
+    /// Positions of the largest tier to build.
     pub largest: f64,
     /// Bytes available.
     pub free: f64,
@@ -51,10 +51,14 @@ impl Need {
     }
 }
 
-/// Checks that building every tier of `tiers` fits in the available memory ([`Need`]).
-pub fn check_build<G: crate::Game>(game: &G, tiers: &[G::Tier]) -> Result<(), TooBig> {
-    let largest = tiers.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let need = Need::of(game, tiers, tiers);
+/// Checks that building `todo`, the tiers of `tiers` not built yet, fits in the available
+/// memory ([`Need`]); nothing to build always fits.
+pub fn check_build<G: crate::Game>(game: &G, todo: &[G::Tier], tiers: &[G::Tier]) -> Result<(), TooBig> {
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let largest = todo.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
+    let need = Need::of(game, todo, tiers);
     match available() {
         Some(free) if need.memory > free as f64 => Err(TooBig { need, largest, free: free as f64 }),
         _ => Ok(()),
