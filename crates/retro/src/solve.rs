@@ -23,9 +23,9 @@
 //! Memory: two bytes a position of the tier, its slot, which also counts the same-tier
 //! moves still undecided and, where it fits beside the count, the longest lower-tier
 //! loss; a position lost without it has its moves read again, one more move generation.
-//! Which positions are pushed at a level is
-//! read back from the slots, block by block; each block keeps the lowest level still to
-//! be pushed in it, so a level reads only the blocks that have work for it.
+//! Which positions are pushed at a level is read back from the slots, block by block;
+//! each block keeps the lowest level still to be pushed in it, so a level reads only the
+//! blocks that have work for it.
 //!
 //! Threads share the slots through atomics: every change is one compare-and-swap from
 //! the undecided state read, so of two threads counting down one slot, or deciding it,
