@@ -30,6 +30,25 @@ use crate::value::{TableValue, Turn};
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
+/// Moves `moves[first..]` into `tier` go to `same_tier` as distinct `(rank, turn)` pairs,
+/// sorted; the others stay in `moves`, in their order.
+pub(crate) fn split_moves<T: Copy + Eq>(
+    tier: T,
+    moves: &mut Vec<Move<Location<T>>>,
+    first: usize,
+    same_tier: &mut Vec<(u64, Turn)>,
+) {
+    same_tier.clear();
+    same_tier.extend(moves[first..].iter().filter(|m| m.position.tier == tier).map(|m| (m.position.rank, m.turn)));
+    let mut i = 0;
+    moves.retain(|m| {
+        i += 1;
+        i <= first || m.position.tier != tier
+    });
+    same_tier.sort_unstable();
+    same_tier.dedup();
+}
+
 /// Where a position lives: its tier, its dense rank inside the tier, and which of the
 /// positions sharing that rank it is (0 for the one the tables are built on).
 ///
@@ -194,6 +213,28 @@ pub trait Game: Sync {
         let mut moves = Vec::new();
         self.moves(position, &mut moves);
         out.extend(moves.iter().map(|m| Move { position: self.locate(&m.position), gain: m.gain, turn: m.turn }));
+    }
+
+    /// **Optional.** What the outcome engine's scan needs of the moves of `position` (in
+    /// `tier`, not over): those that leave the tier, located, in move order, appended to
+    /// `out`; and the number of distinct same-tier children, as distinct `(rank, turn)`
+    /// pairs, returned. The default locates every move ([`Game::move_locations`]) and
+    /// writes those pairs to `same_tier`, which the engine reads for a game without
+    /// un-moves (to find the tier's parents). A game that lists un-moves
+    /// ([`Game::lists_unmoves`]) may count its same-tier children without ranking them
+    /// and leave `same_tier` empty; the invariant kit checks the count against the
+    /// default's.
+    fn scan_moves(
+        &self,
+        tier: Self::Tier,
+        position: &Self::Position,
+        out: &mut Vec<Move<Location<Self::Tier>>>,
+        same_tier: &mut Vec<(u64, Turn)>,
+    ) -> usize {
+        let first = out.len();
+        self.move_locations(position, out);
+        split_moves(tier, out, first, same_tier);
+        same_tier.len()
     }
 
     /// **Optional.** The positions of the same tier, not over, with a move to `position`,

@@ -136,8 +136,9 @@ fn check_flipped_moves<G: Game>(game: &G, location: Location<G::Tier>, position:
 }
 
 /// (b) Every successor lies in the position's tier or in one of `child_tiers(tier)`, and
-/// the tier graph below `tiers` has no cycle other than each tier's own loops; and
-/// `move_locations` is `moves` located one by one.
+/// the tier graph below `tiers` has no cycle other than each tier's own loops;
+/// `move_locations` is `moves` located one by one; and `scan_moves` gives the moves that
+/// leave the tier and counts the distinct same-tier children as located moves do.
 pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Position]) {
     crate::order::tier_order(game, tiers).unwrap_or_else(|e| panic!("tier graph has a cycle: {e:?}"));
     let children: HashMap<G::Tier, HashSet<G::Tier>> =
@@ -161,6 +162,24 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
             .map(|s| Move { position: game.locate(&s.position), gain: s.gain, turn: s.turn })
             .collect();
         assert_eq!(fast, slow, "{p}: move_locations disagrees with moves");
+        // The scan's view: the moves leaving the tier, and the distinct same-tier children.
+        let leaving: Vec<_> = slow.iter().filter(|m| m.position.tier != tier).cloned().collect();
+        let mut same_tier: Vec<(u64, Turn)> =
+            slow.iter().filter(|m| m.position.tier == tier).map(|m| (m.position.rank, m.turn)).collect();
+        same_tier.sort_unstable();
+        same_tier.dedup();
+        let (mut scanned, mut pairs) = (Vec::new(), Vec::new());
+        let count = game.scan_moves(tier, p, &mut scanned, &mut pairs);
+        assert_eq!(scanned, leaving, "{p}: scan_moves disagrees with moves on the moves leaving the tier");
+        assert_eq!(
+            count,
+            same_tier.len(),
+            "{p}: scan_moves counts {count} distinct same-tier children, not {}",
+            same_tier.len()
+        );
+        if !game.lists_unmoves() {
+            assert_eq!(pairs, same_tier, "{p}: scan_moves gives other same-tier children (read without un-moves)");
+        }
     });
 }
 

@@ -106,16 +106,6 @@ impl<T> TierWork<T> {
     }
 }
 
-/// Splits move locations into same-tier edges (distinct `(rank, turn)` pairs, into
-/// `edges`) and the others (left in `moves`).
-fn split_moves<T: Copy + Eq>(tier: T, moves: &mut Vec<Move<Location<T>>>, edges: &mut Vec<(u64, Turn)>) {
-    edges.clear();
-    edges.extend(moves.iter().filter(|m| m.position.tier == tier).map(|m| (m.position.rank, m.turn)));
-    moves.retain(|m| m.position.tier != tier);
-    edges.sort_unstable();
-    edges.dedup();
-}
-
 /// Step 2: classify every position of the tier by its moves.
 pub fn scan_tier<G: Game>(
     game: &G,
@@ -159,6 +149,8 @@ pub fn scan_tier<G: Game>(
                 position = Some(here);
                 match scanned {
                     Ok((slot, same_tier)) => {
+                        // Without un-moves the parents come from these pairs.
+                        debug_assert!(!find_parents || same_tier == 0 || edges.len() == same_tier as usize);
                         if find_parents && same_tier > 0 {
                             parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
                         }
@@ -204,11 +196,10 @@ fn scan_position<G: Game>(
         return Ok((Slot::decided(value), 0));
     }
     moves.clear();
-    game.move_locations(position, moves);
-    if moves.is_empty() {
+    let same_tier = game.scan_moves(tier, position, moves, edges);
+    if moves.is_empty() && same_tier == 0 {
         return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
     }
-    split_moves(tier, moves, edges);
     let mut best_win: Option<u16> = None;
     let mut worst = 0u16;
     let mut can_lose = true;
@@ -223,7 +214,7 @@ fn scan_position<G: Game>(
     if best_win.unwrap_or(0).max(worst) > MAX_SLOT_DISTANCE {
         return Err(too_deep());
     }
-    let same_tier = match u16::try_from(edges.len()) {
+    let same_tier = match u16::try_from(same_tier) {
         Ok(n) if n <= MAX_SLOT_COUNT => n,
         _ => {
             let (tier, position) = (tier.to_string(), position.to_string());

@@ -370,20 +370,21 @@ fn pass_allowed(rules: Rules, can_walk: bool) -> bool {
     }
 }
 
-/// Calls `visit(board, next, turn)` for every path's resulting board (its side to move
-/// left as it was) and for a pass, with the player to move next: the engine's hot path,
-/// which ranks boards without building positions.
-pub fn for_each_successor(rules: Rules, position: &Position, mut visit: impl FnMut(&Position, Colour, Turn)) {
+/// Calls `visit(board, next, turn, left)` for every path's resulting board (its side to
+/// move left as it was) and for a pass, with the player to move next and whether the move
+/// bore counters off (and so left the tier): the engine's hot path, which ranks boards
+/// without building positions.
+pub fn for_each_successor(rules: Rules, position: &Position, mut visit: impl FnMut(&Position, Colour, Turn, bool)) {
     let mover = position.to_move();
     let mut walked = false;
     for_each_walk(position, &mut |_, board, borne, _| {
         walked = true;
         let turn = next_turn(rules, board, mover, borne);
-        visit(board, if turn == Turn::Keeps { mover } else { mover.other() }, turn);
+        visit(board, if turn == Turn::Keeps { mover } else { mover.other() }, turn, borne != [0, 0]);
         true
     });
     if pass_allowed(rules, walked) {
-        visit(position, mover.other(), Turn::Passes);
+        visit(position, mover.other(), Turn::Passes, false);
     }
 }
 
