@@ -10,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
-use retro::store::{self, tier_file, BuildOptions};
+use retro::store::{self, tier_file};
 use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -263,7 +263,7 @@ fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>
     let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, quiet);
     let started = Instant::now();
-    let (tables, report) = store::build(game, dir, &tiers, &progress, &BuildOptions::default())
+    let (tables, report) = store::build(game, dir, &tiers, &progress, &crate::build::options())
         .with_context(|| format!("building tables in {}", dir.display()))?;
     progress.finish();
     Ok((tables, started.elapsed().as_secs_f64(), report))

@@ -8,7 +8,7 @@ use retro::memory::{self, TooBig};
 use retro::store::{build, BuildOptions, BuildReport, Tables};
 use retro::Game;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 /// `--force`: build even where memory or disk look too small.
@@ -19,6 +19,26 @@ pub fn force() {
     FORCE.store(true, Relaxed);
 }
 
+/// `--parts`: the parts every tier of the outcome engine is solved in (0: as its size
+/// asks, [`retro::store::parts_for`]).
+static PARTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Builds from now on solve every tier of the outcome engine in `parts` parts from a
+/// scratch file (`--parts`).
+pub fn split_into(parts: usize) {
+    PARTS.store(parts, Relaxed);
+}
+
+/// The parts `--parts` asks for, if it does.
+fn forced_parts() -> Option<usize> {
+    Some(PARTS.load(Relaxed)).filter(|&p| p > 0)
+}
+
+/// The options of every build: `--parts`.
+pub fn options() -> BuildOptions {
+    BuildOptions { parts: forced_parts(), ..BuildOptions::default() }
+}
+
 /// [`memory::check_build`] for the tiers of `tiers` not yet in `dir`, passed by `--force`:
 /// when they do not fit, what they would need, as the end of a sentence ("… needs about
 /// 58.8 GiB of memory, …"). Tables already built are used, whatever building them took.
@@ -26,7 +46,7 @@ pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<
     if FORCE.load(Relaxed) {
         return Ok(());
     }
-    memory::check_build(game, &not_built::<G>(dir, tiers), tiers).map_err(|big| refusal(&big))
+    memory::check_build(game, &not_built::<G>(dir, tiers), forced_parts()).map_err(|big| refusal(&big))
 }
 
 /// The tiers of `tiers` with no table in `dir`.
@@ -38,14 +58,23 @@ fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
 fn refusal(big: &TooBig) -> String {
     let TooBig { need, largest, free } = big;
     format!(
-        "about {} of memory, {} of disk and {} ({:.3e} positions, the largest tier {largest:.3e}); \
+        "about {} of memory, {} of disk and {} ({:.3e} positions, the largest tier {largest:.3e}{}); \
          this machine has {} available (--force builds anyway)",
         memory::human(need.memory),
         memory::human(need.disk),
         time_here(need.seconds),
         need.positions,
+        in_parts(need),
         memory::human(*free)
     )
+}
+
+/// `, solved in 3 parts`, for a build with a tier too large for memory; else nothing.
+fn in_parts(need: &memory::Need) -> String {
+    match need.parts {
+        1 => String::new(),
+        n => format!(", solved in {n} parts from a scratch file"),
+    }
 }
 
 /// Bytes free on the file system that holds `dir` (or would: its nearest existing parent).
@@ -62,15 +91,16 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     if todo.is_empty() {
         return Ok(());
     }
-    let need = memory::Need::of(game, &todo, tiers);
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
+    let need = memory::Need::of(game, &todo, free_memory, forced_parts());
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {} tiers, {:.3e} positions; about {} of memory at the peak, {} on disk, {} \
+            "to build: {} tiers, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
              (free: {} of memory, {} of disk)",
             todo.len(),
             need.positions,
+            in_parts(&need),
             memory::human(need.memory),
             memory::human(need.disk),
             time_here(need.seconds),
@@ -125,7 +155,7 @@ pub fn outcome_tables<G: Game>(
         order.iter().filter(|&&t| !retro::store::tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build, hidden);
     let started = Instant::now();
-    let (tables, report) = build(game, dir, &[root], &progress, &BuildOptions::default())
+    let (tables, report) = build(game, dir, &[root], &progress, &options())
         .with_context(|| format!("building tables in {}", dir.display()))?;
     progress.finish();
     Ok((tables, report, started.elapsed().as_secs_f64()))

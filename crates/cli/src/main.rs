@@ -37,6 +37,13 @@ struct Cli {
     /// (every build says what it needs before it starts).
     #[arg(long, global = true)]
     force: bool,
+    /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch file
+    /// beside the tables, each level of it pushed in N passes over ranges of its
+    /// positions: the memory of one range, at the price of listing the un-moves N times.
+    /// By default only a tier whose two bytes a position exceed half the free memory is
+    /// split, into as many parts as it takes.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    parts: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -67,6 +74,9 @@ fn main() -> ExitCode {
     }
     if cli.force {
         build::force();
+    }
+    if let Some(parts) = cli.parts {
+        build::split_into(parts.into());
     }
     let result = match cli.command {
         Command::Thi(args) => thi::run(args),

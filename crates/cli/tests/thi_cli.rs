@@ -317,3 +317,24 @@ fn only_the_tables_still_to_build_can_make_a_build_too_big() {
     assert!(!said.contains("--force builds anyway"), "{said}");
     assert!(said.contains("tier-") && !said.contains("panicked"), "{said}");
 }
+
+#[test]
+fn parts_say_so_and_build_the_same_tables() {
+    let whole = tempfile::tempdir().unwrap();
+    let value = json(&solve(whole.path(), &["--board", "primus", "--json"]));
+    let split = tempfile::tempdir().unwrap();
+    let out = common::solve(split.path(), &["--parts", "3", "thi", "--board", "primus"]);
+    let said = stderr(&out);
+    assert!(out.status.success() && said.contains("solved in 3 parts from a scratch file"), "{said}");
+    assert_eq!(json(&solve(split.path(), &["--board", "primus", "--json"]))["value"], value["value"]);
+    let (whole, split) = (whole.path().join("thi/3x3-original"), split.path().join("thi/3x3-original"));
+    assert_eq!(table_checksums(&split), table_checksums(&whole));
+    let left: Vec<_> = std::fs::read_dir(&split)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "scratch files left behind: {left:?}");
+    let out = common::solve(&split, &["--parts", "0", "thi", "--board", "primus"]);
+    assert!(!out.status.success() && stderr(&out).contains("--parts"), "{}", stderr(&out));
+}

@@ -26,6 +26,23 @@ pub enum SolveError {
         /// Its positions.
         size: u64,
     },
+    /// The scratch file of a tier solved in parts could not be made.
+    #[error("tier {tier}: cannot make the scratch file {file} for its slots: {error}")]
+    Scratch {
+        /// The tier, by name.
+        tier: String,
+        /// The file.
+        file: std::path::PathBuf,
+        /// The cause (a full disk, say), as the system told it.
+        error: String,
+    },
+    /// A tier solved in parts needs its parents from un-moves: the parents a scan finds
+    /// are held in memory, which is what parts are meant to spare.
+    #[error("tier {tier}: solving a tier in parts needs a game that lists un-moves")]
+    PartsNeedUnmoves {
+        /// The tier, by name.
+        tier: String,
+    },
     /// Outcome engine: a game longer than the engine's distances.
     #[error("tier {tier}: a game lasts more than {limit} plies, beyond what the engine holds")]
     TooDeep {

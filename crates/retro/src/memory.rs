@@ -1,11 +1,40 @@
 //! How much memory this machine can give a build.
 
-/// Bytes of memory available to a new allocation (Linux `MemAvailable`), if known.
+use std::path::Path;
+
+/// Bytes of memory available to a new allocation, if known: the machine's (Linux
+/// `MemAvailable`), or less where this process's control group has a smaller limit (a
+/// container, a batch job), which would otherwise kill a build the machine could hold.
 pub fn available() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    let machine = kib * 1024;
+    Some(group_room().map_or(machine, |room| room.min(machine)))
+}
+
+/// What this process's control group may still take: its memory limit less its usage
+/// (which counts its page cache, so this errs low), if it has a limit. Reads cgroup v2
+/// (`memory.max`) and v1 (`memory.limit_in_bytes`).
+fn group_room() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read = |path: &Path| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    text.lines().find_map(|line| {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, group) = (fields.next()?, fields.next()?, fields.next()?);
+        let group = group.trim_start_matches('/');
+        let (limit, usage) = if controllers.is_empty() {
+            let dir = Path::new("/sys/fs/cgroup").join(group);
+            (dir.join("memory.max"), dir.join("memory.current"))
+        } else if controllers.split(',').any(|c| c == "memory") {
+            let dir = Path::new("/sys/fs/cgroup/memory").join(group);
+            (dir.join("memory.limit_in_bytes"), dir.join("memory.usage_in_bytes"))
+        } else {
+            return None;
+        };
+        // No limit reads "max" (v2) or a number near 2^63 (v1): then the machine's counts.
+        Some(read(&limit)?.saturating_sub(read(&usage)?))
+    })
 }
 
 /// A build that does not fit in memory: what it would need, its largest tier's positions,
@@ -24,42 +53,66 @@ pub struct TooBig {
 pub struct Need {
     /// Positions of the tiers built.
     pub positions: f64,
-    /// Peak memory: the costliest tier's working bytes, and every finished table mapped
-    /// ([`crate::Footprint::mapped`]).
+    /// Peak memory: of the tiers built, the most any takes while it is solved, its
+    /// working bytes (one part's, for a tier solved in parts) with its child tiers'
+    /// tables mapped ([`crate::Footprint::mapped`]), which it reads at random.
     pub memory: f64,
-    /// Bytes of the tables written.
+    /// Bytes of the tables written, and of the largest scratch file while it is there.
     pub disk: f64,
     /// Seconds on one thread, roughly.
     pub seconds: f64,
+    /// The most parts a tier is solved in (1: every tier whole, in memory; see
+    /// [`crate::store::parts_for`]).
+    pub parts: usize,
 }
 
 impl Need {
-    /// The cost of building `todo` (the tiers not built yet) of a build of `tiers`.
-    pub fn of<G: crate::Game>(game: &G, todo: &[G::Tier], tiers: &[G::Tier]) -> Need {
-        let memory: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64 * game.footprint(t).mapped).sum();
-        let mut need = Need { positions: 0.0, memory, disk: 0.0, seconds: 0.0 };
-        let mut work = 0.0f64;
+    /// The cost of building `todo` (the tiers not built yet) with `available` bytes of
+    /// memory (unknown: every tier whole), or with every tier that can be split solved in
+    /// `parts` parts, if given.
+    pub fn of<G: crate::Game>(game: &G, todo: &[G::Tier], available: Option<u64>, parts: Option<usize>) -> Need {
+        let mut need = Need { positions: 0.0, memory: 0.0, disk: 0.0, seconds: 0.0, parts: 1 };
+        let mut scratch = 0.0f64;
         for &t in todo {
             let (n, f) = (game.tier_size(t) as f64, game.footprint(t));
+            let parts = match parts {
+                _ if !splits(game, t) => 1,
+                Some(parts) => parts.max(1),
+                None => crate::store::parts_for(n as u64, available),
+            };
+            let children: f64 =
+                game.child_tiers(t).iter().map(|&c| game.tier_size(c) as f64 * game.footprint(c).mapped).sum();
             need.positions += n;
             need.disk += n * f.table;
-            need.seconds += n / f.rate;
-            work = work.max(n * f.work);
+            // The pushes, about half of a tier's time, are made once per part.
+            need.seconds += n / f.rate * (1.0 + (parts - 1) as f64 / 2.0);
+            need.memory = need.memory.max(n * f.work / parts as f64 + children);
+            need.parts = need.parts.max(parts);
+            if parts > 1 {
+                scratch = scratch.max(n * 2.0);
+            }
         }
-        need.memory += work;
+        need.disk += scratch;
         need
     }
 }
 
-/// Checks that building `todo`, the tiers of `tiers` not built yet, fits in the available
-/// memory ([`Need`]); nothing to build always fits.
-pub fn check_build<G: crate::Game>(game: &G, todo: &[G::Tier], tiers: &[G::Tier]) -> Result<(), TooBig> {
+/// Whether a tier too large for memory can be solved in parts from a scratch file: the
+/// outcome engine's, for a game that lists un-moves ([`crate::solve`]).
+pub fn splits<G: crate::Game>(game: &G, tier: G::Tier) -> bool {
+    game.engine(tier) == crate::Engine::Outcome && game.lists_unmoves()
+}
+
+/// Checks that building `todo`, the tiers not built yet, fits in the available memory
+/// ([`Need`], with `parts` as there); nothing to build always fits.
+pub fn check_build<G: crate::Game>(game: &G, todo: &[G::Tier], parts: Option<usize>) -> Result<(), TooBig> {
     if todo.is_empty() {
         return Ok(());
     }
     let largest = todo.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0) as f64;
-    let need = Need::of(game, todo, tiers);
-    match available() {
+    let free = available();
+    let need = Need::of(game, todo, free, parts);
+    match free {
         Some(free) if need.memory > free as f64 => Err(TooBig { need, largest, free: free as f64 }),
         _ => Ok(()),
     }

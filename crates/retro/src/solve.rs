@@ -27,10 +27,20 @@
 //! each block keeps the lowest level still to be pushed in it, so a level reads only the
 //! blocks that have work for it.
 //!
+//! A tier whose slots do not fit in memory is solved from a scratch file (`solve/scratch.rs`)
+//! in parts, as Romein and Bal split Awari's tiers over machines: the ranks are cut into
+//! `parts` ranges, and each level is pushed once per range, every pass reading the level's
+//! positions wherever they are (in rank order, from the file) and setting only the
+//! parents inside its range. The pages written at random are then one range's, which
+//! fits; the price is the level's un-moves listed once per part. The set of positions at
+//! a level does not change while it is pushed (a push decides parents at later levels
+//! only), so every pass sees the same positions, and each parent is set by exactly one.
+//!
 //! Threads share the slots through atomics: every change is one compare-and-swap from
 //! the undecided state read, so of two threads counting down one slot, or deciding it,
 //! one retries or gives way, and exactly one sees a count reach zero.
 
+mod scratch;
 mod slot;
 
 use crate::children::ChildTables;
@@ -39,8 +49,11 @@ use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::value::{TableValue, Turn, Value};
 use rayon::prelude::*;
+pub use scratch::{ScratchSlots, ScratchValues};
 use slot::Slot;
 pub use slot::{MAX_SLOT_COUNT, MAX_SLOT_DISTANCE};
+use std::ops::Range;
+use std::path::PathBuf;
 use std::sync::atomic::{
     AtomicBool, AtomicU16,
     Ordering::{AcqRel, Acquire, Relaxed, Release},
@@ -70,11 +83,76 @@ pub trait Observer: Sync {
 pub struct Silent;
 impl Observer for Silent {}
 
+/// Where a tier's slots are kept while it is solved.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SlotPlacement {
+    /// In memory, the tier pushed whole.
+    #[default]
+    Memory,
+    /// In the scratch file `file` (created, and removed once the tier is solved), each
+    /// level pushed in `parts` passes over ranges of ranks.
+    Scratch {
+        /// The file; it must not exist.
+        file: PathBuf,
+        /// Parts, at least one.
+        parts: usize,
+    },
+}
+
+/// Where a tier's slots live while it is solved: in memory, or in a scratch file. The
+/// engine is compiled once for each, so that a slot's look-up does not ask which.
+pub trait SlotStorage: std::ops::Deref<Target = [AtomicU16]> + Sync {
+    /// The finished codes (every slot's value, undecided ones drawn), in rank order.
+    fn into_codes(self) -> Codes;
+}
+
+impl SlotStorage for Vec<AtomicU16> {
+    fn into_codes(self) -> Codes {
+        // Mapping a vector's items to ones of the same size reuses its allocation.
+        Codes::Memory(self.into_iter().map(|slot| Slot::finished_code(slot.into_inner())).collect())
+    }
+}
+
+impl SlotStorage for ScratchSlots {
+    fn into_codes(self) -> Codes {
+        self.par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
+        Codes::Scratch(self.into_values())
+    }
+}
+
+/// A solved tier's value codes, in rank order, in memory or in its scratch file.
+pub enum Codes {
+    /// In memory.
+    Memory(Vec<u16>),
+    /// In the scratch file the tier was solved in (removed when this is dropped).
+    Scratch(ScratchValues),
+}
+
+impl std::ops::Deref for Codes {
+    type Target = [u16];
+
+    fn deref(&self) -> &[u16] {
+        match self {
+            Codes::Memory(codes) => codes,
+            Codes::Scratch(codes) => codes,
+        }
+    }
+}
+
+impl From<Vec<u16>> for Codes {
+    fn from(codes: Vec<u16>) -> Codes {
+        Codes::Memory(codes)
+    }
+}
+
 /// The working state of a tier being solved.
-pub struct TierWork<T> {
+pub struct TierWork<T, S> {
     tier: T,
     /// Each rank's [`Slot`].
-    slots: Vec<AtomicU16>,
+    slots: S,
+    /// Ranges of ranks pushed one after another at each level (one range for a tier in
+    /// memory).
+    parts: usize,
     /// Per block: the lowest level among its positions still to be pushed, or `NOTHING`.
     next: Vec<AtomicU16>,
     /// The highest level any position waits at.
@@ -83,7 +161,7 @@ pub struct TierWork<T> {
     parents: Option<Parents>,
 }
 
-impl<T> TierWork<T> {
+impl<T, S: SlotStorage> TierWork<T, S> {
     /// Notes that the position at `rank` waits to be pushed at `level`.
     #[inline]
     fn waits(&self, rank: u64, level: u16) {
@@ -107,18 +185,24 @@ impl<T> TierWork<T> {
 }
 
 /// Step 2: classify every position of the tier by its moves.
-pub fn scan_tier<G: Game>(
+/// `slots` (one a position of the tier, zeroed) are pushed in `parts` ranges of ranks.
+pub fn scan_tier<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
+    (slots, parts): (S, usize),
     observer: &dyn Observer,
-) -> Result<TierWork<G::Tier>, SolveError> {
-    let size = game.tier_size(tier);
-    let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
+) -> Result<TierWork<G::Tier, S>, SolveError> {
+    let len = slots.len();
     let blocks = len.div_ceil(BLOCK);
+    if !game.lists_unmoves() && parts > 1 {
+        return Err(SolveError::PartsNeedUnmoves { tier: tier.to_string() });
+    }
+    let parts = parts.max(1);
     let work = TierWork {
         tier,
-        slots: (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect(),
+        slots,
+        parts,
         next: (0..blocks).map(|_| AtomicU16::new(NOTHING)).collect(),
         top: AtomicU16::new(0),
         parents: None,
@@ -234,66 +318,93 @@ fn scan_position<G: Game>(
 }
 
 /// Step 3: push every decided position to its parents, level by level.
-pub fn push_levels<G: Game>(
+pub fn push_levels<G: Game, S: SlotStorage>(
     game: &G,
     children: &ChildTables<'_, G::Tier>,
-    work: &TierWork<G::Tier>,
+    work: &TierWork<G::Tier, S>,
 ) -> Result<(), SolveError> {
+    let len = work.slots.len();
+    let part_len = len.div_ceil(work.parts).max(1);
     let mut level = 0u16;
     while level <= work.top.load(Relaxed) {
         // Pushing this level sets positions at the next one.
         if level >= MAX_SLOT_DISTANCE {
             return Err(SolveError::TooDeep { tier: work.tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
-        (0..work.next.len()).into_par_iter().try_for_each_init(
-            || Pusher { game, children, work, unmoves: Vec::new(), edges: Vec::new(), moves: Vec::new() },
-            |pusher, block| -> Result<(), SolveError> {
-                if work.next[block].load(Acquire) > level {
-                    return Ok(());
-                }
-                work.next[block].swap(NOTHING, AcqRel);
-                let mut later = NOTHING;
-                let ranks = block * BLOCK..((block + 1) * BLOCK).min(work.slots.len());
-                for rank in ranks.map(|r| r as u64) {
-                    let bits = work.slots[rank as usize].load(Relaxed);
-                    let l = Slot::level_of(bits);
-                    if l == level {
-                        let code = match Slot::decode(bits) {
-                            Slot::LowerWin(d) => {
-                                let code = Value::Win(d).code();
-                                // Only this task sets a slot that waits at this level.
-                                work.slots[rank as usize].store(code, Relaxed);
-                                code
-                            }
-                            _ => bits,
-                        };
-                        pusher.push(rank, Value::from_code(code))?;
-                    }
-                    // `u16::MAX` (waiting for pushes) leaves `later` as it is.
-                    later = later.min(if l > level { l } else { NOTHING });
-                }
-                if later != NOTHING {
-                    work.next[block].fetch_min(later, Release);
-                }
-                Ok(())
-            },
-        )?;
+        // A push only adds waits at later levels, so these are all the blocks with work
+        // at this one, in every pass.
+        let blocks: Vec<usize> = (0..work.next.len()).filter(|&b| work.next[b].load(Acquire) <= level).collect();
+        for first in (0..len).step_by(part_len) {
+            let part = first as u64..(first + part_len).min(len) as u64;
+            push_level(game, children, work, level, &blocks, part)?;
+        }
         level += 1;
     }
     Ok(())
 }
 
+/// Pushes the positions at `level` in `blocks` to their parents in the ranks `part`.
+fn push_level<G: Game, S: SlotStorage>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier, S>,
+    level: u16,
+    blocks: &[usize],
+    part: Range<u64>,
+) -> Result<(), SolveError> {
+    blocks.par_iter().try_for_each_init(
+        || Pusher {
+            game,
+            children,
+            work,
+            part: part.clone(),
+            unmoves: Vec::new(),
+            edges: Vec::new(),
+            moves: Vec::new(),
+        },
+        |pusher, &block| -> Result<(), SolveError> {
+            work.next[block].swap(NOTHING, AcqRel);
+            let mut later = NOTHING;
+            let ranks = block * BLOCK..((block + 1) * BLOCK).min(work.slots.len());
+            for rank in ranks.map(|r| r as u64) {
+                let bits = work.slots[rank as usize].load(Relaxed);
+                let l = Slot::level_of(bits);
+                if l == level {
+                    let code = match Slot::decode(bits) {
+                        Slot::LowerWin(d) => {
+                            let code = Value::Win(d).code();
+                            // Only this task sets a slot that waits at this level.
+                            work.slots[rank as usize].store(code, Relaxed);
+                            code
+                        }
+                        _ => bits,
+                    };
+                    pusher.push(rank, Value::from_code(code))?;
+                }
+                // `u16::MAX` (waiting for pushes) leaves `later` as it is.
+                later = later.min(if l > level { l } else { NOTHING });
+            }
+            if later != NOTHING {
+                work.next[block].fetch_min(later, Release);
+            }
+            Ok(())
+        },
+    )
+}
+
 /// What one thread needs to push values to parents: the tier's state and its buffers.
-struct Pusher<'a, G: Game> {
+struct Pusher<'a, G: Game, S> {
     game: &'a G,
     children: &'a ChildTables<'a, G::Tier>,
-    work: &'a TierWork<G::Tier>,
+    work: &'a TierWork<G::Tier, S>,
+    /// The ranks whose slots this pass sets.
+    part: Range<u64>,
     unmoves: Vec<Move<G::Position>>,
     edges: Vec<(u64, Turn)>,
     moves: Vec<Move<Location<G::Tier>>>,
 }
 
-impl<G: Game> Pusher<'_, G> {
+impl<G: Game, S: SlotStorage> Pusher<'_, G, S> {
     /// Pushes `value`, just decided for the position at `rank`, to its same-tier parents.
     fn push(&mut self, rank: u64, value: Value) -> Result<(), SolveError> {
         let (game, work) = (self.game, self.work);
@@ -311,6 +422,9 @@ impl<G: Game> Pusher<'_, G> {
         }
         for i in 0..self.edges.len() {
             let (parent, turn) = self.edges[i];
+            if !self.part.contains(&parent) {
+                continue;
+            }
             let slot = &work.slots[parent as usize];
             let bits = slot.load(Relaxed);
             match (value.before(turn), Slot::decode(bits)) {
@@ -361,7 +475,7 @@ impl<G: Game> Pusher<'_, G> {
 /// Sets the position at `rank` to a win in `d`, unless it is decided already or wins as
 /// soon by a lower-tier move (it becomes that win by itself, at its level). Another
 /// thread may change the slot meanwhile (count it down, or decide it): read it again.
-fn win<T>(work: &TierWork<T>, rank: u64, d: u16) {
+fn win<T, S: SlotStorage>(work: &TierWork<T, S>, rank: u64, d: u16) {
     let slot = &work.slots[rank as usize];
     let mut bits = slot.load(Relaxed);
     loop {
@@ -376,11 +490,10 @@ fn win<T>(work: &TierWork<T>, rank: u64, d: u16) {
         }
     }
 }
+
 /// Step 4: every position still undecided is a draw. Returns the tier's value codes.
-pub fn mark_draws<T>(work: TierWork<T>) -> Vec<u16> {
-    let TierWork { slots, .. } = work;
-    // Mapping a vector's items to ones of the same size reuses its allocation.
-    slots.into_iter().map(|slot| Slot::finished_code(slot.into_inner())).collect()
+pub fn mark_draws<T, S: SlotStorage>(work: TierWork<T, S>) -> Codes {
+    work.slots.into_codes()
 }
 
 /// Steps 2 to 4 for one tier whose child tiers' tables are `children`: the value code of
@@ -390,9 +503,36 @@ pub fn solve_tier<G: Game>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
+    placement: &SlotPlacement,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, SolveError> {
-    let work = scan_tier(game, tier, children, observer)?;
+) -> Result<Codes, SolveError> {
+    let size = game.tier_size(tier);
+    let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
+    match placement {
+        SlotPlacement::Memory => {
+            let slots: Vec<AtomicU16> = (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+            solve_in(game, tier, children, (slots, 1), observer)
+        }
+        SlotPlacement::Scratch { file, parts } => {
+            let slots = ScratchSlots::create(file, len).map_err(|e| SolveError::Scratch {
+                tier: tier.to_string(),
+                file: file.clone(),
+                error: e.to_string(),
+            })?;
+            solve_in(game, tier, children, (slots, *parts), observer)
+        }
+    }
+}
+
+/// Steps 2 to 4 in the slots given, pushed in so many parts.
+fn solve_in<G: Game, S: SlotStorage>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildTables<'_, G::Tier>,
+    slots: (S, usize),
+    observer: &dyn Observer,
+) -> Result<Codes, SolveError> {
+    let work = scan_tier(game, tier, children, slots, observer)?;
     push_levels(game, children, &work)?;
     Ok(mark_draws(work))
 }

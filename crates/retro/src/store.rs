@@ -9,7 +9,7 @@
 use crate::children::ChildTables;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
-use crate::solve::{Observer, SolveError};
+use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
 use crate::table::{
     check_regular_file, compact_table, write_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
 };
@@ -165,6 +165,46 @@ pub struct BuildOptions {
     /// Stop (with [`BuildError::Stopped`]) after solving this many tiers: a test hook
     /// for interrupted builds.
     pub stop_after: Option<usize>,
+    /// Solve every tier of the outcome engine from a scratch file in this many parts,
+    /// whatever its size (a test hook for tiers too large for memory; without it, only
+    /// those are, see [`slot_placement`]).
+    pub parts: Option<usize>,
+}
+
+/// The share of the available memory a tier's slots may take before the tier is solved
+/// in parts from a scratch file: the rest is left to the pages of its children's tables,
+/// which the scan and the pushes read at random.
+pub const SLOTS_SHARE_OF_MEMORY: f64 = 0.5;
+
+/// Parts a tier of the outcome engine is solved in: one for slots within
+/// [`SLOTS_SHARE_OF_MEMORY`] of `available` bytes (or when that is unknown), else as many
+/// as it takes for each part's slots to be within it.
+pub fn parts_for(positions: u64, available: Option<u64>) -> usize {
+    let slots = positions as f64 * 2.0;
+    match available {
+        Some(free) if slots > free as f64 * SLOTS_SHARE_OF_MEMORY => {
+            (slots / (free as f64 * SLOTS_SHARE_OF_MEMORY).max(1.0)).ceil() as usize
+        }
+        _ => 1,
+    }
+}
+
+/// Where the outcome engine keeps the slots of `tier` (of `positions` positions) while it
+/// solves it in `dir`: in memory if they fit (see [`parts_for`]), else in a scratch file
+/// beside the tables, in parts.
+pub fn slot_placement(
+    dir: &Path,
+    tier: impl std::fmt::Display,
+    positions: u64,
+    options: &BuildOptions,
+) -> SlotPlacement {
+    let parts = options.parts.unwrap_or_else(|| parts_for(positions, crate::memory::available()));
+    if options.parts.is_none() && parts == 1 {
+        return SlotPlacement::Memory;
+    }
+    // A temporary file's name: a build that locks the directory removes it if a crash
+    // left it behind.
+    SlotPlacement::Scratch { file: dir.join(format!(".tier-{tier}.slots.tmp")), parts }
 }
 
 /// The build loop every engine shares. Tiers come in `order`, children first; each one
@@ -181,7 +221,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     order: Vec<T>,
     identity: impl Fn(T) -> TableIdentity,
     size: impl Fn(T) -> u64,
-    mut solve: impl FnMut(T, &BTreeMap<T, Table>) -> Result<Vec<u16>, BuildError>,
+    mut solve: impl FnMut(T, &BTreeMap<T, Table>) -> Result<Codes, BuildError>,
     observer: &dyn Observer,
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
@@ -269,13 +309,23 @@ fn solve_tier<G: Game>(
     game: &G,
     tier: G::Tier,
     finished: &BTreeMap<G::Tier, Table>,
+    (dir, options): (&Path, &BuildOptions),
     observer: &dyn Observer,
-) -> Result<Vec<u16>, BuildError> {
+) -> Result<Codes, BuildError> {
     let children = ChildTables::new(tier, game.child_tiers(tier), finished);
     Ok(match engine(game, tier)? {
-        Engine::Outcome => crate::solve::solve_tier(game, tier, &children, observer)?,
-        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?,
-        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
+        Engine::Outcome => {
+            // A game without un-moves keeps its tier whole (its parents are in memory
+            // anyway), unless parts are asked for: then the engine says why not.
+            let placement = if crate::memory::splits(game, tier) || options.parts.is_some() {
+                slot_placement(dir, tier, game.tier_size(tier), options)
+            } else {
+                SlotPlacement::Memory
+            };
+            crate::solve::solve_tier(game, tier, &children, &placement, observer)?
+        }
+        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?.into(),
+        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?.into(),
     })
 }
 
@@ -298,7 +348,7 @@ pub fn build<G: Game>(
         order,
         |t| identity(game, t),
         |t| game.tier_size(t),
-        |t, done| solve_tier(game, t, done, observer),
+        |t, done| solve_tier(game, t, done, (dir, options), observer),
         observer,
         options,
     )?;

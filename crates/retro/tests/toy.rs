@@ -2,11 +2,13 @@
 //! each through the whole invariant kit, the verifier and an independent oracle, and a
 //! few values worked by hand.
 
+use retro::children::ChildTables;
 use retro::kit::{
     check_against_oracle, check_ends, check_locations, check_moves_and_unmoves, check_tables, check_tier_graph,
     outcome_oracle, sample_locations, score_oracle, WithoutUnmoves,
 };
-use retro::store::{build, Tables};
+use retro::solve::{SlotPlacement, SolveError};
+use retro::store::{build, BuildError, BuildOptions, Tables};
 use retro::toy::{Pile, Toy};
 use retro::{Game, Value};
 
@@ -93,4 +95,31 @@ fn a_build_refuses_tables_of_another_variant() {
     let dir = tempfile::tempdir().unwrap();
     build(&Toy::outcome(3), dir.path(), &[2], &retro::solve::Silent, &Default::default()).unwrap();
     assert!(build(&Toy::cyclic_score(3), dir.path(), &[2], &retro::solve::Silent, &Default::default()).is_err());
+}
+
+/// The outcome engine in parts: the toy's tiers of 3 positions in 2 parts give the
+/// values they give whole; a game without un-moves is refused parts (the parents a scan
+/// finds stay in memory), and a scratch file that cannot be made is an error naming it.
+#[test]
+fn outcome_engine_in_parts() {
+    let game = Toy::outcome(3);
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions { parts: Some(2), ..BuildOptions::default() };
+    let (tables, _) = build(&game, dir.path(), &[STONES], &retro::solve::Silent, &options).unwrap();
+    assert_eq!(check_against_oracle(&game, &tables, &outcome_oracle(&game, &game.positions(STONES))), 24);
+
+    let without = WithoutUnmoves(Toy::outcome(3));
+    let dir = tempfile::tempdir().unwrap();
+    let refused = build(&without, dir.path(), &[STONES], &retro::solve::Silent, &options);
+    assert!(matches!(refused, Err(BuildError::Solve(SolveError::PartsNeedUnmoves { .. }))), "{:?}", refused.err());
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("no such directory").join("scratch");
+    let placement = SlotPlacement::Scratch { file: file.clone(), parts: 2 };
+    let finished = std::collections::BTreeMap::new();
+    let children = ChildTables::new(0, Vec::new(), &finished);
+    match retro::solve::solve_tier(&game, 0, &children, &placement, &retro::solve::Silent) {
+        Err(SolveError::Scratch { tier, file: named, .. }) => assert_eq!((tier.as_str(), named), ("0", file)),
+        other => panic!("expected a scratch-file error, got {:?}", other.err()),
+    }
 }

@@ -191,7 +191,7 @@ mod tests {
         let game = Awari::new(MAX_PITS, 10).unwrap();
         let tiers: Vec<u8> = (0..=10).collect();
         let positions: f64 = tiers.iter().map(|&t| game.tier_size(t) as f64).sum();
-        let need = retro::memory::Need::of(&game, &tiers, &tiers);
+        let need = retro::memory::Need::of(&game, &tiers, None, None);
         assert_eq!(need.disk, positions * game.footprint(10).table);
         assert!(need.disk > 0.0);
         assert_eq!(need.memory, game.tier_size(10) as f64 * game.footprint(10).work);

@@ -1,0 +1,86 @@
+//! A tier's slots in a scratch file mapped into memory, for a tier whose two bytes a
+//! position do not fit in memory.
+//!
+//! Memory of the process itself could not be given back under pressure (there may be
+//! no swap); a file's pages can: the kernel writes them out and drops them as memory
+//! runs short. The engine then pushes the tier in parts (see [`crate::solve`]), so that
+//! the pages it writes at random are one part's at a time. The whole file is allocated on
+//! disk before it is mapped, so that a full disk is an error here rather than a `SIGBUS`
+//! at a write into a page the disk has no room for.
+
+use memmap2::MmapMut;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU16;
+
+/// A file of `len` two-byte slots, mapped; the file is removed when this is dropped.
+pub struct ScratchSlots {
+    map: MmapMut,
+    path: PathBuf,
+    len: usize,
+}
+
+impl ScratchSlots {
+    /// Creates the file at `path` (which must not exist), allocates `len` zeroed slots
+    /// in it on disk and maps it.
+    pub fn create(path: &Path, len: usize) -> std::io::Result<ScratchSlots> {
+        let bytes = len as u64 * 2;
+        let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(path)?;
+        let scratch = || -> std::io::Result<MmapMut> {
+            fs4::FileExt::allocate(&file, bytes.max(1))?;
+            // SAFETY: the file was created just now by this process (`create_new`) in the
+            // table directory the build holds locked, and nothing else maps, writes or
+            // truncates it until it is removed on drop; the build's own accesses all go
+            // through this one mapping.
+            unsafe { MmapMut::map_mut(&file) }
+        };
+        match scratch() {
+            Ok(map) => Ok(ScratchSlots { map, path: path.to_owned(), len }),
+            Err(e) => {
+                let _ = std::fs::remove_file(path);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for ScratchSlots {
+    type Target = [AtomicU16];
+
+    /// The slots, shared between threads.
+    fn deref(&self) -> &[AtomicU16] {
+        debug_assert!(self.map.len() >= self.len * 2);
+        // SAFETY: the mapping is page-aligned and at least `2 · len` bytes long;
+        // `AtomicU16` has the size and alignment of `u16`, and every access while this
+        // view is out is atomic (no `&mut` view of the map is made while it lives).
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU16>(), self.len) }
+    }
+}
+
+impl ScratchSlots {
+    /// The slots as plain values, once the threads are done with them.
+    pub fn into_values(self) -> ScratchValues {
+        ScratchValues(self)
+    }
+}
+
+/// A scratch file's slots as plain values: no atomic view of them is left to write them.
+pub struct ScratchValues(ScratchSlots);
+
+impl std::ops::Deref for ScratchValues {
+    type Target = [u16];
+
+    fn deref(&self) -> &[u16] {
+        let ScratchSlots { map, len, .. } = &self.0;
+        // SAFETY: as in `ScratchSlots::slots`; `u16` and `AtomicU16` share their layout,
+        // and owning the slots means no atomic view of them is alive.
+        unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u16>(), *len) }
+    }
+}
+
+impl Drop for ScratchSlots {
+    fn drop(&mut self) {
+        // Left behind by a crash, the file is removed by the next build that locks the
+        // directory (its name is a temporary file's, `.tier-*.tmp`).
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
