@@ -38,10 +38,11 @@ struct Cli {
     #[arg(long, global = true)]
     force: bool,
     /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch file
-    /// beside the tables, each level of it pushed in N passes over ranges of its
-    /// positions: the memory of one range, at the price of listing the un-moves N times.
-    /// By default only a tier whose two bytes a position exceed half the free memory is
-    /// split, into as many parts as it takes.
+    /// beside the tables, its positions cut into N ranges set one after another (the
+    /// parents a level finds outside the first range wait in a file a range): the memory
+    /// of one range. By default only a tier whose two bytes a position exceed half the
+    /// free memory (the control group's, where that is less) is split, into as many parts
+    /// as it takes.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     parts: Option<u16>,
     #[command(subcommand)]

@@ -84,8 +84,9 @@ impl Need {
                 game.child_tiers(t).iter().map(|&c| game.tier_size(c) as f64 * game.footprint(c).mapped).sum();
             need.positions += n;
             need.disk += n * f.table;
-            // The pushes, about half of a tier's time, are made once per part.
-            need.seconds += n / f.rate * (1.0 + (parts - 1) as f64 / 2.0);
+            // Parts cost little time: a level's parents outside the first part are
+            // written to a file and read back, not found again.
+            need.seconds += n / f.rate;
             need.memory = need.memory.max(n * f.work / parts as f64 + children);
             need.parts = need.parts.max(parts);
             if parts > 1 {

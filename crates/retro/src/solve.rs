@@ -29,12 +29,13 @@
 //!
 //! A tier whose slots do not fit in memory is solved from a scratch file (`solve/scratch.rs`)
 //! in parts, as Romein and Bal split Awari's tiers over machines: the ranks are cut into
-//! `parts` ranges, and each level is pushed once per range, every pass reading the level's
-//! positions wherever they are (in rank order, from the file) and setting only the
-//! parents inside its range. The pages written at random are then one range's, which
-//! fits; the price is the level's un-moves listed once per part. The set of positions at
-//! a level does not change while it is pushed (a push decides parents at later levels
-//! only), so every pass sees the same positions, and each parent is set by exactly one.
+//! `parts` ranges. A level is pushed once, in rank order, setting the parents in the first
+//! range and writing every other parent, with its move's turn and the pushed value, to
+//! its range's file (`solve/spill.rs`); then each other range in turn is set from its
+//! file. The pages written at random are then one range's at a time, which fits; the
+//! price is the spilled parents written and read back once. A pushed value means the same
+//! whenever it reaches its parent within the level: a push decides parents at later
+//! levels only, and the order of a level's pushes never mattered.
 //!
 //! Threads share the slots through atomics: every change is one compare-and-swap from
 //! the undecided state read, so of two threads counting down one slot, or deciding it,
@@ -42,6 +43,7 @@
 
 mod scratch;
 mod slot;
+mod spill;
 
 use crate::children::ChildTables;
 pub use crate::error::SolveError;
@@ -52,6 +54,7 @@ use rayon::prelude::*;
 pub use scratch::{ScratchSlots, ScratchValues};
 use slot::Slot;
 pub use slot::{MAX_SLOT_COUNT, MAX_SLOT_DISTANCE};
+pub use spill::Spill;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{
@@ -150,9 +153,8 @@ pub struct TierWork<T, S> {
     tier: T,
     /// Each rank's [`Slot`].
     slots: S,
-    /// Ranges of ranks pushed one after another at each level (one range for a tier in
-    /// memory).
-    parts: usize,
+    /// For a tier in parts: where each level's parents outside the first part wait.
+    spill: Option<Spill>,
     /// Per block: the lowest level among its positions still to be pushed, or `NOTHING`.
     next: Vec<AtomicU16>,
     /// The highest level any position waits at.
@@ -184,25 +186,25 @@ impl<T, S: SlotStorage> TierWork<T, S> {
     }
 }
 
-/// Step 2: classify every position of the tier by its moves.
-/// `slots` (one a position of the tier, zeroed) are pushed in `parts` ranges of ranks.
+/// Step 2: classify every position of the tier by its moves, into `slots` (one a
+/// position of the tier, zeroed); the tier is pushed in parts if a `spill` is given (one
+/// file a part).
 pub fn scan_tier<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
-    (slots, parts): (S, usize),
+    (slots, spill): (S, Option<Spill>),
     observer: &dyn Observer,
 ) -> Result<TierWork<G::Tier, S>, SolveError> {
     let len = slots.len();
     let blocks = len.div_ceil(BLOCK);
-    if !game.lists_unmoves() && parts > 1 {
+    if !game.lists_unmoves() && spill.is_some() {
         return Err(SolveError::PartsNeedUnmoves { tier: tier.to_string() });
     }
-    let parts = parts.max(1);
     let work = TierWork {
         tier,
         slots,
-        parts,
+        spill,
         next: (0..blocks).map(|_| AtomicU16::new(NOTHING)).collect(),
         top: AtomicU16::new(0),
         parents: None,
@@ -324,44 +326,50 @@ pub fn push_levels<G: Game, S: SlotStorage>(
     work: &TierWork<G::Tier, S>,
 ) -> Result<(), SolveError> {
     let len = work.slots.len();
-    let part_len = len.div_ceil(work.parts).max(1);
+    let parts = work.spill.as_ref().map_or(1, Spill::parts);
+    let part_len = len.div_ceil(parts).max(1) as u64;
     let mut level = 0u16;
     while level <= work.top.load(Relaxed) {
         // Pushing this level sets positions at the next one.
         if level >= MAX_SLOT_DISTANCE {
             return Err(SolveError::TooDeep { tier: work.tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
-        // A push only adds waits at later levels, so these are all the blocks with work
-        // at this one, in every pass.
         let blocks: Vec<usize> = (0..work.next.len()).filter(|&b| work.next[b].load(Acquire) <= level).collect();
-        for first in (0..len).step_by(part_len) {
-            let part = first as u64..(first + part_len).min(len) as u64;
-            push_level(game, children, work, level, &blocks, part)?;
+        push_level(game, children, work, level, &blocks, part_len)?;
+        if let Some(spill) = &work.spill {
+            for part in 1..parts {
+                let ranks = part as u64 * part_len..((part as u64 + 1) * part_len).min(len as u64);
+                spill.drain(part, |edges| {
+                    edges.par_chunks(BLOCK).try_for_each_init(
+                        || Pusher::new(game, children, work, (ranks.clone(), part_len)),
+                        |pusher, edges| {
+                            edges.iter().try_for_each(|&edge| {
+                                let (parent, turn, code) = spill::decode(edge);
+                                pusher.set(parent, turn, Value::from_code(code))
+                            })
+                        },
+                    )
+                })?;
+            }
         }
         level += 1;
     }
     Ok(())
 }
 
-/// Pushes the positions at `level` in `blocks` to their parents in the ranks `part`.
+/// Pushes the positions at `level` in `blocks` to their parents: those in the first
+/// `part_len` ranks (every one, for a tier in memory) set, the others spilled to their
+/// part's file.
 fn push_level<G: Game, S: SlotStorage>(
     game: &G,
     children: &ChildTables<'_, G::Tier>,
     work: &TierWork<G::Tier, S>,
     level: u16,
     blocks: &[usize],
-    part: Range<u64>,
+    part_len: u64,
 ) -> Result<(), SolveError> {
     blocks.par_iter().try_for_each_init(
-        || Pusher {
-            game,
-            children,
-            work,
-            part: part.clone(),
-            unmoves: Vec::new(),
-            edges: Vec::new(),
-            moves: Vec::new(),
-        },
+        || Pusher::new(game, children, work, (0..part_len, part_len)),
         |pusher, &block| -> Result<(), SolveError> {
             work.next[block].swap(NOTHING, AcqRel);
             let mut later = NOTHING;
@@ -387,7 +395,7 @@ fn push_level<G: Game, S: SlotStorage>(
             if later != NOTHING {
                 work.next[block].fetch_min(later, Release);
             }
-            Ok(())
+            pusher.flush()
         },
     )
 }
@@ -402,9 +410,45 @@ struct Pusher<'a, G: Game, S> {
     unmoves: Vec<Move<G::Position>>,
     edges: Vec<(u64, Turn)>,
     moves: Vec<Move<Location<G::Tier>>>,
+    /// For a tier in parts: the ranks of each part, and the parents found outside
+    /// `part`, by part, not yet spilled.
+    part_len: u64,
+    spilled: Vec<Vec<u64>>,
 }
 
-impl<G: Game, S: SlotStorage> Pusher<'_, G, S> {
+impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
+    /// A pusher that sets the parents in `part` (of `part_len` ranks a part) and spills
+    /// the others.
+    fn new(
+        game: &'a G,
+        children: &'a ChildTables<'a, G::Tier>,
+        work: &'a TierWork<G::Tier, S>,
+        (part, part_len): (Range<u64>, u64),
+    ) -> Self {
+        let parts = work.spill.as_ref().map_or(0, Spill::parts);
+        Pusher {
+            game,
+            children,
+            work,
+            part,
+            part_len,
+            unmoves: Vec::new(),
+            edges: Vec::new(),
+            moves: Vec::new(),
+            spilled: vec![Vec::new(); parts],
+        }
+    }
+
+    /// Writes the parents spilled so far to their parts' files.
+    fn flush(&mut self) -> Result<(), SolveError> {
+        let Some(spill) = &self.work.spill else { return Ok(()) };
+        for (part, edges) in self.spilled.iter_mut().enumerate().filter(|(_, e)| !e.is_empty()) {
+            spill.append(part, edges)?;
+            edges.clear();
+        }
+        Ok(())
+    }
+
     /// Pushes `value`, just decided for the position at `rank`, to its same-tier parents.
     fn push(&mut self, rank: u64, value: Value) -> Result<(), SolveError> {
         let (game, work) = (self.game, self.work);
@@ -422,29 +466,39 @@ impl<G: Game, S: SlotStorage> Pusher<'_, G, S> {
         }
         for i in 0..self.edges.len() {
             let (parent, turn) = self.edges[i];
-            if !self.part.contains(&parent) {
-                continue;
+            if self.part.contains(&parent) {
+                self.set(parent, turn, value)?;
+            } else {
+                // Only a tier in parts has parents outside the part a pass sets.
+                let part = (parent / self.part_len) as usize;
+                self.spilled[part].push(spill::encode(parent, turn, value.code()));
             }
-            let slot = &work.slots[parent as usize];
-            let bits = slot.load(Relaxed);
-            match (value.before(turn), Slot::decode(bits)) {
-                (_, Slot::Decided(_)) | (Value::Draw, _) => {}
-                (Value::Win(d), _) => win(work, parent, d),
-                (Value::Loss(d), Slot::CanLose { worst, .. }) => {
-                    if work.count_down(parent) {
-                        // This move, pushed at the level being pushed, is the longest of
-                        // the same-tier ones; the longest lower-tier one was kept if it fit.
-                        let lost = match worst {
-                            Some(w) => Value::Loss(w.max(d)),
-                            None => self.settle(parent)?,
-                        };
-                        debug_assert_eq!(lost, self.settle(parent)?, "the loss of rank {parent}");
-                        slot.store(lost.code(), Relaxed);
-                        work.waits(parent, lost.plies().unwrap_or(0));
-                    }
+        }
+        Ok(())
+    }
+
+    /// Sets what `value`, pushed through a move with `turn`, tells the parent at `parent`.
+    fn set(&mut self, parent: u64, turn: Turn, value: Value) -> Result<(), SolveError> {
+        let work = self.work;
+        let slot = &work.slots[parent as usize];
+        let bits = slot.load(Relaxed);
+        match (value.before(turn), Slot::decode(bits)) {
+            (_, Slot::Decided(_)) | (Value::Draw, _) => {}
+            (Value::Win(d), _) => win(work, parent, d),
+            (Value::Loss(d), Slot::CanLose { worst, .. }) => {
+                if work.count_down(parent) {
+                    // This move, pushed at the level being pushed, is the longest of the
+                    // same-tier ones; the longest lower-tier one was kept if it fit.
+                    let lost = match worst {
+                        Some(w) => Value::Loss(w.max(d)),
+                        None => self.settle(parent)?,
+                    };
+                    debug_assert_eq!(lost, self.settle(parent)?, "the loss of rank {parent}");
+                    slot.store(lost.code(), Relaxed);
+                    work.waits(parent, lost.plies().unwrap_or(0));
                 }
-                (Value::Loss(_), _) => {}
             }
+            (Value::Loss(_), _) => {}
         }
         Ok(())
     }
@@ -511,15 +565,27 @@ pub fn solve_tier<G: Game>(
     match placement {
         SlotPlacement::Memory => {
             let slots: Vec<AtomicU16> = (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect();
-            solve_in(game, tier, children, (slots, 1), observer)
+            solve_in(game, tier, children, (slots, None), observer)
         }
         SlotPlacement::Scratch { file, parts } => {
-            let slots = ScratchSlots::create(file, len).map_err(|e| SolveError::Scratch {
+            let failed = |file: &PathBuf, e: std::io::Error| SolveError::Scratch {
                 tier: tier.to_string(),
                 file: file.clone(),
                 error: e.to_string(),
-            })?;
-            solve_in(game, tier, children, (slots, *parts), observer)
+            };
+            let slots = ScratchSlots::create(file, len).map_err(|e| failed(file, e))?;
+            let spill = if *parts > 1 {
+                if size >= spill::MAX_RANKS {
+                    return Err(SolveError::TooLarge { tier: tier.to_string(), size });
+                }
+                // Named as temporary files, like the scratch file, for the same clean-up.
+                let stem = file.to_string_lossy().trim_end_matches(".tmp").to_owned();
+                let paths: Vec<PathBuf> = (0..*parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
+                Some(Spill::create(tier.to_string(), paths)?)
+            } else {
+                None
+            };
+            solve_in(game, tier, children, (slots, spill), observer)
         }
     }
 }
@@ -529,7 +595,7 @@ fn solve_in<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
-    slots: (S, usize),
+    slots: (S, Option<Spill>),
     observer: &dyn Observer,
 ) -> Result<Codes, SolveError> {
     let work = scan_tier(game, tier, children, slots, observer)?;
