@@ -92,8 +92,8 @@ pub enum SlotPlacement {
     /// In memory, the tier pushed whole.
     #[default]
     Memory,
-    /// In the scratch file `file` (created, and removed once the tier is solved), each
-    /// level pushed in `parts` passes over ranges of ranks.
+    /// In the scratch file `file` (created, and removed once the tier is solved), the
+    /// ranks cut into `parts` ranges set one after another at each level.
     Scratch {
         /// The file; it must not exist.
         file: PathBuf,
