@@ -568,19 +568,18 @@ pub fn solve_tier<G: Game>(
             solve_in(game, tier, children, (slots, None), observer)
         }
         SlotPlacement::Scratch { file, parts } => {
-            let failed = |file: &PathBuf, e: std::io::Error| SolveError::Scratch {
+            let slots = ScratchSlots::create(file, len).map_err(|e| SolveError::Scratch {
                 tier: tier.to_string(),
                 file: file.clone(),
                 error: e.to_string(),
-            };
-            let slots = ScratchSlots::create(file, len).map_err(|e| failed(file, e))?;
+            })?;
             let spill = if *parts > 1 {
                 if size >= spill::MAX_RANKS {
                     return Err(SolveError::TooLarge { tier: tier.to_string(), size });
                 }
                 // Named as temporary files, like the scratch file, for the same clean-up.
                 let stem = file.to_string_lossy().trim_end_matches(".tmp").to_owned();
-                let paths: Vec<PathBuf> = (0..*parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
+                let paths: Vec<PathBuf> = (1..*parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
                 Some(Spill::create(tier.to_string(), paths)?)
             } else {
                 None

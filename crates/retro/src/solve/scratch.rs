@@ -41,6 +41,11 @@ impl ScratchSlots {
             }
         }
     }
+
+    /// The slots as plain values, once the threads are done with them.
+    pub fn into_values(self) -> ScratchValues {
+        ScratchValues(self)
+    }
 }
 
 impl std::ops::Deref for ScratchSlots {
@@ -56,13 +61,6 @@ impl std::ops::Deref for ScratchSlots {
     }
 }
 
-impl ScratchSlots {
-    /// The slots as plain values, once the threads are done with them.
-    pub fn into_values(self) -> ScratchValues {
-        ScratchValues(self)
-    }
-}
-
 /// A scratch file's slots as plain values: no atomic view of them is left to write them.
 pub struct ScratchValues(ScratchSlots);
 
@@ -71,7 +69,7 @@ impl std::ops::Deref for ScratchValues {
 
     fn deref(&self) -> &[u16] {
         let ScratchSlots { map, len, .. } = &self.0;
-        // SAFETY: as in `ScratchSlots::slots`; `u16` and `AtomicU16` share their layout,
+        // SAFETY: as in `ScratchSlots`' `deref`; `u16` and `AtomicU16` share their layout,
         // and owning the slots means no atomic view of them is alive.
         unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u16>(), *len) }
     }

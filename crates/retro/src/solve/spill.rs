@@ -37,7 +37,8 @@ pub fn decode(edge: u64) -> (u64, Turn, u16) {
     (edge >> 17, turn, edge as u16)
 }
 
-/// One file of edges a part of tier `tier`; the files are removed when this is dropped.
+/// One file of edges for each part of tier `tier` but the first (whose parents are set
+/// as they are found); the files are removed when this is dropped.
 pub struct Spill {
     tier: String,
     files: Vec<Mutex<File>>,
@@ -45,7 +46,8 @@ pub struct Spill {
 }
 
 impl Spill {
-    /// Creates the files at `paths` (which must not exist), one a part of `tier`.
+    /// Creates the files at `paths` (which must not exist), one for each part of `tier`
+    /// after the first.
     pub fn create(tier: String, paths: Vec<PathBuf>) -> Result<Spill, SolveError> {
         let mut spill = Spill { tier, files: Vec::new(), paths: Vec::new() };
         for path in paths {
@@ -62,27 +64,26 @@ impl Spill {
         SolveError::Scratch { tier: self.tier.clone(), file: path.to_owned(), error: e.to_string() }
     }
 
-    /// The parts, one file each (the first part's file stays empty: its parents are set
-    /// as they are found).
+    /// The parts, the first included.
     pub fn parts(&self) -> usize {
-        self.paths.len()
+        self.paths.len() + 1
     }
 
-    /// Appends `edges` to the file of `part`.
+    /// Appends `edges` to the file of `part` (not the first).
     pub fn append(&self, part: usize, edges: &[u64]) -> Result<(), SolveError> {
         let bytes: Vec<u8> = edges.iter().flat_map(|e| e.to_le_bytes()).collect();
-        let mut file = self.files[part].lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(&bytes).map_err(|e| self.error(&self.paths[part], e))
+        let mut file = self.files[part - 1].lock().unwrap_or_else(|p| p.into_inner());
+        file.write_all(&bytes).map_err(|e| self.error(&self.paths[part - 1], e))
     }
 
-    /// Hands every edge of `part`'s file to `apply`, a chunk at a time, then empties the
-    /// file for the next level.
+    /// Hands every edge of `part`'s file (not the first part's) to `apply`, a chunk at a
+    /// time, then empties the file for the next level.
     pub fn drain(&self, part: usize, apply: impl FnMut(&[u64]) -> Result<(), SolveError>) -> Result<(), SolveError> {
         let mut failure = None;
         let read = self.read_all(part, apply, &mut failure);
         match (failure, read) {
             (Some(e), _) => Err(e),
-            (None, read) => read.map_err(|e| self.error(&self.paths[part], e)),
+            (None, read) => read.map_err(|e| self.error(&self.paths[part - 1], e)),
         }
     }
 
@@ -93,7 +94,7 @@ impl Spill {
         mut apply: impl FnMut(&[u64]) -> Result<(), SolveError>,
         failure: &mut Option<SolveError>,
     ) -> std::io::Result<()> {
-        let mut file = self.files[part].lock().unwrap_or_else(|p| p.into_inner());
+        let mut file = self.files[part - 1].lock().unwrap_or_else(|p| p.into_inner());
         file.seek(SeekFrom::Start(0))?;
         let mut bytes = vec![0u8; CHUNK * 8];
         let mut edges = Vec::with_capacity(CHUNK);
@@ -150,7 +151,7 @@ mod tests {
     #[test]
     fn a_part_gives_back_what_was_spilled_to_it_once() {
         let dir = tempfile::tempdir().unwrap();
-        let paths = (0..2).map(|p| dir.path().join(format!("part-{p}"))).collect();
+        let paths = vec![dir.path().join("part-1")];
         let spill = Spill::create("t".into(), paths).unwrap();
         spill.append(1, &[1, 2]).unwrap();
         spill.append(1, &[3]).unwrap();
