@@ -68,6 +68,8 @@ use std::sync::Mutex;
 const BLOCK: usize = 1 << 14;
 /// A block with nothing left to push.
 const NOTHING: u16 = u16::MAX;
+/// How many spilled parents ahead of the one being set have their slots fetched.
+const SPILL_AHEAD: usize = 16;
 
 /// Progress of a build, reported to whoever shows it.
 pub trait Observer: Sync {
@@ -343,10 +345,15 @@ pub fn push_levels<G: Game, S: SlotStorage>(
                     edges.par_chunks(BLOCK).try_for_each_init(
                         || Pusher::new(game, children, work, (ranks.clone(), part_len)),
                         |pusher, edges| {
-                            edges.iter().try_for_each(|&edge| {
+                            // Fetched a few edges ahead, as a push fetches its parents.
+                            for (i, &edge) in edges.iter().enumerate() {
+                                if let Some(&ahead) = edges.get(i + SPILL_AHEAD) {
+                                    prefetch(&work.slots[spill::decode(ahead).0 as usize]);
+                                }
                                 let (parent, turn, code) = spill::decode(edge);
-                                pusher.set(parent, turn, Value::from_code(code))
-                            })
+                                pusher.set(parent, turn, Value::from_code(code))?;
+                            }
+                            Ok::<(), SolveError>(())
                         },
                     )
                 })?;
@@ -410,6 +417,10 @@ struct Pusher<'a, G: Game, S> {
     unmoves: Vec<Move<G::Position>>,
     edges: Vec<(u64, Turn)>,
     moves: Vec<Move<Location<G::Tier>>>,
+    /// The parents the last push found in `part`, and its value: they are set at the
+    /// next push (or flush), their slots fetched meanwhile.
+    pending: Vec<(u64, Turn)>,
+    pending_value: Value,
     /// For a tier in parts: the ranks of each part, and the parents found outside
     /// `part`, by part, not yet spilled.
     part_len: u64,
@@ -435,12 +446,15 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
             unmoves: Vec::new(),
             edges: Vec::new(),
             moves: Vec::new(),
+            pending: Vec::new(),
+            pending_value: Value::Draw,
             spilled: vec![Vec::new(); parts],
         }
     }
 
     /// Writes the parents spilled so far to their parts' files.
     fn flush(&mut self) -> Result<(), SolveError> {
+        self.set_pending()?;
         let Some(spill) = &self.work.spill else { return Ok(()) };
         for (part, edges) in self.spilled.iter_mut().enumerate().filter(|(_, e)| !e.is_empty()) {
             spill.append(part, edges)?;
@@ -464,16 +478,33 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
                 self.edges.dedup();
             }
         }
-        for i in 0..self.edges.len() {
-            let (parent, turn) = self.edges[i];
+        // The slots of a tier's parents are read at random, nearly every one a cache
+        // miss, and setting one is a locked instruction that the next read waits for:
+        // so this push's parents are fetched now and set at the next push, after the
+        // previous push's, whose fetches have landed meanwhile.
+        self.set_pending()?;
+        self.pending_value = value;
+        for &(parent, turn) in &self.edges {
             if self.part.contains(&parent) {
-                self.set(parent, turn, value)?;
+                prefetch(&work.slots[parent as usize]);
+                self.pending.push((parent, turn));
             } else {
                 // Only a tier in parts has parents outside the part a pass sets.
                 let part = (parent / self.part_len) as usize;
                 self.spilled[part].push(spill::encode(parent, turn, value.code()));
             }
         }
+        Ok(())
+    }
+
+    /// Sets the parents the last push found in the part this pass sets.
+    fn set_pending(&mut self) -> Result<(), SolveError> {
+        let value = self.pending_value;
+        for i in 0..self.pending.len() {
+            let (parent, turn) = self.pending[i];
+            self.set(parent, turn, value)?;
+        }
+        self.pending.clear();
         Ok(())
     }
 
@@ -524,6 +555,19 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
         }
         best.ok_or_else(|| SolveError::NoMove { tier: work.tier.to_string(), position: position.to_string() })
     }
+}
+
+/// Asks the processor to fetch `slot` into its cache, without waiting for it.
+#[inline]
+fn prefetch(slot: &AtomicU16) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
 }
 
 /// Sets the position at `rank` to a win in `d`, unless it is decided already or wins as
