@@ -49,6 +49,7 @@ use crate::children::ChildTables;
 pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
+use crate::prefetch::prefetch;
 use crate::value::{TableValue, Turn, Value};
 use rayon::prelude::*;
 pub use scratch::{ScratchSlots, ScratchValues};
@@ -555,19 +556,6 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
         }
         best.ok_or_else(|| SolveError::NoMove { tier: work.tier.to_string(), position: position.to_string() })
     }
-}
-
-/// Asks the processor to fetch `slot` into its cache, without waiting for it.
-#[inline]
-fn prefetch(slot: &AtomicU16) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = slot;
 }
 
 /// Sets the position at `rank` to a win in `d`, unless it is decided already or wins as

@@ -27,6 +27,7 @@ use crate::children::{ChildError, ChildTables};
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
+use crate::prefetch::prefetch;
 use crate::solve::Observer;
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
@@ -317,18 +318,31 @@ impl<G: Game> Pass<'_, G> {
             .par_iter()
             .flat_map(|part| part.par_chunks(CHUNK / 16))
             .map_init(
-                || (Vec::new(), Vec::new()),
-                |(buffer, parents), chunk| {
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |(buffer, parents, pending), chunk| {
                     let mut next = Vec::new();
-                    for &r in chunk {
-                        self.solver.parents(r, buffer, parents)?;
-                        let won = Slot::value(self.slots[r as usize].load(Relaxed)) > 0;
-                        for &q in parents.iter() {
+                    // A position's parents are fetched when found and settled after the
+                    // next position's are found (as the outcome engine's pushes do).
+                    let mut settle = |parents: &[u64], won: bool| -> Result<(), SolveError> {
+                        for &q in parents {
                             if self.settle(q, t, won)? {
                                 next.push(q);
                             }
                         }
+                        Ok(())
+                    };
+                    let mut pending_won = false;
+                    pending.clear();
+                    for &r in chunk {
+                        self.solver.parents(r, buffer, parents)?;
+                        for &q in parents.iter() {
+                            prefetch(&self.slots[q as usize]);
+                        }
+                        settle(pending, pending_won)?;
+                        std::mem::swap(pending, parents);
+                        pending_won = Slot::value(self.slots[r as usize].load(Relaxed)) > 0;
                     }
+                    settle(pending, pending_won)?;
                     Ok(next)
                 },
             )
