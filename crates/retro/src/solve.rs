@@ -453,7 +453,8 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
         }
     }
 
-    /// Writes the parents spilled so far to their parts' files.
+    /// Sets the last push's parents, and writes the parents spilled so far to their
+    /// parts' files: a task calls this when its block is pushed.
     fn flush(&mut self) -> Result<(), SolveError> {
         self.set_pending()?;
         let Some(spill) = &self.work.spill else { return Ok(()) };
