@@ -480,10 +480,8 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
                 self.edges.dedup();
             }
         }
-        // The slots of a tier's parents are read at random, nearly every one a cache
-        // miss, and setting one is a locked instruction that the next read waits for:
-        // so this push's parents are fetched now and set at the next push, after the
-        // previous push's, whose fetches have landed meanwhile.
+        // This push's parents are fetched now and set at the next push, after the
+        // previous push's, whose fetches have landed meanwhile (`prefetch.rs` says why).
         self.set_pending()?;
         self.pending_value = value;
         for &(parent, turn) in &self.edges {
