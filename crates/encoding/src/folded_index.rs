@@ -32,8 +32,11 @@
 //! The index holds `(N + S) / 2` words of a weight where the plain one holds `N`, `S` of
 //! them symmetric.
 
-use crate::word_index::{Alphabet, IndexError, WordIndex};
+use crate::word_index::{Alphabet, IndexError, TermLayout, WordIndex};
 use std::cmp::Ordering;
+
+mod near;
+pub use near::{WordTerms, MAX_NEAR_CELLS};
 
 /// One unit of a folded word's cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,8 +61,14 @@ pub struct FoldedIndex {
     /// before `u` symmetric.
     ways: Vec<u64>,
     /// `before[u][x][y][a]`: the same fillings whose unit `u` starts with a letter below
-    /// `a`; entry `a = letters` is all of them.
+    /// `a`; entry `a = letters` is all of them. Flattened as `layout` says.
     before: Vec<u64>,
+    layout: TermLayout,
+    /// The cell each cell's letter moves to in the mirror image.
+    image_cell: Vec<usize>,
+    /// The first and the last cell of each cell's unit.
+    unit_first: Vec<usize>,
+    unit_last: Vec<usize>,
 }
 
 impl FoldedIndex {
@@ -88,16 +97,17 @@ impl FoldedIndex {
         let slot = |u: usize, x: usize, y: usize| (u * wx + x) * wy + y;
         let mut ways = vec![0u64; (placed.len() + 1) * wx * wy];
         ways[slot(placed.len(), 0, 0)] = 1;
+        let layout = TermLayout::new(stride, wx * wy);
+        let at = |u: usize, a: usize, x: usize, y: usize| layout.at(u, a, x * wy + y);
         let mut before = vec![0u64; placed.len() * wx * wy * stride];
         let fits = |w: [u32; 2], x: usize, y: usize| w[0] as usize <= x && w[1] as usize <= y;
         for (u, &(unit, c)) in placed.iter().enumerate().rev() {
             let alphabet = plain.alphabet(c).clone();
             for x in 0..wx {
                 for y in 0..wy {
-                    let base = slot(u, x, y) * stride;
                     let mut sum = 0u64;
                     for (a, wa) in alphabet.iter().enumerate() {
-                        before[base + a] = sum;
+                        before[at(u, a, x, y)] = sum;
                         if !fits(*wa, x, y) {
                             continue;
                         }
@@ -120,14 +130,21 @@ impl FoldedIndex {
                         };
                         sum = sum.checked_add(add).ok_or(IndexError::TooLarge(max))?;
                     }
-                    for entry in &mut before[base + alphabet.len()..base + stride] {
-                        *entry = sum;
+                    for a in alphabet.len()..stride {
+                        before[at(u, a, x, y)] = sum;
                     }
                     ways[slot(u, x, y)] = sum;
                 }
             }
         }
-        Ok(FoldedIndex { plain, units: placed, stride, ways, before })
+        let (mut image_cell, mut unit_first, mut unit_last) = (Vec::new(), Vec::new(), Vec::new());
+        for &(unit, c) in &placed {
+            let cells: &[usize] = if unit == Unit::Pair { &[c + 1, c] } else { &[c] };
+            image_cell.extend(cells);
+            unit_first.extend(cells.iter().map(|_| c));
+            unit_last.extend(cells.iter().map(|_| c + cells.len() - 1));
+        }
+        Ok(FoldedIndex { plain, units: placed, stride, ways, before, layout, image_cell, unit_first, unit_last })
     }
 
     /// The index over every word, canonical or not, in the same cell order.
@@ -143,6 +160,14 @@ impl FoldedIndex {
     fn slot(&self, u: usize, rest: [u32; 2]) -> usize {
         let max = self.plain.max();
         (u * (max[0] as usize + 1) + rest[0] as usize) * (max[1] as usize + 1) + rest[1] as usize
+    }
+
+    /// `before[u][rest][a]`: the canonical fillings of units `u..` weighing `rest`, every
+    /// pair before `u` symmetric, whose unit `u` starts with a letter below `a`.
+    #[inline]
+    fn before(&self, u: usize, rest: [u32; 2], a: u8) -> u64 {
+        let wy = self.plain.max()[1] as usize + 1;
+        self.before[self.layout.at(u, a as usize, rest[0] as usize * wy + rest[1] as usize)]
     }
 
     /// Canonical fillings of units `u..` weighing `rest`, every pair before `u` symmetric.
@@ -203,7 +228,7 @@ impl FoldedIndex {
         for (u, &(unit, c)) in self.units.iter().enumerate() {
             let a = word[c];
             let wa = self.plain.letter_weight(c, a);
-            rank += self.before[self.slot(u, rest) * self.stride + a as usize];
+            rank += self.before(u, rest, a);
             rest = minus(rest, wa);
             if unit == Unit::Single {
                 continue;
@@ -246,11 +271,11 @@ impl FoldedIndex {
         let mut rank = rank;
         let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
         for (u, &(unit, c)) in self.units.iter().enumerate().skip(first) {
-            let base = self.slot(u, rest) * self.stride;
-            let row = &self.before[base..base + self.stride];
             // The letter whose share of the fillings holds the rank.
-            let a = (0..self.stride - 1).find(|&a| row[a] <= rank && rank < row[a + 1]).expect("a rank in range");
-            rank -= row[a];
+            let a = (0..self.stride - 1)
+                .find(|&a| self.before(u, rest, a as u8) <= rank && rank < self.before(u, rest, a as u8 + 1))
+                .expect("a rank in range");
+            rank -= self.before(u, rest, a as u8);
             let wa = self.plain.letter_weight(c, a as u8);
             word[c] = a as u8;
             rest = minus(rest, wa);
@@ -319,14 +344,14 @@ mod tests {
     use super::*;
 
     /// A THI`-like layout: two pairs and a single, letters of two weights.
-    fn index() -> FoldedIndex {
+    pub(super) fn index() -> FoldedIndex {
         let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1], [0, 2], [1, 1]];
         let units = [Unit::Pair, Unit::Single, Unit::Pair, Unit::Single];
         FoldedIndex::new(vec![alphabet; 6], &units, [4, 3]).unwrap()
     }
 
     /// Every word of a weight, in plain rank order.
-    fn words(index: &FoldedIndex, weight: [u32; 2]) -> Vec<Vec<u8>> {
+    pub(super) fn words(index: &FoldedIndex, weight: [u32; 2]) -> Vec<Vec<u8>> {
         let plain = index.plain();
         (0..plain.size(weight).unwrap())
             .map(|r| {
@@ -351,6 +376,24 @@ mod tests {
                     assert_eq!(&word, expected, "weight {x},{y}, rank {r}");
                     assert_eq!(index.locate(&mut word, [x, y]), r as u64);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn both_layouts_rank_alike() {
+        // As for the plain index: 100 weights lay `before` out weight by weight.
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1], [0, 2], [1, 1]];
+        let units = [Unit::Pair, Unit::Single, Unit::Pair, Unit::Single];
+        let large = FoldedIndex::new(vec![alphabet; 6], &units, [9, 9]).unwrap();
+        let small = index();
+        assert_eq!((small.layout.weight, large.layout.letter), (1, 1), "one layout each");
+        let mut word = vec![0u8; small.cells()];
+        for (x, y) in (0..=4).flat_map(|x| (0..=3).map(move |y| (x, y))) {
+            for r in 0..small.size([x, y]).unwrap() {
+                large.unrank([x, y], r, &mut word).unwrap();
+                assert_eq!(small.locate(&mut word.clone(), [x, y]), r);
+                assert_eq!(large.locate(&mut word.clone(), [x, y]), r);
             }
         }
     }

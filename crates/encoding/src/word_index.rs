@@ -60,6 +60,45 @@ pub enum IndexError {
     },
 }
 
+/// Where a table of terms by cell (or unit), letter and weight keeps an entry.
+///
+/// Few letters fill most words (an empty square, a single counter), so a table is laid
+/// out letter by letter (`[cell][letter][weight]`) when a letter's terms for every weight
+/// fit in a few cache lines: the terms most ranks read then share those lines. With more
+/// weights than that (a 3×3 board with nine counters a side has 100), the rows of a cell
+/// for the weights a rank reads are fewer than its letters' rows, and a table is laid out
+/// weight by weight (`[cell][weight][letter]`), as it was first.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TermLayout {
+    /// Entries of a cell (or unit).
+    pub(crate) per_cell: usize,
+    /// How far apart a cell's letters are.
+    pub(crate) letter: usize,
+    /// How far apart a letter's weights are.
+    pub(crate) weight: usize,
+}
+
+impl TermLayout {
+    /// Most weights whose terms a letter keeps together: eight cache lines of `u64`.
+    const LETTER_BY_LETTER_UP_TO: usize = 64;
+
+    /// The layout of `letters` letters by `weights` weights a cell.
+    pub(crate) fn new(letters: usize, weights: usize) -> TermLayout {
+        let per_cell = letters * weights;
+        if weights <= Self::LETTER_BY_LETTER_UP_TO {
+            TermLayout { per_cell, letter: weights, weight: 1 }
+        } else {
+            TermLayout { per_cell, letter: 1, weight: letters }
+        }
+    }
+
+    /// The place of letter `letter`'s term for the weight numbered `weight` in `cell`.
+    #[inline]
+    pub(crate) fn at(&self, cell: usize, letter: usize, weight: usize) -> usize {
+        cell * self.per_cell + letter * self.letter + weight * self.weight
+    }
+}
+
 /// The alphabet of one cell: the weight of each letter, letters numbered from 0.
 pub type Alphabet = Vec<[u32; 2]>;
 
@@ -72,16 +111,20 @@ pub struct WordIndex {
     alphabets: Vec<Alphabet>,
     /// `ways[c][x][y]`, flattened; `c` runs to `cells` inclusive.
     ways: Vec<u64>,
-    /// `below[c][x][y][s]`, flattened, with the alphabet of cell `c` padded to `letters`.
+    /// `below[c][x][y][s]`, with the alphabet of cell `c` padded to `letters`, flattened
+    /// as `layout` says.
     below: Vec<u64>,
-    /// Longest alphabet; the stride of `below`.
+    /// Where `below` keeps a cell's letter's term for a weight.
+    layout: TermLayout,
+    /// Longest alphabet: the letters of a cell in `below`.
     letters: usize,
     /// `weights[c · letters + s]`: the weight of letter `s` of cell `c` (padding zero).
     weights: Vec<[u32; 2]>,
-    /// `steps[c · letters + s]`: how far letter `s` of cell `c` moves a word's place in
-    /// `below` within a cell's entries (its weight `(x, y)` as `(x · (max[1] + 1) + y) ·
-    /// letters`), so that ranking steps one offset instead of recomputing it from the rest.
-    steps: Vec<usize>,
+    /// `steps[c · letters + s]`, for letter `s` of cell `c`: where its terms start in
+    /// `below` (each weight's a stride of the layout further on), and how far it moves a
+    /// word's weight there (its own weight `(x, y)` as `x · (max[1] + 1) + y`, times the
+    /// stride), so that ranking steps one offset instead of recomputing it from the rest.
+    steps: Vec<[u32; 2]>,
     /// Whether every cell's alphabet is `0..=max[0]`, letter `k` weighing `(k, 0)` (pits
     /// of seeds): then [`WordIndex::locate_counts`] serves.
     counts: bool,
@@ -101,13 +144,15 @@ impl WordIndex {
         let slot = |c: usize, x: usize, y: usize| (c * wx + x) * wy + y;
         let mut ways = vec![0u64; (cells + 1) * wx * wy];
         ways[slot(cells, 0, 0)] = 1;
+        let layout = TermLayout::new(letters, wx * wy);
+        let term = |c: usize, s: usize, x: usize, y: usize| layout.at(c, s, x * wy + y);
         let mut below = vec![0u64; cells * wx * wy * letters];
         for c in (0..cells).rev() {
             for x in 0..wx {
                 for y in 0..wy {
                     let mut sum: u64 = 0;
                     for (s, w) in alphabets[c].iter().enumerate() {
-                        below[slot(c, x, y) * letters + s] = sum;
+                        below[term(c, s, x, y)] = sum;
                         let (lx, ly) = (w[0] as usize, w[1] as usize);
                         if lx <= x && ly <= y {
                             sum =
@@ -115,7 +160,7 @@ impl WordIndex {
                         }
                     }
                     for s in alphabets[c].len()..letters {
-                        below[slot(c, x, y) * letters + s] = sum;
+                        below[term(c, s, x, y)] = sum;
                     }
                     ways[slot(c, x, y)] = sum;
                 }
@@ -125,11 +170,21 @@ impl WordIndex {
         for (c, alphabet) in alphabets.iter().enumerate() {
             weights[c * letters..c * letters + alphabet.len()].copy_from_slice(alphabet);
         }
-        let steps = weights.iter().map(|w| (w[0] as usize * wy + w[1] as usize) * letters).collect();
+        if below.len() > u32::MAX as usize {
+            return Err(IndexError::TooLarge(max));
+        }
+        let steps = weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let (c, s) = (i / letters, i % letters);
+                [layout.at(c, s, 0) as u32, ((w[0] as usize * wy + w[1] as usize) * layout.weight) as u32]
+            })
+            .collect();
         let counts = max[1] == 0
             && alphabets.iter().all(|a| a.len() == wx && a.iter().enumerate().all(|(k, w)| *w == [k as u32, 0]));
         let terms = if counts && max[0] <= u8::MAX as u32 { count_terms(cells, wx, &ways) } else { Vec::new() };
-        Ok(WordIndex { cells, max, alphabets, ways, below, letters, weights, steps, counts, terms })
+        Ok(WordIndex { cells, max, alphabets, ways, below, layout, letters, weights, steps, counts, terms })
     }
 
     /// The index of counts: `cells` cells, each holding 0 to `max` (letter `k` weighing
@@ -193,14 +248,13 @@ impl WordIndex {
     /// together (hot path; unchecked).
     #[inline]
     pub(crate) fn rank_from(&self, first: usize, rest: [u32; 2], tail: &[u8]) -> u64 {
-        let (wx, wy, letters) = (self.max[0] as usize + 1, self.max[1] as usize + 1, self.letters);
-        // `below[c][x][y][s]` is `below[c · per_cell + at + s]`, `at` the rest's place.
-        let per_cell = wx * wy * letters;
-        let mut at = (rest[0] as usize * wy + rest[1] as usize) * letters;
+        // `at` is the rest's place among a letter's terms, which each letter's step moves.
+        let mut at = self.weight_index(rest) * self.layout.weight;
         let mut rank = 0u64;
         for (c, &letter) in (first..).zip(tail) {
-            rank += self.below[c * per_cell + at + letter as usize];
-            at -= self.steps[c * letters + letter as usize];
+            let [terms, step] = self.steps[c * self.letters + letter as usize];
+            rank += self.below[terms as usize + at];
+            at -= step as usize;
         }
         rank
     }
@@ -267,7 +321,20 @@ impl WordIndex {
     /// added up from the last cell back while accumulating `rest` (hot path; unchecked).
     #[inline]
     pub fn term(&self, cell: usize, rest: [u32; 2], letter: u8) -> u64 {
-        self.below[self.slot(cell, rest[0], rest[1]) * self.letters + letter as usize]
+        self.below[self.layout.at(cell, letter as usize, self.weight_index(rest))]
+    }
+
+    /// The place of a weight among a letter's terms (before `layout`'s stride).
+    #[inline]
+    fn weight_index(&self, weight: [u32; 2]) -> usize {
+        weight[0] as usize * (self.max[1] as usize + 1) + weight[1] as usize
+    }
+
+    /// The flattened `below` table, `steps` and the letters a cell: what a rank summed
+    /// from the last cell back reads (letter `s` of cell `c`, for the weight at offset
+    /// `at`, has its term at `steps[c · letters + s][0] + at`).
+    pub(crate) fn terms_and_steps(&self) -> (&[u64], &[[u32; 2]], usize) {
+        (&self.below, &self.steps, self.letters)
     }
 
     /// Steps `word` to the word of the same weight with the next rank; false, the word
@@ -325,20 +392,20 @@ impl WordIndex {
         let mut rest = rest;
         let mut rank = rank;
         for (c, letter) in (first..).zip(tail.iter_mut()) {
-            let base = self.slot(c, rest[0], rest[1]) * self.letters;
+            let (base, stride) = (self.layout.at(c, 0, self.weight_index(rest)), self.layout.letter);
             let alphabet = &self.alphabets[c];
             // The letter is the last one whose `below` does not exceed the rank and that
             // still fits the remaining weight.
             let mut chosen = 0;
             for (s, w) in alphabet.iter().enumerate() {
-                if self.below[base + s] > rank {
+                if self.below[base + s * stride] > rank {
                     break;
                 }
                 if w[0] <= rest[0] && w[1] <= rest[1] {
                     chosen = s;
                 }
             }
-            rank -= self.below[base + chosen];
+            rank -= self.below[base + chosen * stride];
             *letter = chosen as u8;
             let w = alphabet[chosen];
             rest[0] -= w[0];
@@ -440,6 +507,24 @@ mod tests {
                     index.unrank([x, y], r, &mut word).unwrap();
                     assert_eq!(index.rank(&word).unwrap(), ([x, y], r));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn both_layouts_rank_alike() {
+        // Ranks of a weight do not depend on the largest weight served, so an index laid
+        // out weight by weight (100 weights) must rank as one laid out letter by letter.
+        let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]];
+        let small = WordIndex::new(vec![alphabet.clone(); 5], [4, 3]).unwrap();
+        let large = WordIndex::new(vec![alphabet; 5], [9, 9]).unwrap();
+        assert_eq!((small.layout.weight, large.layout.letter), (1, 1), "one layout each");
+        let mut word = [0u8; 5];
+        for (x, y) in (0..=4).flat_map(|x| (0..=3).map(move |y| (x, y))) {
+            for r in 0..small.size([x, y]).unwrap() {
+                large.unrank([x, y], r, &mut word).unwrap();
+                assert_eq!(small.rank(&word).unwrap(), ([x, y], r));
+                assert_eq!(large.rank(&word).unwrap(), ([x, y], r));
             }
         }
     }

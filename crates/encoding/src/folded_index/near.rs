@@ -1,0 +1,166 @@
+//! Ranks of words that differ from one prepared word in a few cells.
+//!
+//! A retrograde push ranks every parent of a position, and a parent differs from the
+//! position (read the parent's way round) only in the few cells a move taken back went
+//! over. The plain terms of the position's word, `below[c][rest from c on][w[c]]`, are
+//! summed from the last cell back once, in both orientations (the word and its mirror
+//! image); a parent's rank then needs new terms only from the first unit it changes to
+//! the last, since before that span the weight still to come is the same, and after it
+//! the cells are:
+//!
+//! ```text
+//!   cells:   0 …  k … lo ……… hi … end       k: first cell after the parent's first
+//!   terms:   folded  │ kept  │ new │ kept         unequal pair (its plain part starts there)
+//!   plain part = sum[k] − sum[lo] + sum[hi+1] + Σ_{lo ≤ c ≤ hi} new terms
+//! ```
+//!
+//! The folded part before `k` (the symmetric units and the first unequal pair) is ranked
+//! as [`FoldedIndex::locate`] ranks it; it is short, as few words are symmetric far in.
+
+use super::{FoldedIndex, Unit};
+
+/// Most cells a prepared word may have.
+pub const MAX_NEAR_CELLS: usize = 96;
+
+/// The plain terms of a word, summed from the last cell back, in both orientations (the
+/// word as given and its mirror image), for [`FoldedIndex::locate_near`].
+#[derive(Debug, Clone)]
+pub struct WordTerms {
+    /// Per orientation, `at[c]`: the weight of cells `c..` as an offset into a cell's terms.
+    at: [[u32; MAX_NEAR_CELLS + 1]; 2],
+    /// Per orientation, `sum[c]`: the terms of cells `c..` summed.
+    sum: [[u64; MAX_NEAR_CELLS + 1]; 2],
+}
+
+impl Default for WordTerms {
+    fn default() -> Self {
+        WordTerms { at: [[0; MAX_NEAR_CELLS + 1]; 2], sum: [[0; MAX_NEAR_CELLS + 1]; 2] }
+    }
+}
+
+impl FoldedIndex {
+    /// Whether [`FoldedIndex::prepare`] takes words of this index (at most
+    /// [`MAX_NEAR_CELLS`] cells).
+    pub fn prepares(&self) -> bool {
+        self.cells() <= MAX_NEAR_CELLS
+    }
+
+    /// Sums the plain terms of `word` (valid, within the index) into `terms`, for ranking
+    /// words near it with [`FoldedIndex::locate_near`].
+    ///
+    /// # Panics
+    /// If the index has more than [`MAX_NEAR_CELLS`] cells.
+    pub fn prepare(&self, word: &[u8], terms: &mut WordTerms) {
+        let (below, steps, letters) = self.plain.terms_and_steps();
+        let cells = self.cells();
+        assert!(cells <= MAX_NEAR_CELLS, "a word of {cells} cells is too long to prepare");
+        for (orientation, (at, sum)) in terms.at.iter_mut().zip(terms.sum.iter_mut()).enumerate() {
+            at[cells] = 0;
+            sum[cells] = 0;
+            for c in (0..cells).rev() {
+                let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
+                let [terms, step] = steps[c * letters + letter];
+                at[c] = at[c + 1] + step;
+                sum[c] = sum[c + 1] + below[(terms + at[c]) as usize];
+            }
+        }
+    }
+
+    /// Rank of `word`, which weighs `weight` and equals the word `terms` was prepared from
+    /// outside cells `changed` (an inclusive range of cells, `None` if it equals it
+    /// throughout), as [`FoldedIndex::locate`] would give it: the rank of the canonical
+    /// one of the word and its mirror image. Hot path, unchecked: the word must be valid
+    /// and weigh what the prepared one weighs.
+    #[inline]
+    pub fn locate_near(
+        &self,
+        terms: &WordTerms,
+        word: &[u8],
+        weight: [u32; 2],
+        changed: Option<(usize, usize)>,
+    ) -> u64 {
+        let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
+        let mut rest = weight;
+        let mut rank = 0u64;
+        for (u, &(unit, c)) in self.units.iter().enumerate() {
+            let left = word[c];
+            let (a, b) = match unit {
+                Unit::Single => (left, left),
+                Unit::Pair => (left.min(word[c + 1]), left.max(word[c + 1])),
+            };
+            let wa = self.plain.letter_weight(c, a);
+            rank += self.before(u, rest, a);
+            rest = minus(rest, wa);
+            if unit == Unit::Single {
+                continue;
+            }
+            if a == b {
+                rest = minus(rest, wa);
+                continue;
+            }
+            // The first unequal pair: before `(a, b)` come `(a, a)` with a symmetric rest,
+            // then `(a, b')` for a < b' < b; then the plain part of whichever of the word
+            // and its image has `a` on the left.
+            if wa[0] <= rest[0] && wa[1] <= rest[1] {
+                rank += self.ways_from(u + 1, minus(rest, wa));
+            }
+            rank += self.plain.term(c + 1, rest, b) - self.plain.term(c + 1, rest, a + 1);
+            let orientation = (left > a) as usize;
+            return rank + self.plain_after(terms, orientation, word, c + 2, changed);
+        }
+        rank
+    }
+
+    /// The plain terms of cells `k..` (a unit's first) of `word` read in `orientation`,
+    /// from the prepared sums and new terms for the units `changed` spans.
+    #[inline]
+    fn plain_after(
+        &self,
+        terms: &WordTerms,
+        orientation: usize,
+        word: &[u8],
+        k: usize,
+        changed: Option<(usize, usize)>,
+    ) -> u64 {
+        let (at, sum) = (&terms.at[orientation], &terms.sum[orientation]);
+        let Some((first, last)) = changed else { return sum[k] };
+        let (lo, hi) = (self.unit_first[first], self.unit_last[last]);
+        if hi < k {
+            return sum[k];
+        }
+        let lo = lo.max(k);
+        let (below, steps, letters) = self.plain.terms_and_steps();
+        let mut offset = at[hi + 1] as usize;
+        let mut new = 0u64;
+        for c in (lo..hi + 1).rev() {
+            let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
+            let [terms, step] = steps[c * letters + letter];
+            offset += step as usize;
+            new += below[terms as usize + offset];
+        }
+        sum[k] - sum[lo] + sum[hi + 1] + new
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{index, words};
+    use super::*;
+
+    #[test]
+    fn words_near_a_prepared_one_rank_as_located() {
+        let index = index();
+        let mut terms = WordTerms::default();
+        let all = words(&index, [3, 2]);
+        for (i, base) in all.iter().enumerate().step_by(7) {
+            index.prepare(base, &mut terms);
+            assert_eq!(index.locate_near(&terms, base, [3, 2], None), index.locate(&mut base.clone(), [3, 2]));
+            for other in all.iter().skip(i % 5).step_by(3) {
+                let differ: Vec<usize> = (0..base.len()).filter(|&c| base[c] != other[c]).collect();
+                let changed = differ.first().map(|&f| (f, *differ.last().unwrap()));
+                let expected = index.locate(&mut other.clone(), [3, 2]);
+                assert_eq!(index.locate_near(&terms, other, [3, 2], changed), expected, "{base:?} → {other:?}");
+            }
+        }
+    }
+}
