@@ -24,6 +24,13 @@ fn sample(game: &Thi) -> Vec<games::thi::Position> {
     out
 }
 
+/// Positions spread over tier 4-4 of a 5×5 board, as a push meets them.
+fn pushed(game: &Thi) -> Vec<games::thi::Position> {
+    let tier = game.all_tiers().into_iter().find(|t| t.to_string() == "4-4").unwrap();
+    let size = game.tier_size(tier);
+    (0..256u64).map(|k| game.position(Location { tier, rank: size / 256 * k + k, orientation: 0 })).collect()
+}
+
 fn bench(c: &mut Criterion) {
     let game = Thi::for_setup(Setup::named("duo").unwrap(), rules()).unwrap();
     let positions = sample(&game);
@@ -43,6 +50,34 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             game.locate(black_box(&positions[i % positions.len()]))
+        })
+    });
+    // On 5×5 a push ranks each parent of a decided position: most of a `fixed1` build.
+    let game5 = Thi::new(5, 5, Rules { set: RuleSet::Fixed1, bonus: false }).unwrap();
+    let pushed5 = pushed(&game5);
+    let parents5: Vec<_> = pushed5
+        .iter()
+        .flat_map(|p| {
+            let mut unmoves = Vec::new();
+            game5.unmoves(p, &mut unmoves);
+            unmoves.into_iter().map(|m| m.position)
+        })
+        .collect();
+    c.bench_function("thi 5x5 locate of a parent (per position)", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            game5.locate(black_box(&parents5[i % parents5.len()]))
+        })
+    });
+    c.bench_function("thi 5x5 parents located (per pushed position)", |b| {
+        let (mut scratch, mut out) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            out.clear();
+            game5.unmove_locations(black_box(&pushed5[i % pushed5.len()]), &mut scratch, &mut out);
+            out.len()
         })
     });
     c.bench_function("thi position from rank (per position)", |b| {

@@ -75,6 +75,14 @@ fn thi_4x4_up_to_4_counters() {
     check_thi(4, 4, 0x4404);
 }
 
+/// From 5×5 on, parents are ranked from the position's word (`Game::unmove_locations`),
+/// which (c) checks against un-moves located one by one; 6×6 has no middle file.
+#[test]
+fn thi_5x5_up_to_5_counters_and_6x6_up_to_3() {
+    check_thi(5, 5, 0x5505);
+    check_thi(6, 3, 0x6603);
+}
+
 #[test]
 fn primus_values_are_the_same_for_mirrored_and_turned_positions() {
     // PRIMUS (3×3, 3 counters a side): small enough to check every position of every

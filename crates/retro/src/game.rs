@@ -244,6 +244,22 @@ pub trait Game: Sync {
         let _ = (position, out);
     }
 
+    /// **Optional.** The positions of [`Game::unmoves`], in its order, located, each with
+    /// its move's turn (gain unused), appended to `out`; `scratch` is room for the
+    /// default, which lists them there and locates them one by one. Games may override
+    /// this to rank a parent from what it shares with `position` instead of building it;
+    /// the invariant kit checks the two agree.
+    fn unmove_locations(
+        &self,
+        position: &Self::Position,
+        scratch: &mut Vec<Move<Self::Position>>,
+        out: &mut Vec<Move<Location<Self::Tier>>>,
+    ) {
+        scratch.clear();
+        self.unmoves(position, scratch);
+        out.extend(scratch.iter().map(|p| Move { position: self.locate(&p.position), gain: p.gain, turn: p.turn }));
+    }
+
     /// **Optional.** Whether [`Game::unmoves`] lists the parents; `false` by default. The
     /// [`Engine::Outcome`] and [`Engine::CyclicScore`] engines push values to parents:
     /// without un-moves they find a tier's parents from its moves, during the scan they

@@ -185,7 +185,8 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
 
 /// (c) Successors and predecessors agree: each same-tier successor `s` of `p` lists `p`
 /// among its predecessors with the same turn; each predecessor `q` of `p` is in `p`'s
-/// tier, not over, and has `p` among its successors with that turn. Returns how many
+/// tier, not over, and has `p` among its successors with that turn; `unmove_locations`
+/// is `unmoves` located one by one. Returns how many
 /// successor and predecessor links were followed, so a caller can see the check bit.
 /// Positions of tiers whose engine needs no un-moves ([`Engine::Acyclic`]) are skipped,
 /// and so is a game that does not list un-moves ([`Game::lists_unmoves`]).
@@ -213,7 +214,15 @@ pub fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> 
                 );
             }
         }
-        for q in unmoves_of(game, p) {
+        let predecessors = unmoves_of(game, p);
+        let mut located = Vec::new();
+        game.unmove_locations(p, &mut Vec::new(), &mut located);
+        let by_locate: Vec<_> = predecessors
+            .iter()
+            .map(|q| Move { position: game.locate(&q.position), gain: q.gain, turn: q.turn })
+            .collect();
+        assert_eq!(located, by_locate, "{p}: unmove_locations disagrees with unmoves located one by one");
+        for q in predecessors {
             backward_links += 1;
             assert_eq!(game.locate(&q.position).tier, tier, "predecessor {} of {p} in another tier", q.position);
             assert!(game.end(&q.position).is_none(), "predecessor {} of {p} is over", q.position);

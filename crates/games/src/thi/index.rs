@@ -30,8 +30,8 @@
 //! Every rank is a legal arrangement (the index density is 1), and a tier holds about half
 //! the boards it would hold unfolded: `(N + S) / 2` of `N`, `S` of them their own image.
 
-use super::board::{Colour, Position, Stack};
-use encoding::{FoldedIndex, IndexError, Unit};
+use super::board::{Colour, Position, Stack, MAX_SQUARES};
+use encoding::{FoldedIndex, IndexError, Unit, WordTerms};
 use std::fmt;
 
 /// The material of a tier: the larger and the smaller of the two players' counts.
@@ -98,6 +98,8 @@ pub struct BoardIndex {
     code_turned: [[u32; 256]; 3],
     /// Row kind of each cell.
     kinds: Vec<u8>,
+    /// The cell each square is read into: as the board stands (White to move), and turned.
+    cells: [Vec<u8>; 2],
     /// Per row kind: stack of each letter.
     stack: [Vec<Stack>; 3],
 }
@@ -149,8 +151,15 @@ impl BoardIndex {
             })
             .collect();
         let words = FoldedIndex::new(alphabets, &units, [max as u32, max as u32])?;
-        let squares_turned = squares.iter().map(|&sq| (size * size - 1) as u8 - sq).collect();
-        Ok(BoardIndex { size, max, words, squares, squares_turned, code, code_turned, kinds, stack })
+        let squares_turned: Vec<u8> = squares.iter().map(|&sq| (size * size - 1) as u8 - sq).collect();
+        let cells = [&squares, &squares_turned].map(|read| {
+            let mut cells = vec![0u8; size * size];
+            for (cell, &sq) in read.iter().enumerate() {
+                cells[sq as usize] = cell as u8;
+            }
+            cells
+        });
+        Ok(BoardIndex { size, max, words, squares, squares_turned, code, code_turned, kinds, cells, stack })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -208,6 +217,59 @@ impl BoardIndex {
         (tier, offset + rank, orientation)
     }
 
+    /// Prepares `near` for ranking boards that differ from `board`, with `to_move` to
+    /// move, in a few squares and have its counters ([`BoardIndex::locate_near`]): a
+    /// position's parents, read the parents' way round. False, `near` unchanged, if the
+    /// index's words are too long to prepare.
+    pub fn prepare_near(&self, board: &Position, to_move: Colour, near: &mut NearBoards) -> bool {
+        if !self.words.prepares() {
+            return false;
+        }
+        let (code, read) = match to_move {
+            Colour::White => (&self.code, &self.squares),
+            Colour::Black => (&self.code_turned, &self.squares_turned),
+        };
+        near.weight = [0; 2];
+        near.turned = to_move == Colour::Black;
+        for ((letter, &sq), &kind) in near.letters.iter_mut().zip(read).zip(&self.kinds) {
+            let packed = code[kind as usize][board.stack(sq as usize).byte() as usize];
+            *letter = packed as u8;
+            near.weight[0] += (packed >> 8) & 0xff;
+            near.weight[1] += packed >> 16;
+        }
+        self.words.prepare(&near.letters[..read.len()], &mut near.terms);
+        true
+    }
+
+    /// Tier and rank of `board`, which differs from the board `near` was prepared from
+    /// only on the squares `changed`, has its counters and its side to move, as
+    /// [`BoardIndex::locate`] gives them.
+    #[inline]
+    pub fn locate_near(&self, near: &mut NearBoards, board: &Position, changed: &[usize]) -> (ThiTier, u64) {
+        let cells = &self.cells[near.turned as usize];
+        let code = if near.turned { &self.code_turned } else { &self.code };
+        let mut span: Option<(usize, usize)> = None;
+        for &square in changed {
+            let cell = cells[square] as usize;
+            near.patched[near.patches] = (cell as u8, near.letters[cell]);
+            near.patches += 1;
+            near.letters[cell] = code[self.kinds[cell] as usize][board.stack(square).byte() as usize] as u8;
+            span = Some(span.map_or((cell, cell), |(lo, hi)| (lo.min(cell), hi.max(cell))));
+        }
+        let word = &near.letters[..self.squares.len()];
+        let rank = self.words.locate_near(&near.terms, word, near.weight, span);
+        // Put the prepared board's letters back, the last patched first.
+        while near.patches > 0 {
+            near.patches -= 1;
+            let (cell, letter) = near.patched[near.patches];
+            near.letters[cell as usize] = letter;
+        }
+        let [white, black] = near.weight;
+        let tier = ThiTier::new(white as u8, black as u8);
+        let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
+        (tier, offset + rank)
+    }
+
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
     /// else 2.
     pub fn images(&self, board: &Position) -> u64 {
@@ -251,6 +313,42 @@ impl BoardIndex {
             board.set(sq as usize, self.stack[kind as usize][letter as usize]);
         }
         board
+    }
+}
+
+/// A board read as a word, with the terms that rank boards a few squares from it
+/// ([`BoardIndex::prepare_near`]): the parents of a position differ from it in the few
+/// squares a walk taken back changes.
+#[derive(Debug, Clone)]
+pub struct NearBoards {
+    letters: [u8; MAX_SQUARES],
+    /// White's and Black's counters as read (swapped for a turned board).
+    weight: [u32; 2],
+    /// Read turned half round, colours swapped: Black to move.
+    turned: bool,
+    terms: WordTerms,
+    /// The cells a board being ranked changed, with their letters before.
+    patched: [(u8, u8); MAX_SQUARES],
+    patches: usize,
+}
+
+impl Default for NearBoards {
+    fn default() -> Self {
+        NearBoards {
+            letters: [0; MAX_SQUARES],
+            weight: [0; 2],
+            turned: false,
+            terms: WordTerms::default(),
+            patched: [(0, 0); MAX_SQUARES],
+            patches: 0,
+        }
+    }
+}
+
+impl NearBoards {
+    /// Whether the board is read turned half round (Black to move).
+    pub fn turned(&self) -> bool {
+        self.turned
     }
 }
 

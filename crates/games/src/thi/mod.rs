@@ -7,7 +7,7 @@ pub mod moves;
 pub mod notation;
 
 pub use board::{Colour, Position, Stack};
-pub use index::{BoardIndex, ThiTier};
+pub use index::{BoardIndex, NearBoards, ThiTier};
 pub use moves::{Move, RuleSet, Rules};
 
 use encoding::IndexError;
@@ -342,9 +342,77 @@ impl Game for Thi {
     fn unmoves(&self, position: &Position, out: &mut Vec<retro::Move<Position>>) {
         moves::unmoves(self.rules, position, out)
     }
+
+    fn unmove_locations(
+        &self,
+        position: &Position,
+        scratch: &mut Vec<retro::Move<Position>>,
+        out: &mut Vec<retro::Move<Location<ThiTier>>>,
+    ) {
+        // A parent differs from the position only where its walk went, so on 5×5 and
+        // larger it is ranked from the position's word and the terms of that word's rank
+        // (docs/performance.md, "Parents ranked near the position"). On smaller boards
+        // ranking each parent's board whole costs no more.
+        if self.size < 5 {
+            scratch.clear();
+            self.unmoves(position, scratch);
+            out.extend(scratch.iter().map(|p| retro::Move {
+                position: self.locate(&p.position),
+                gain: 0,
+                turn: p.turn,
+            }));
+            return;
+        }
+        let mut board = position.clone();
+        let mover = position.to_move().other();
+        board.set_to_move(mover);
+        NEAR.with_borrow_mut(|near| {
+            if self.index.prepare_near(&board, mover, near) {
+                moves::unwalk_all(self.rules, position, &mut LocatedParents { index: &self.index, board, near, out });
+            } else {
+                scratch.clear();
+                self.unmoves(position, scratch);
+                out.extend(scratch.iter().map(|p| retro::Move {
+                    position: self.locate(&p.position),
+                    gain: 0,
+                    turn: p.turn,
+                }));
+            }
+        })
+    }
+}
+
+/// Parents located as they are found, from the position's word with the squares their
+/// walks changed read again.
+struct LocatedParents<'a> {
+    index: &'a BoardIndex,
+    board: Position,
+    near: &'a mut NearBoards,
+    out: &'a mut Vec<retro::Move<Location<ThiTier>>>,
+}
+
+impl moves::Unwalked for LocatedParents<'_> {
+    #[inline]
+    fn board(&self) -> &Position {
+        &self.board
+    }
+
+    #[inline]
+    fn set(&mut self, square: usize, stack: Stack) {
+        self.board.set(square, stack);
+    }
+
+    #[inline]
+    fn parent(&mut self, changed: &[usize]) {
+        let (tier, rank) = self.index.locate_near(self.near, &self.board, changed);
+        let orientation = self.near.turned() as u8;
+        self.out.push(retro::Move { position: Location { tier, rank, orientation }, gain: 0, turn: Turn::Passes });
+    }
 }
 
 thread_local! {
+    /// The word of the position whose parents are being located, and its rank's terms.
+    static NEAR: std::cell::RefCell<NearBoards> = std::cell::RefCell::new(NearBoards::default());
     /// The scan's same-tier children of one position: their mirror classes, each tagged
     /// with whether the mover keeps the turn (or their ranks and turns, on larger boards).
     static SAME_TIER: std::cell::RefCell<Vec<[u64; 4]>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -401,16 +401,56 @@ pub fn successors(rules: Rules, position: &Position, out: &mut Vec<retro::Move<P
     generate(rules, position, out, None);
 }
 
+/// What the walks taken back from a position change and find: a board (the position,
+/// its other side to move), changed square by square, and each parent it becomes.
+pub trait Unwalked {
+    /// The board as it stands.
+    fn board(&self) -> &Position;
+    /// Puts `stack` on `square`.
+    fn set(&mut self, square: usize, stack: Stack);
+    /// The board, as it stands, is a parent, differing from the position on the squares
+    /// `changed` at most; its move to the position passes the turn.
+    fn parent(&mut self, changed: &[usize]);
+}
+
+/// Parents listed as positions.
+struct Listed<'a> {
+    board: Position,
+    out: &'a mut Vec<retro::Move<Position>>,
+}
+
+impl Unwalked for Listed<'_> {
+    fn board(&self) -> &Position {
+        &self.board
+    }
+
+    fn set(&mut self, square: usize, stack: Stack) {
+        self.board.set(square, stack);
+    }
+
+    fn parent(&mut self, _changed: &[usize]) {
+        self.out.push(retro::Move { position: self.board.clone(), gain: 0, turn: Turn::Passes });
+    }
+}
+
 /// The positions, with the same counters on the board, from which one move leads to
 /// `position`: walks that bore nothing off, and passes.
 pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Position>>) {
+    let mut board = position.clone();
+    board.set_to_move(position.to_move().other());
+    unwalk_all(rules, position, &mut Listed { board, out });
+}
+
+/// [`unmoves`], each parent handed to `parents`, whose board must start as `position`
+/// with its other side to move.
+pub fn unwalk_all(rules: Rules, position: &Position, parents: &mut impl Unwalked) {
+    debug_assert!(parents.board().squares() == position.squares());
     let mover = position.to_move().other();
     if matches!(rules.set, RuleSet::OriginalPass | RuleSet::Fixed2Pass) {
-        let mut before = position.clone();
-        before.set_to_move(mover);
+        let before = parents.board();
         // Whether a pass is among its moves depends only on whether it has a walk.
-        if outcome(rules, &before).is_none() && pass_allowed(rules, can_walk(&before)) {
-            out.push(retro::Move { position: before, gain: 0, turn: Turn::Passes });
+        if outcome(rules, before).is_none() && pass_allowed(rules, can_walk(before)) {
+            parents.parent(&[]);
         }
     }
     // A walk taken back leads to a position that has that walk, so no parent is over for
@@ -420,41 +460,41 @@ pub fn unmoves(rules: Rules, position: &Position, out: &mut Vec<retro::Move<Posi
         return;
     }
     let n = position.size();
-    let mut board = position.clone();
-    board.set_to_move(mover);
     for end in 0..n * n {
         let Some((rest, top)) = position.stack(end).pop() else { continue };
         if top != mover {
             continue;
         }
-        board.set(end, rest);
+        parents.set(end, rest);
         let mut taken = [top; MAX_MIXED as usize];
-        unwalk(&mut board, 1, end, None, &mut taken, out);
-        board.set(end, position.stack(end));
+        let mut path = [end; MAX_MIXED as usize + 1];
+        unwalk(parents, 1, end, None, &mut taken, &mut path);
+        parents.set(end, position.stack(end));
     }
 }
 
 /// Walks back from `at`, whose counter has just been taken off, towards the square the
 /// stack was lifted from; `taken[..k]` are the counters taken back so far, the last
-/// dropped first, and `came_from` is the square taken back before `at`. An empty
+/// dropped first, `path[..k]` the squares they were taken from (`at` the last), and
+/// `came_from` is the square taken back before `at`. An empty
 /// neighbour is where a stack of those `k` counters was lifted from; a stack is taken
 /// back further from one that is not. Every walk of every height is followed once: the
 /// walks of `k` steps and of more share their last `k` steps.
 fn unwalk(
-    board: &mut Position,
+    parents: &mut impl Unwalked,
     k: usize,
     at: usize,
     came_from: Option<usize>,
     taken: &mut [Colour; MAX_MIXED as usize],
-    out: &mut Vec<retro::Move<Position>>,
+    path: &mut [usize; MAX_MIXED as usize + 1],
 ) {
-    let n = board.size();
+    let n = parents.board().size();
     for d in Direction::ALL {
         let Some(prev) = d.step(at, n) else { continue };
         if Some(prev) == came_from {
             continue;
         }
-        let here = board.stack(prev);
+        let here = parents.board().stack(prev);
         match here.pop() {
             None => {
                 // The counter dropped first was the lifted stack's bottom.
@@ -462,18 +502,20 @@ fn unwalk(
                 let Some(stack) = lifted else { continue };
                 // Taking counters back misplaces none, so only the stack put back can stand
                 // where its counters may not (the position un-moved from is legal).
-                if board.misplaced(prev, stack) {
+                if parents.board().misplaced(prev, stack) {
                     continue;
                 }
-                board.set(prev, stack);
-                out.push(retro::Move { position: board.clone(), gain: 0, turn: Turn::Passes });
-                board.set(prev, Stack::EMPTY);
+                parents.set(prev, stack);
+                path[k] = prev;
+                parents.parent(&path[..=k]);
+                parents.set(prev, Stack::EMPTY);
             }
             Some((rest, counter)) if k < MAX_MIXED as usize => {
                 taken[k] = counter;
-                board.set(prev, rest);
-                unwalk(board, k + 1, prev, Some(at), taken, out);
-                board.set(prev, here);
+                path[k] = prev;
+                parents.set(prev, rest);
+                unwalk(parents, k + 1, prev, Some(at), taken, path);
+                parents.set(prev, here);
             }
             Some(_) => {}
         }
