@@ -354,14 +354,7 @@ impl Game for Thi {
         // (docs/performance.md, "Parents ranked near the position"). On smaller boards
         // ranking each parent's board whole costs no more.
         if self.size < 5 {
-            scratch.clear();
-            self.unmoves(position, scratch);
-            out.extend(scratch.iter().map(|p| retro::Move {
-                position: self.locate(&p.position),
-                gain: 0,
-                turn: p.turn,
-            }));
-            return;
+            return self.unmoves_located(position, scratch, out);
         }
         let mut board = position.clone();
         let mover = position.to_move().other();
@@ -370,15 +363,24 @@ impl Game for Thi {
             if self.index.prepare_near(&board, mover, near) {
                 moves::unwalk_all(self.rules, position, &mut LocatedParents { index: &self.index, board, near, out });
             } else {
-                scratch.clear();
-                self.unmoves(position, scratch);
-                out.extend(scratch.iter().map(|p| retro::Move {
-                    position: self.locate(&p.position),
-                    gain: 0,
-                    turn: p.turn,
-                }));
+                self.unmoves_located(position, scratch, out);
             }
         })
+    }
+}
+
+impl Thi {
+    /// The parents of `position` listed in `scratch` and located whole board by board.
+    #[inline]
+    fn unmoves_located(
+        &self,
+        position: &Position,
+        scratch: &mut Vec<retro::Move<Position>>,
+        out: &mut Vec<retro::Move<Location<ThiTier>>>,
+    ) {
+        scratch.clear();
+        self.unmoves(position, scratch);
+        out.extend(scratch.iter().map(|p| retro::Move { position: self.locate(&p.position), gain: 0, turn: p.turn }));
     }
 }
 
