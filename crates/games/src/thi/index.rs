@@ -197,13 +197,22 @@ impl BoardIndex {
     /// move is ranked as `Position::turned` would show it, without building that; a board
     /// and its mirror image get the same rank.
     pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
+        let mut word = [0u8; MAX_SQUARES];
+        let word = &mut word[..self.squares.len()];
+        let weight = self.read(board, to_move, word);
+        let (tier, rank) = self.in_tier(weight, self.words.locate(word, weight));
+        (tier, rank, (to_move == Colour::Black) as u8)
+    }
+
+    /// Reads `board` with `to_move` to move into `word` (turned half round, colours
+    /// swapped, for Black), and gives White's and Black's counters as read.
+    #[inline]
+    fn read(&self, board: &Position, to_move: Colour, word: &mut [u8]) -> [u32; 2] {
         let squares = board.squares();
-        let (code, read, orientation) = match to_move {
-            Colour::White => (&self.code, &self.squares, 0),
-            Colour::Black => (&self.code_turned, &self.squares_turned, 1),
+        let (code, read) = match to_move {
+            Colour::White => (&self.code, &self.squares),
+            Colour::Black => (&self.code_turned, &self.squares_turned),
         };
-        let mut word = [0u8; super::board::MAX_SQUARES];
-        let word = &mut word[..read.len()];
         let (mut white, mut black) = (0u32, 0u32);
         for ((letter, &sq), &kind) in word.iter_mut().zip(read).zip(&self.kinds) {
             let packed = code[kind as usize][squares[sq as usize].byte() as usize];
@@ -211,10 +220,16 @@ impl BoardIndex {
             white += (packed >> 8) & 0xff;
             black += packed >> 16;
         }
-        let rank = self.words.locate(word, [white, black]);
+        [white, black]
+    }
+
+    /// The tier of a board with `weight` counters as read, and its rank there given its
+    /// rank among the boards of that weight (the tier's second block follows its first).
+    #[inline]
+    fn in_tier(&self, [white, black]: [u32; 2], rank: u64) -> (ThiTier, u64) {
         let tier = ThiTier::new(white as u8, black as u8);
         let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
-        (tier, offset + rank, orientation)
+        (tier, offset + rank)
     }
 
     /// Prepares `near` for ranking boards that differ from `board`, with `to_move` to
@@ -225,19 +240,10 @@ impl BoardIndex {
         if !self.words.prepares() {
             return false;
         }
-        let (code, read) = match to_move {
-            Colour::White => (&self.code, &self.squares),
-            Colour::Black => (&self.code_turned, &self.squares_turned),
-        };
-        near.weight = [0; 2];
+        let word = &mut near.letters[..self.squares.len()];
+        near.weight = self.read(board, to_move, word);
         near.turned = to_move == Colour::Black;
-        for ((letter, &sq), &kind) in near.letters.iter_mut().zip(read).zip(&self.kinds) {
-            let packed = code[kind as usize][board.stack(sq as usize).byte() as usize];
-            *letter = packed as u8;
-            near.weight[0] += (packed >> 8) & 0xff;
-            near.weight[1] += packed >> 16;
-        }
-        self.words.prepare(&near.letters[..read.len()], &mut near.terms);
+        self.words.prepare(word, &mut near.terms);
         true
     }
 
@@ -264,10 +270,7 @@ impl BoardIndex {
             let (cell, letter) = near.patched[near.patches];
             near.letters[cell as usize] = letter;
         }
-        let [white, black] = near.weight;
-        let tier = ThiTier::new(white as u8, black as u8);
-        let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
-        (tier, offset + rank)
+        self.in_tier(near.weight, rank)
     }
 
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
