@@ -3,10 +3,10 @@
 //! A retrograde push ranks every parent of a position, and a parent differs from the
 //! position (read the parent's way round) only in the few cells a move taken back went
 //! over. The plain terms of the position's word, `below[c][rest from c on][w[c]]`, are
-//! summed from the last cell back once, in both orientations (the word and its mirror
-//! image); a parent's rank then needs new terms only from the first unit it changes to
-//! the last, since before that span the weight still to come is the same, and after it
-//! the cells are:
+//! summed from the last cell back once per orientation (the word, or its mirror image),
+//! the first time a parent is read that way round; a parent's rank then needs new terms
+//! only from the first unit it changes to the last, since before that span the weight
+//! still to come is the same, and after it the cells are:
 //!
 //! ```text
 //!   cells:   0 …  k … lo ……… hi … end       k: first cell after the parent's first
@@ -22,10 +22,19 @@ use super::{FoldedIndex, Unit};
 /// Most cells a prepared word may have.
 pub const MAX_NEAR_CELLS: usize = 96;
 
-/// The plain terms of a word, summed from the last cell back, in both orientations (the
-/// word as given and its mirror image), for [`FoldedIndex::locate_near`].
+/// A word and the plain terms of its rank, summed from the last cell back, in each
+/// orientation (the word as given and its mirror image) once a word near it has been
+/// ranked that way round, for [`FoldedIndex::locate_near`].
 #[derive(Debug, Clone)]
 pub struct WordTerms {
+    /// The prepared word.
+    word: [u8; MAX_NEAR_CELLS],
+    /// Per orientation, whether `at` and `sum` hold its terms: most parents read the way
+    /// round their position is, so the other way is often never needed.
+    summed: [bool; 2],
+    /// The word's folded head ([`FoldedIndex::folded_head`]), once a word near it has
+    /// been ranked.
+    head: Option<(u64, Option<(usize, usize)>)>,
     /// Per orientation, `at[c]`: the weight of cells `c..` as an offset into a cell's terms.
     at: [[u32; MAX_NEAR_CELLS + 1]; 2],
     /// Per orientation, `sum[c]`: the terms of cells `c..` summed.
@@ -34,7 +43,13 @@ pub struct WordTerms {
 
 impl Default for WordTerms {
     fn default() -> Self {
-        WordTerms { at: [[0; MAX_NEAR_CELLS + 1]; 2], sum: [[0; MAX_NEAR_CELLS + 1]; 2] }
+        WordTerms {
+            word: [0; MAX_NEAR_CELLS],
+            summed: [false; 2],
+            head: None,
+            at: [[0; MAX_NEAR_CELLS + 1]; 2],
+            sum: [[0; MAX_NEAR_CELLS + 1]; 2],
+        }
     }
 }
 
@@ -45,25 +60,34 @@ impl FoldedIndex {
         self.cells() <= MAX_NEAR_CELLS
     }
 
-    /// Sums the plain terms of `word` (valid, within the index) into `terms`, for ranking
-    /// words near it with [`FoldedIndex::locate_near`].
+    /// Prepares `terms` for ranking words near `word` (valid, within the index) with
+    /// [`FoldedIndex::locate_near`].
     ///
     /// # Panics
     /// If the index has more than [`MAX_NEAR_CELLS`] cells.
     pub fn prepare(&self, word: &[u8], terms: &mut WordTerms) {
-        let (below, steps, letters) = self.plain.terms_and_steps();
         let cells = self.cells();
         assert!(cells <= MAX_NEAR_CELLS, "a word of {cells} cells is too long to prepare");
-        for (orientation, (at, sum)) in terms.at.iter_mut().zip(terms.sum.iter_mut()).enumerate() {
-            at[cells] = 0;
-            sum[cells] = 0;
-            for c in (0..cells).rev() {
-                let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
-                let [terms, step] = steps[c * letters + letter];
-                at[c] = at[c + 1] + step;
-                sum[c] = sum[c + 1] + below[(terms + at[c]) as usize];
-            }
+        terms.word[..cells].copy_from_slice(&word[..cells]);
+        terms.summed = [false; 2];
+        terms.head = None;
+    }
+
+    /// Sums the plain terms of the prepared word read in `orientation`.
+    #[cold]
+    fn sum_terms(&self, terms: &mut WordTerms, orientation: usize) {
+        let (below, steps, letters) = self.plain.terms_and_steps();
+        let cells = self.cells();
+        let (word, at, sum) = (&terms.word, &mut terms.at[orientation], &mut terms.sum[orientation]);
+        at[cells] = 0;
+        sum[cells] = 0;
+        for c in (0..cells).rev() {
+            let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
+            let [terms, step] = steps[c * letters + letter];
+            at[c] = at[c + 1] + step;
+            sum[c] = sum[c + 1] + below[(terms + at[c]) as usize];
         }
+        terms.summed[orientation] = true;
     }
 
     /// Rank of `word`, which weighs `weight` and equals the word `terms` was prepared from
@@ -74,11 +98,32 @@ impl FoldedIndex {
     #[inline]
     pub fn locate_near(
         &self,
-        terms: &WordTerms,
+        terms: &mut WordTerms,
         word: &[u8],
         weight: [u32; 2],
         changed: Option<(usize, usize)>,
     ) -> u64 {
+        // Most words change only after the prepared word's first unequal pair, and share
+        // its folded part then.
+        let head = match terms.head {
+            Some(head) => head,
+            None => *terms.head.insert(self.folded_head(&terms.word[..self.cells()], weight)),
+        };
+        let head = match head {
+            (_, Some((_, k))) if changed.is_none_or(|(first, _)| first >= k) => head,
+            _ => self.folded_head(word, weight),
+        };
+        match head {
+            (rank, Some((orientation, k))) => rank + self.plain_after(terms, orientation, word, k, changed),
+            (rank, None) => rank,
+        }
+    }
+
+    /// The folded part of the rank of `word` (weighing `weight`): its symmetric units and
+    /// its first unequal pair; with the orientation whose plain part follows, and the cell
+    /// that part starts at, unless the word is its own mirror image.
+    #[inline]
+    fn folded_head(&self, word: &[u8], weight: [u32; 2]) -> (u64, Option<(usize, usize)>) {
         let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
         let mut rest = weight;
         let mut rank = 0u64;
@@ -105,10 +150,9 @@ impl FoldedIndex {
                 rank += self.ways_from(u + 1, minus(rest, wa));
             }
             rank += self.plain.term(c + 1, rest, b) - self.plain.term(c + 1, rest, a + 1);
-            let orientation = (left > a) as usize;
-            return rank + self.plain_after(terms, orientation, word, c + 2, changed);
+            return (rank, Some(((left > a) as usize, c + 2)));
         }
-        rank
+        (rank, None)
     }
 
     /// The plain terms of cells `k..` (a unit's first) of `word` read in `orientation`,
@@ -116,12 +160,15 @@ impl FoldedIndex {
     #[inline]
     fn plain_after(
         &self,
-        terms: &WordTerms,
+        terms: &mut WordTerms,
         orientation: usize,
         word: &[u8],
         k: usize,
         changed: Option<(usize, usize)>,
     ) -> u64 {
+        if !terms.summed[orientation] {
+            self.sum_terms(terms, orientation);
+        }
         let (at, sum) = (&terms.at[orientation], &terms.sum[orientation]);
         let Some((first, last)) = changed else { return sum[k] };
         let (lo, hi) = (self.unit_first[first], self.unit_last[last]);
@@ -154,12 +201,12 @@ mod tests {
         let all = words(&index, [3, 2]);
         for (i, base) in all.iter().enumerate().step_by(7) {
             index.prepare(base, &mut terms);
-            assert_eq!(index.locate_near(&terms, base, [3, 2], None), index.locate(&mut base.clone(), [3, 2]));
+            assert_eq!(index.locate_near(&mut terms, base, [3, 2], None), index.locate(&mut base.clone(), [3, 2]));
             for other in all.iter().skip(i % 5).step_by(3) {
                 let differ: Vec<usize> = (0..base.len()).filter(|&c| base[c] != other[c]).collect();
                 let changed = differ.first().map(|&f| (f, *differ.last().unwrap()));
                 let expected = index.locate(&mut other.clone(), [3, 2]);
-                assert_eq!(index.locate_near(&terms, other, [3, 2], changed), expected, "{base:?} → {other:?}");
+                assert_eq!(index.locate_near(&mut terms, other, [3, 2], changed), expected, "{base:?} → {other:?}");
             }
         }
     }

@@ -263,7 +263,7 @@ impl BoardIndex {
             span = Some(span.map_or((cell, cell), |(lo, hi)| (lo.min(cell), hi.max(cell))));
         }
         let word = &near.letters[..self.squares.len()];
-        let rank = self.words.locate_near(&near.terms, word, near.weight, span);
+        let rank = self.words.locate_near(&mut near.terms, word, near.weight, span);
         // Put the prepared board's letters back, the last patched first.
         while near.patches > 0 {
             near.patches -= 1;
