@@ -36,6 +36,16 @@ pub enum SolveError {
         /// The cause (a full disk, say), as the system told it.
         error: String,
     },
+    /// The memory for a tier's slots could not be had.
+    #[error("tier {tier}: cannot get {bytes} bytes of memory for its slots: {error}")]
+    Memory {
+        /// The tier, by name.
+        tier: String,
+        /// The bytes asked for.
+        bytes: u64,
+        /// The cause, as the system told it.
+        error: String,
+    },
     /// A tier solved in parts needs its parents from un-moves: the parents a scan finds
     /// are held in memory, which is what parts are meant to spare.
     #[error("tier {tier}: solving a tier in parts needs a game that lists un-moves")]

@@ -41,6 +41,7 @@
 //! the undecided state read, so of two threads counting down one slot, or deciding it,
 //! one retries or gives way, and exactly one sees a count reach zero.
 
+mod memory_slots;
 mod scratch;
 mod slot;
 mod spill;
@@ -51,6 +52,7 @@ use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
 use crate::value::{TableValue, Turn, Value};
+pub use memory_slots::{MemorySlots, MemoryValues};
 use rayon::prelude::*;
 pub use scratch::{ScratchSlots, ScratchValues};
 use slot::Slot;
@@ -112,10 +114,10 @@ pub trait SlotStorage: std::ops::Deref<Target = [AtomicU16]> + Sync {
     fn into_codes(self) -> Codes;
 }
 
-impl SlotStorage for Vec<AtomicU16> {
+impl SlotStorage for MemorySlots {
     fn into_codes(self) -> Codes {
-        // Mapping a vector's items to ones of the same size reuses its allocation.
-        Codes::Memory(self.into_iter().map(|slot| Slot::finished_code(slot.into_inner())).collect())
+        self.par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
+        Codes::Slots(self.into_values())
     }
 }
 
@@ -130,6 +132,8 @@ impl SlotStorage for ScratchSlots {
 pub enum Codes {
     /// In memory.
     Memory(Vec<u16>),
+    /// In the memory the tier's slots took.
+    Slots(MemoryValues),
     /// In the scratch file the tier was solved in (removed when this is dropped).
     Scratch(ScratchValues),
 }
@@ -140,6 +144,7 @@ impl std::ops::Deref for Codes {
     fn deref(&self) -> &[u16] {
         match self {
             Codes::Memory(codes) => codes,
+            Codes::Slots(codes) => codes,
             Codes::Scratch(codes) => codes,
         }
     }
@@ -606,7 +611,11 @@ pub fn solve_tier<G: Game>(
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     match placement {
         SlotPlacement::Memory => {
-            let slots: Vec<AtomicU16> = (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+            let slots = MemorySlots::new(len).map_err(|e| SolveError::Memory {
+                tier: tier.to_string(),
+                bytes: len as u64 * 2,
+                error: e.to_string(),
+            })?;
             solve_in(game, tier, children, (slots, None), observer)
         }
         SlotPlacement::Scratch { file, parts } => {

@@ -325,7 +325,7 @@ fn solve_tier<G: Game>(
             crate::solve::solve_tier(game, tier, &children, &placement, observer)?
         }
         Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?.into(),
-        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?.into(),
+        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
     })
 }
 

@@ -28,7 +28,7 @@ use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
-use crate::solve::Observer;
+use crate::solve::{Codes, MemorySlots, Observer};
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -188,7 +188,7 @@ pub fn solve_tier<'a, G: Game>(
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
-) -> Result<Vec<u16>, SolveError> {
+) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let mut solver = TierSolver { game, tier, size, children, scanned: None };
@@ -196,19 +196,25 @@ pub fn solve_tier<'a, G: Game>(
 
     // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
     //    parent edges.
-    let mut slots: Vec<AtomicU16> = (0..len).into_par_iter().map(|_| AtomicU16::new(0)).collect();
+    // Parents are settled at random: huge pages spare most of those accesses a TLB miss
+    // (`solve/memory_slots.rs`).
+    let slots = MemorySlots::new(len).map_err(|e| SolveError::Memory {
+        tier: tier.to_string(),
+        bytes: len as u64 * 2,
+        error: e.to_string(),
+    })?;
     let edges: Vec<Vec<Edge>> = slots
-        .par_chunks_mut(CHUNK)
+        .par_chunks(CHUNK)
         .enumerate()
         .map_init(
             || (Vec::new(), Vec::new()),
             |(moves, inside), (chunk, slots)| {
                 let from = (chunk * CHUNK) as u64;
                 let mut edges = Vec::new();
-                for (i, slot) in slots.iter_mut().enumerate() {
+                for (i, slot) in slots.iter().enumerate() {
                     let rank = from + i as u64;
                     let (best_exit, counter) = solver.scan(rank, moves, inside)?;
-                    *slot.get_mut() = Slot::Undecided { best_exit, counter }.encode();
+                    slot.store(Slot::Undecided { best_exit, counter }.encode(), Relaxed);
                     if find_parents && counter > 0 {
                         edges.extend(inside.iter().map(|&child| edge(child, rank, Turn::Passes)));
                     }
@@ -240,9 +246,10 @@ pub fn solve_tier<'a, G: Game>(
             frontier = pass.propagate(t, &frontier)?;
         }
     }
-    // 3. The rest is endless play: 0. The slots become the codes in place (same size and
-    //    alignment), so no second array is ever held.
-    Ok(slots.into_iter().map(|s| score_code(Slot::value(s.into_inner()) as i16)).collect())
+    // 3. The rest is endless play: 0. The slots become the codes in place, so no second
+    //    array is ever held.
+    slots.par_iter().for_each(|s| s.store(score_code(Slot::value(s.load(Relaxed)) as i16), Relaxed));
+    Ok(Codes::Slots(slots.into_values()))
 }
 
 /// The state of one tier's threshold passes, shared by the threads: a slot is decided once
