@@ -41,7 +41,7 @@
 //! the undecided state read, so of two threads counting down one slot, or deciding it,
 //! one retries or gives way, and exactly one sees a count reach zero.
 
-mod memory_slots;
+mod mapped_slots;
 mod scratch;
 mod slot;
 mod spill;
@@ -52,7 +52,7 @@ use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
 use crate::value::{TableValue, Turn, Value};
-pub use memory_slots::{MemorySlots, MemoryValues};
+pub use mapped_slots::{MappedSlots, MappedValues};
 use rayon::prelude::*;
 pub use scratch::{ScratchSlots, ScratchValues};
 use slot::Slot;
@@ -114,7 +114,7 @@ pub trait SlotStorage: std::ops::Deref<Target = [AtomicU16]> + Sync {
     fn into_codes(self) -> Codes;
 }
 
-impl SlotStorage for MemorySlots {
+impl SlotStorage for MappedSlots {
     fn into_codes(self) -> Codes {
         self.par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
         Codes::Slots(self.into_values())
@@ -133,7 +133,7 @@ pub enum Codes {
     /// In memory.
     Memory(Vec<u16>),
     /// In the memory the tier's slots took.
-    Slots(MemoryValues),
+    Slots(MappedValues),
     /// In the scratch file the tier was solved in (removed when this is dropped).
     Scratch(ScratchValues),
 }
@@ -611,7 +611,7 @@ pub fn solve_tier<G: Game>(
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     match placement {
         SlotPlacement::Memory => {
-            let slots = MemorySlots::new(len).map_err(|e| SolveError::Memory {
+            let slots = MappedSlots::anonymous(len).map_err(|e| SolveError::Memory {
                 tier: tier.to_string(),
                 bytes: len as u64 * 2,
                 error: e.to_string(),

@@ -28,7 +28,7 @@ use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
-use crate::solve::{Codes, MemorySlots, Observer};
+use crate::solve::{Codes, MappedSlots, Observer};
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -197,8 +197,8 @@ pub fn solve_tier<'a, G: Game>(
     // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
     //    parent edges.
     // Parents are settled at random: huge pages spare most of those accesses a TLB miss
-    // (`solve/memory_slots.rs`).
-    let slots = MemorySlots::new(len).map_err(|e| SolveError::Memory {
+    // (`solve/mapped_slots.rs`).
+    let slots = MappedSlots::anonymous(len).map_err(|e| SolveError::Memory {
         tier: tier.to_string(),
         bytes: len as u64 * 2,
         error: e.to_string(),

@@ -8,15 +8,15 @@
 //! disk before it is mapped, so that a full disk is an error here rather than a `SIGBUS`
 //! at a write into a page the disk has no room for.
 
+use super::mapped_slots::{MappedSlots, MappedValues};
 use memmap2::MmapMut;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU16;
 
 /// A file of `len` two-byte slots, mapped; the file is removed when this is dropped.
 pub struct ScratchSlots {
-    map: MmapMut,
-    path: PathBuf,
-    len: usize,
+    slots: MappedSlots,
+    file: Removed,
 }
 
 impl ScratchSlots {
@@ -25,26 +25,19 @@ impl ScratchSlots {
     pub fn create(path: &Path, len: usize) -> std::io::Result<ScratchSlots> {
         let bytes = len as u64 * 2;
         let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(path)?;
-        let scratch = || -> std::io::Result<MmapMut> {
-            fs4::FileExt::allocate(&file, bytes.max(1))?;
-            // SAFETY: the file was created just now by this process (`create_new`) in the
-            // table directory the build holds locked, and nothing else maps, writes or
-            // truncates it until it is removed on drop; the build's own accesses all go
-            // through this one mapping.
-            unsafe { MmapMut::map_mut(&file) }
-        };
-        match scratch() {
-            Ok(map) => Ok(ScratchSlots { map, path: path.to_owned(), len }),
-            Err(e) => {
-                let _ = std::fs::remove_file(path);
-                Err(e)
-            }
-        }
+        let removed = Removed(path.to_owned());
+        fs4::FileExt::allocate(&file, bytes.max(1))?;
+        // SAFETY: the file was created just now by this process (`create_new`) in the
+        // table directory the build holds locked, and nothing else maps, writes or
+        // truncates it until it is removed on drop; the build's own accesses all go
+        // through this one mapping.
+        let map = unsafe { MmapMut::map_mut(&file) }?;
+        Ok(ScratchSlots { slots: MappedSlots::in_map(map, len), file: removed })
     }
 
     /// The slots as plain values, once the threads are done with them.
     pub fn into_values(self) -> ScratchValues {
-        ScratchValues(self)
+        ScratchValues { values: self.slots.into_values(), _file: self.file }
     }
 }
 
@@ -53,32 +46,31 @@ impl std::ops::Deref for ScratchSlots {
 
     /// The slots, shared between threads.
     fn deref(&self) -> &[AtomicU16] {
-        debug_assert!(self.map.len() >= self.len * 2);
-        // SAFETY: the mapping is page-aligned and at least `2 · len` bytes long;
-        // `AtomicU16` has the size and alignment of `u16`, and every access while this
-        // view is out is atomic (no `&mut` view of the map is made while it lives).
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU16>(), self.len) }
+        &self.slots
     }
 }
 
-/// A scratch file's slots as plain values: no atomic view of them is left to write them.
-pub struct ScratchValues(ScratchSlots);
+/// A scratch file's slots as plain values; the file is removed when this is dropped.
+pub struct ScratchValues {
+    values: MappedValues,
+    _file: Removed,
+}
 
 impl std::ops::Deref for ScratchValues {
     type Target = [u16];
 
     fn deref(&self) -> &[u16] {
-        let ScratchSlots { map, len, .. } = &self.0;
-        // SAFETY: as in `ScratchSlots`' `deref`; `u16` and `AtomicU16` share their layout,
-        // and owning the slots means no atomic view of them is alive.
-        unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u16>(), *len) }
+        &self.values
     }
 }
 
-impl Drop for ScratchSlots {
+/// A scratch file, removed when this is dropped (after its map, declared before it).
+struct Removed(PathBuf);
+
+impl Drop for Removed {
     fn drop(&mut self) {
         // Left behind by a crash, the file is removed by the next build that locks the
         // directory (its name is a temporary file's, `.tier-*.tmp`).
-        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(&self.0);
     }
 }
