@@ -611,11 +611,7 @@ pub fn solve_tier<G: Game>(
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     match placement {
         SlotPlacement::Memory => {
-            let slots = MappedSlots::anonymous(len).map_err(|e| SolveError::Memory {
-                tier: tier.to_string(),
-                bytes: len as u64 * 2,
-                error: e.to_string(),
-            })?;
+            let slots = MappedSlots::for_tier(tier, len)?;
             solve_in(game, tier, children, (slots, None), observer)
         }
         SlotPlacement::Scratch { file, parts } => {

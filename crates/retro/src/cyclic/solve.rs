@@ -198,11 +198,7 @@ pub fn solve_tier<'a, G: Game>(
     //    parent edges.
     // Parents are settled at random: huge pages spare most of those accesses a TLB miss
     // (`solve/mapped_slots.rs`).
-    let slots = MappedSlots::anonymous(len).map_err(|e| SolveError::Memory {
-        tier: tier.to_string(),
-        bytes: len as u64 * 2,
-        error: e.to_string(),
-    })?;
+    let slots = MappedSlots::for_tier(tier, len)?;
     let edges: Vec<Vec<Edge>> = slots
         .par_chunks(CHUNK)
         .enumerate()

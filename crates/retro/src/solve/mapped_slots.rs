@@ -8,6 +8,7 @@
 //! An anonymous map starts zeroed (every slot undecided, as the scan expects), so the
 //! slots need no pass to clear them either.
 
+use crate::error::SolveError;
 use memmap2::MmapMut;
 use std::sync::atomic::AtomicU16;
 
@@ -25,6 +26,15 @@ impl MappedSlots {
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         Ok(MappedSlots::in_map(map, len))
+    }
+
+    /// [`MappedSlots::anonymous`] for tier `tier`, a failure named as its error.
+    pub fn for_tier(tier: impl std::fmt::Display, len: usize) -> Result<MappedSlots, SolveError> {
+        MappedSlots::anonymous(len).map_err(|e| SolveError::Memory {
+            tier: tier.to_string(),
+            bytes: len as u64 * 2,
+            error: e.to_string(),
+        })
     }
 
     /// The first `len` slots of `map`.
