@@ -57,7 +57,8 @@ pub struct Need {
     /// working bytes (one part's, for a tier solved in parts) with its child tiers'
     /// tables mapped ([`crate::Footprint::mapped`]), which it reads at random.
     pub memory: f64,
-    /// Bytes of the tables written, and of the largest scratch file while it is there.
+    /// Bytes of the tables written, and of the largest scratch file with its spill files
+    /// while they are there.
     pub disk: f64,
     /// Seconds on one thread, roughly.
     pub seconds: f64,
@@ -90,7 +91,8 @@ impl Need {
             need.memory = need.memory.max(n * f.work / parts as f64 + children);
             need.parts = need.parts.max(parts);
             if parts > 1 {
-                scratch = scratch.max(n * 2.0);
+                // The slots' file, and the parents spilled within a level.
+                scratch = scratch.max(n * 2.0 + crate::solve::spill_bound(n as u64) as f64);
             }
         }
         need.disk += scratch;

@@ -73,6 +73,9 @@ const BLOCK: usize = 1 << 14;
 const NOTHING: u16 = u16::MAX;
 /// How many spilled parents ahead of the one being set have their slots fetched.
 const SPILL_AHEAD: usize = 16;
+/// Parents a pushed position has at most on average over a batch of pushes, for the
+/// spill's bound: THI` 5×5 `fixed1` pushes to about 14, TRIAS to about 5.
+const SPILL_PARENTS: u64 = 32;
 
 /// Progress of a build, reported to whoever shows it.
 pub trait Observer: Sync {
@@ -343,29 +346,52 @@ pub fn push_levels<G: Game, S: SlotStorage>(
             return Err(SolveError::TooDeep { tier: work.tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
         let blocks: Vec<usize> = (0..work.next.len()).filter(|&b| work.next[b].load(Acquire) <= level).collect();
-        push_level(game, children, work, level, &blocks, part_len)?;
-        if let Some(spill) = &work.spill {
-            for part in 1..parts {
-                let ranks = part as u64 * part_len..((part as u64 + 1) * part_len).min(len as u64);
-                spill.drain(part, |edges| {
-                    edges.par_chunks(BLOCK).try_for_each_init(
-                        || Pusher::new(game, children, work, (ranks.clone(), part_len)),
-                        |pusher, edges| {
-                            // Fetched a few edges ahead, as a push fetches its parents.
-                            for (i, &edge) in edges.iter().enumerate() {
-                                if let Some(&ahead) = edges.get(i + SPILL_AHEAD) {
-                                    prefetch(&work.slots[spill::decode(ahead).0 as usize]);
-                                }
-                                let (parent, turn, code) = spill::decode(edge);
-                                pusher.set(parent, turn, Value::from_code(code))?;
-                            }
-                            Ok::<(), SolveError>(())
-                        },
-                    )
-                })?;
+        // In parts, the level's pushes go a batch at a time, the parts set from the spill
+        // whenever it has grown past its budget, so that it stays within what the build
+        // announced: a batch adds at most one budget more.
+        let batch = match &work.spill {
+            Some(_) => spill_batch_blocks(len as u64),
+            None => blocks.len().max(1),
+        };
+        for batch in blocks.chunks(batch) {
+            push_level(game, children, work, level, batch, part_len)?;
+            if work.spill.as_ref().is_some_and(Spill::over_budget) {
+                drain_spill(game, children, work, part_len)?;
             }
         }
+        drain_spill(game, children, work, part_len)?;
         level += 1;
+    }
+    Ok(())
+}
+
+/// Sets the parents every part but the first has waiting in its spill file, part by part.
+fn drain_spill<G: Game, S: SlotStorage>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier, S>,
+    part_len: u64,
+) -> Result<(), SolveError> {
+    let Some(spill) = &work.spill else { return Ok(()) };
+    let len = work.slots.len() as u64;
+    for part in 1..spill.parts() {
+        let ranks = part as u64 * part_len..((part as u64 + 1) * part_len).min(len);
+        spill.drain(part, |edges| {
+            edges.par_chunks(BLOCK).try_for_each_init(
+                || Pusher::new(game, children, work, (ranks.clone(), part_len)),
+                |pusher, edges| {
+                    // Fetched a few edges ahead, as a push fetches its parents.
+                    for (i, &edge) in edges.iter().enumerate() {
+                        if let Some(&ahead) = edges.get(i + SPILL_AHEAD) {
+                            prefetch(&work.slots[spill::decode(ahead).0 as usize]);
+                        }
+                        let (parent, turn, code) = spill::decode(edge);
+                        pusher.set(parent, turn, Value::from_code(code))?;
+                    }
+                    Ok::<(), SolveError>(())
+                },
+            )
+        })?;
     }
     Ok(())
 }
@@ -627,13 +653,34 @@ pub fn solve_tier<G: Game>(
                 // Named as temporary files, like the scratch file, for the same clean-up.
                 let stem = file.to_string_lossy().trim_end_matches(".tmp").to_owned();
                 let paths: Vec<PathBuf> = (1..*parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
-                Some(Spill::create(tier.to_string(), paths)?)
+                Some(Spill::create(tier.to_string(), paths, spill_budget(size))?)
             } else {
                 None
             };
             solve_in(game, tier, children, (slots, spill), observer)
         }
     }
+}
+
+/// Bytes the spill files of a tier of `size` positions solved in parts may hold before
+/// they are drained within a level: the scratch file's size (two bytes a position).
+pub fn spill_budget(size: u64) -> u64 {
+    size.saturating_mul(2)
+}
+
+/// Blocks a level of a tier of `size` positions solved in parts pushes between two looks
+/// at the spill: what adds at most its budget, but four blocks a thread at least, so
+/// that the threads share the batch.
+fn spill_batch_blocks(size: u64) -> usize {
+    let fits = spill_budget(size) / (BLOCK as u64 * SPILL_PARENTS * 8);
+    (fits as usize).max(4 * rayon::current_num_threads())
+}
+
+/// Bytes the spill files of a tier of `size` positions solved in parts hold at most: the
+/// budget, and one batch of pushes beyond it.
+pub fn spill_bound(size: u64) -> u64 {
+    let batch = spill_batch_blocks(size) as u64 * BLOCK as u64 * SPILL_PARENTS * 8;
+    spill_budget(size).saturating_add(batch)
 }
 
 /// Steps 2 to 4 in the slots given, pushed in so many parts.

@@ -15,6 +15,7 @@ use crate::value::Turn;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Ranks an edge holds: below 2^47.
@@ -43,13 +44,17 @@ pub struct Spill {
     tier: String,
     files: Vec<Mutex<File>>,
     paths: Vec<PathBuf>,
+    /// Bytes appended to the files and not drained yet.
+    held: AtomicU64,
+    /// Bytes past which [`Spill::over_budget`] asks for the files to be drained.
+    budget: u64,
 }
 
 impl Spill {
     /// Creates the files at `paths` (which must not exist), one for each part of `tier`
-    /// after the first.
-    pub fn create(tier: String, paths: Vec<PathBuf>) -> Result<Spill, SolveError> {
-        let mut spill = Spill { tier, files: Vec::new(), paths: Vec::new() };
+    /// after the first, to be drained when they hold more than `budget` bytes.
+    pub fn create(tier: String, paths: Vec<PathBuf>, budget: u64) -> Result<Spill, SolveError> {
+        let mut spill = Spill { tier, files: Vec::new(), paths: Vec::new(), held: AtomicU64::new(0), budget };
         for path in paths {
             let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path);
             let file = file.map_err(|e| spill.error(&path, e))?;
@@ -73,7 +78,14 @@ impl Spill {
     pub fn append(&self, part: usize, edges: &[u64]) -> Result<(), SolveError> {
         let bytes: Vec<u8> = edges.iter().flat_map(|e| e.to_le_bytes()).collect();
         let mut file = self.files[part - 1].lock().unwrap_or_else(|p| p.into_inner());
-        file.write_all(&bytes).map_err(|e| self.error(&self.paths[part - 1], e))
+        file.write_all(&bytes).map_err(|e| self.error(&self.paths[part - 1], e))?;
+        self.held.fetch_add(bytes.len() as u64, Relaxed);
+        Ok(())
+    }
+
+    /// Whether the files hold more than their budget and should be drained.
+    pub fn over_budget(&self) -> bool {
+        self.held.load(Relaxed) > self.budget
     }
 
     /// Hands every edge of `part`'s file (not the first part's) to `apply`, a chunk at a
@@ -119,8 +131,10 @@ impl Spill {
                 return Ok(());
             }
         }
+        let drained = file.stream_position()?;
         file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;
+        self.held.fetch_sub(drained, Relaxed);
         Ok(())
     }
 }
@@ -152,7 +166,7 @@ mod tests {
     fn a_part_gives_back_what_was_spilled_to_it_once() {
         let dir = tempfile::tempdir().unwrap();
         let paths = vec![dir.path().join("part-1")];
-        let spill = Spill::create("t".into(), paths).unwrap();
+        let spill = Spill::create("t".into(), paths, 16).unwrap();
         spill.append(1, &[1, 2]).unwrap();
         spill.append(1, &[3]).unwrap();
         let mut seen = Vec::new();
@@ -163,8 +177,12 @@ mod tests {
         spill.drain(1, &mut read).unwrap();
         spill.drain(1, &mut read).unwrap();
         assert_eq!(seen, [1, 2, 3], "read once: a drained part is empty for the next level");
+        spill.append(1, &[4, 5, 6]).unwrap();
+        assert!(spill.over_budget(), "24 bytes held, 16 allowed");
+        spill.drain(1, |_| Ok(())).unwrap();
+        assert!(!spill.over_budget(), "nothing held once drained");
         // An error of the pushes stops the drain and is handed back as it was.
-        spill.append(1, &[4]).unwrap();
+        spill.append(1, &[7]).unwrap();
         let stopped = spill.drain(1, |_| Err(SolveError::TooLarge { tier: "t".into(), size: 1 }));
         assert!(matches!(stopped, Err(SolveError::TooLarge { .. })));
         let files = dir.path().to_owned();
