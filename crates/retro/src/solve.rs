@@ -32,8 +32,10 @@
 //! `parts` ranges. A level is pushed once, in rank order, setting the parents in the first
 //! range and writing every other parent, with its move's turn and the pushed value, to
 //! its range's file (`solve/spill.rs`); then each other range in turn is set from its
-//! file. The pages written at random are then one range's at a time, which fits; the
-//! price is the spilled parents written and read back once. A pushed value means the same
+//! file, and sooner, between batches of the level's pushes, whenever the files outgrow
+//! the scratch file's size ([`spill_budget`]). The pages written at random are then one
+//! range's at a time, which fits; the price is the spilled parents written and read back
+//! once. A pushed value means the same
 //! whenever it reaches its parent within the level: a push decides parents at later
 //! levels only, and the order of a level's pushes never mattered.
 //!
