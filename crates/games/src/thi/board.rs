@@ -204,6 +204,23 @@ const fn pushed() -> [[u8; 2]; 256] {
     table
 }
 
+/// Per board side `n` (at most 5): the square each square of the mirror image reads.
+static MIRROR_READ: [[u8; 32]; 6] = mirror_reads();
+
+const fn mirror_reads() -> [[u8; 32]; 6] {
+    let mut table = [[0u8; 32]; 6];
+    let mut n = 0;
+    while n < 6 {
+        let mut square = 0;
+        while square < 32 {
+            table[n][square] = if square >= n * n { square } else { square - square % n + n - 1 - square % n } as u8;
+            square += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
 /// A board and the side to move.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -254,6 +271,15 @@ impl Position {
         self.squares().iter().map(|s| s.count(colour) as u32).sum()
     }
 
+    /// Counters of each colour on the board (White's, Black's), in one pass.
+    pub fn counts(&self) -> [u32; 2] {
+        let (all, black) = self
+            .squares()
+            .iter()
+            .fold((0, 0), |(all, black), s| (all + s.height() as u32, black + s.count(Colour::Black) as u32));
+        [all - black, black]
+    }
+
     /// The row on which counters of `colour` are borne off: the opponent's first row.
     pub fn bear_off_row(&self, colour: Colour) -> usize {
         match colour {
@@ -295,19 +321,22 @@ impl Position {
     pub fn mirror_class(&self, tag: u8) -> [u64; 4] {
         let n = self.size();
         debug_assert!(n * n <= MIRROR_CLASS_SQUARES);
-        let squares = self.squares();
-        let rows = || squares.chunks_exact(n);
-        let mirrored = rows()
-            .flat_map(|row| row.iter().zip(row.iter().rev()))
-            .find(|(plain, image)| plain != image)
-            .is_some_and(|(plain, image)| image.byte() < plain.byte());
+        let image = &MIRROR_READ[n];
+        let mirrored = (0..n * n)
+            .find(|&sq| self.squares[sq] != self.squares[image[sq] as usize])
+            .is_some_and(|sq| self.squares[image[sq] as usize] < self.squares[sq]);
+        // As the board stands, a fixed 32 squares are read (those past the board are
+        // empty); mirrored, the board's through a table: no copy of a run-time length (a
+        // `memcpy` call a row cost more than the rest of the class).
+        debug_assert!(self.squares[n * n..32].iter().all(|s| s.is_empty()));
         let mut bytes = [0u8; 32];
-        for (out, row) in bytes.chunks_exact_mut(n).zip(rows()) {
-            for (byte, stack) in out.iter_mut().zip(row) {
-                *byte = stack.byte();
+        if mirrored {
+            for (byte, &read) in bytes[..n * n].iter_mut().zip(image) {
+                *byte = self.squares[read as usize].byte();
             }
-            if mirrored {
-                out.reverse();
+        } else {
+            for (byte, stack) in bytes.iter_mut().zip(&self.squares[..32]) {
+                *byte = stack.byte();
             }
         }
         bytes[31] = tag;

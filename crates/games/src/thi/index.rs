@@ -91,17 +91,16 @@ pub struct BoardIndex {
     /// The square of the board turned half round that each cell reads (ranking a turned
     /// board without building it).
     squares_turned: Vec<u8>,
-    /// Per row kind and stack byte: the letter, then White's and Black's counters, one
-    /// byte each (`letter | white << 8 | black << 16`), for a fused look-up when ranking.
-    code: [[u32; 256]; 3],
-    /// The same for the stack with its colours swapped (ranking a turned board).
-    code_turned: [[u32; 256]; 3],
-    /// Row kind of each cell.
-    kinds: Vec<u8>,
+    /// Per way of reading (as the board stands, or turned half round with its colours
+    /// swapped), cell and stack byte (`cell << 8 | byte`): the letter, then White's and
+    /// Black's counters as read (`letter | white << 16 | black << 24`). A board's cells'
+    /// codes summed give its counters in the high half: one look-up and one addition a
+    /// square when ranking.
+    code: [Vec<u32>; 2],
     /// The cell each square is read into: as the board stands (White to move), and turned.
     cells: [Vec<u8>; 2],
-    /// Per row kind: stack of each letter.
-    stack: [Vec<Stack>; 3],
+    /// Per cell and letter (`cell << 5 | letter`): the stack it stands for.
+    stacks: Vec<Stack>,
 }
 
 impl BoardIndex {
@@ -119,15 +118,6 @@ impl BoardIndex {
                 })
                 .collect()
         });
-        let mut code = [[u32::MAX; 256]; 3];
-        let mut code_turned = [[u32::MAX; 256]; 3];
-        for k in 0..3 {
-            for (i, s) in stack[k].iter().enumerate() {
-                let packed = i as u32 | (s.count(Colour::White) as u32) << 8 | (s.count(Colour::Black) as u32) << 16;
-                code[k][s.byte() as usize] = packed;
-                code_turned[k][s.swapped().byte() as usize] = packed;
-            }
-        }
         let mut squares = Vec::with_capacity(size * size);
         let mut units = Vec::new();
         for row in 0..size {
@@ -152,6 +142,19 @@ impl BoardIndex {
             .collect();
         let words = FoldedIndex::new(alphabets, &units, [max as u32, max as u32])?;
         let squares_turned: Vec<u8> = squares.iter().map(|&sq| (size * size - 1) as u8 - sq).collect();
+        // Letters below 2^16 over at most 81 cells, counts below 2^8: the sums stay apart.
+        let code = [false, true].map(|turned| {
+            let mut code = vec![u32::MAX; kinds.len() << 8];
+            for (cell, &kind) in kinds.iter().enumerate() {
+                for (letter, s) in stack[kind as usize].iter().enumerate() {
+                    let packed =
+                        letter as u32 | (s.count(Colour::White) as u32) << 16 | (s.count(Colour::Black) as u32) << 24;
+                    let byte = if turned { s.swapped().byte() } else { s.byte() };
+                    code[cell << 8 | byte as usize] = packed;
+                }
+            }
+            code
+        });
         let cells = [&squares, &squares_turned].map(|read| {
             let mut cells = vec![0u8; size * size];
             for (cell, &sq) in read.iter().enumerate() {
@@ -159,7 +162,11 @@ impl BoardIndex {
             }
             cells
         });
-        Ok(BoardIndex { size, max, words, squares, squares_turned, code, code_turned, kinds, cells, stack })
+        let mut stacks = vec![Stack::EMPTY; kinds.len() << 5];
+        for (cell, &kind) in kinds.iter().enumerate() {
+            stacks[cell << 5..][..stack[kind as usize].len()].copy_from_slice(&stack[kind as usize]);
+        }
+        Ok(BoardIndex { size, max, words, squares, squares_turned, code, cells, stacks })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -209,18 +216,18 @@ impl BoardIndex {
     #[inline]
     fn read(&self, board: &Position, to_move: Colour, word: &mut [u8]) -> [u32; 2] {
         let squares = board.squares();
-        let (code, read) = match to_move {
-            Colour::White => (&self.code, &self.squares),
-            Colour::Black => (&self.code_turned, &self.squares_turned),
+        let read = match to_move {
+            Colour::White => &self.squares,
+            Colour::Black => &self.squares_turned,
         };
-        let (mut white, mut black) = (0u32, 0u32);
-        for ((letter, &sq), &kind) in word.iter_mut().zip(read).zip(&self.kinds) {
-            let packed = code[kind as usize][squares[sq as usize].byte() as usize];
+        let code = &self.code[to_move.index()];
+        let mut sum = 0u32;
+        for (cell, (letter, &sq)) in word.iter_mut().zip(read).enumerate() {
+            let packed = code[cell << 8 | squares[sq as usize].byte() as usize];
             *letter = packed as u8;
-            white += (packed >> 8) & 0xff;
-            black += packed >> 16;
+            sum += packed;
         }
-        [white, black]
+        [(sum >> 16) & 0xff, sum >> 24]
     }
 
     /// The tier of a board with `weight` counters as read, and its rank there given its
@@ -253,13 +260,13 @@ impl BoardIndex {
     #[inline]
     pub fn locate_near(&self, near: &mut NearBoards, board: &Position, changed: &[usize]) -> (ThiTier, u64) {
         let cells = &self.cells[near.turned as usize];
-        let code = if near.turned { &self.code_turned } else { &self.code };
+        let code = &self.code[near.turned as usize];
         let mut span: Option<(usize, usize)> = None;
         for &square in changed {
             let cell = cells[square] as usize;
             near.patched[near.patches] = (cell as u8, near.letters[cell]);
             near.patches += 1;
-            near.letters[cell] = code[self.kinds[cell] as usize][board.stack(square).byte() as usize] as u8;
+            near.letters[cell] = code[cell << 8 | board.stack(square).byte() as usize] as u8;
             span = Some(span.map_or((cell, cell), |(lo, hi)| (lo.min(cell), hi.max(cell))));
         }
         let word = &near.letters[..self.squares.len()];
@@ -299,8 +306,8 @@ impl BoardIndex {
     pub fn next_board(&self, tier: ThiTier, rank: u64, previous: &Position) -> Position {
         let mut word = [0u8; super::board::MAX_SQUARES];
         let word = &mut word[..self.squares.len()];
-        for ((letter, &sq), &kind) in word.iter_mut().zip(&self.squares).zip(&self.kinds) {
-            *letter = self.code[kind as usize][previous.stack(sq as usize).byte() as usize] as u8;
+        for (cell, (letter, &sq)) in word.iter_mut().zip(&self.squares).enumerate() {
+            *letter = self.code[0][cell << 8 | previous.stack(sq as usize).byte() as usize] as u8;
         }
         // The last board of the first block is followed by the first of the second, and
         // a run of boards whose mirror image ranks instead is skipped by unranking.
@@ -312,8 +319,8 @@ impl BoardIndex {
 
     fn board_of(&self, word: &[u8]) -> Position {
         let mut board = Position::empty(self.size, Colour::White);
-        for ((&letter, &sq), &kind) in word.iter().zip(&self.squares).zip(&self.kinds) {
-            board.set(sq as usize, self.stack[kind as usize][letter as usize]);
+        for (cell, (&letter, &sq)) in word.iter().zip(&self.squares).enumerate() {
+            board.set(sq as usize, self.stacks[cell << 5 | letter as usize]);
         }
         board
     }

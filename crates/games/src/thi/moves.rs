@@ -282,8 +282,8 @@ pub fn can_walk(position: &Position) -> bool {
 /// The value for the player to move if the game is over.
 pub fn outcome(rules: Rules, position: &Position) -> Option<Value> {
     let mover = position.to_move();
-    let mine = position.count(mover);
-    let theirs = position.count(mover.other());
+    let counts = position.counts();
+    let (mine, theirs) = (counts[mover.index()], counts[mover.other().index()]);
     if rules.set.counts_at_end() {
         if can_walk(position) {
             return None;
