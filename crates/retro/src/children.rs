@@ -47,7 +47,7 @@ impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
 
     /// The value code at `rank` of the child tier `child`; an error if `child` is not a
     /// finished child tier or the rank lies past its end.
-    #[inline]
+    #[inline(always)]
     pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
         // Largest tiers first: a move loses little material, so its child's tier is most
         // often one of the highest below this one (Kalah's tier 20 has 20 tables below it).

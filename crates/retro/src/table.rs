@@ -694,7 +694,7 @@ impl Table {
     }
 
     /// The code stored for `rank`, whatever its encoding, or `None` past the end.
-    #[inline]
+    #[inline(always)]
     pub fn code(&self, rank: u64) -> Option<u16> {
         if self.is_blocked() {
             blocks::get(self.body(), self.header.entries, rank)
