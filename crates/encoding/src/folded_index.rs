@@ -33,7 +33,6 @@
 //! them symmetric.
 
 use crate::word_index::{Alphabet, IndexError, TermLayout, WordIndex};
-use std::cmp::Ordering;
 
 mod near;
 pub use near::{WordTerms, MAX_NEAR_CELLS};
@@ -69,6 +68,17 @@ pub struct FoldedIndex {
     /// The first and the last cell of each cell's unit.
     unit_first: Vec<usize>,
     unit_last: Vec<usize>,
+    /// `unit_steps[u · stride + a]`, for letter `a` of unit `u`'s first cell: where its
+    /// terms start in `before` and `unequal`, and its weight `(x, y)` as the weight index
+    /// `x · (max[1] + 1) + y`, so that ranking steps one index down a letter.
+    unit_steps: Vec<[u32; 2]>,
+    /// `unequal[u][x][y][a]`, laid out as `before`, for a pair unit `u` whose letters
+    /// `(a, b)`, `a < b`, are the word's first unequal pair and whose units weigh `(x, y)`:
+    /// everything that pair adds to the rank except the plain term of `b`, which the cells
+    /// after `a` add as the plain index does (`before[u][x][y][a]`, the symmetric fillings
+    /// `(a, a)`, minus the plain fillings `(a, b')` with `b' ≤ a`; wrapping, as the sum
+    /// with `b`'s term is a count).
+    unequal: Vec<u64>,
 }
 
 impl FoldedIndex {
@@ -137,6 +147,36 @@ impl FoldedIndex {
                 }
             }
         }
+        let mut unequal = vec![0u64; before.len()];
+        for (u, &(_, c)) in placed.iter().enumerate().filter(|(_, (unit, _))| *unit == Unit::Pair) {
+            let alphabet = plain.alphabet(c);
+            // A last letter has no larger one to pair with.
+            for (a, wa) in alphabet.iter().enumerate().take(alphabet.len() - 1) {
+                for x in wa[0] as usize..wx {
+                    for y in wa[1] as usize..wy {
+                        let (x1, y1) = (x - wa[0] as usize, y - wa[1] as usize);
+                        let same = if fits(*wa, x1, y1) {
+                            ways[slot(u + 1, x1 - wa[0] as usize, y1 - wa[1] as usize)]
+                        } else {
+                            0
+                        };
+                        let smaller = plain.term(c + 1, [x1 as u32, y1 as u32], a as u8 + 1);
+                        unequal[at(u, a, x, y)] = before[at(u, a, x, y)].wrapping_add(same).wrapping_sub(smaller);
+                    }
+                }
+            }
+        }
+        let mut unit_steps = vec![[0u32; 2]; placed.len() * stride];
+        for (u, &(_, c)) in placed.iter().enumerate() {
+            for a in 0..stride {
+                let weight = plain.alphabet(c).get(a).map_or(0, |w| w[0] as usize * wy + w[1] as usize);
+                let start = layout.at(u, a, 0);
+                if start > u32::MAX as usize {
+                    return Err(IndexError::TooLarge(max));
+                }
+                unit_steps[u * stride + a] = [start as u32, weight as u32];
+            }
+        }
         let (mut image_cell, mut unit_first, mut unit_last) = (Vec::new(), Vec::new(), Vec::new());
         for &(unit, c) in &placed {
             let cells: &[usize] = if unit == Unit::Pair { &[c + 1, c] } else { &[c] };
@@ -144,7 +184,19 @@ impl FoldedIndex {
             unit_first.extend(cells.iter().map(|_| c));
             unit_last.extend(cells.iter().map(|_| c + cells.len() - 1));
         }
-        Ok(FoldedIndex { plain, units: placed, stride, ways, before, layout, image_cell, unit_first, unit_last })
+        Ok(FoldedIndex {
+            plain,
+            units: placed,
+            stride,
+            ways,
+            before,
+            layout,
+            image_cell,
+            unit_first,
+            unit_last,
+            unit_steps,
+            unequal,
+        })
     }
 
     /// The index over every word, canonical or not, in the same cell order.
@@ -188,65 +240,56 @@ impl FoldedIndex {
         Ok(self.ways_from(0, weight))
     }
 
-    /// How `word` compares with its mirror image: `Less` if it is the canonical one of
-    /// two, `Equal` if it is its own image, `Greater` if its image is canonical.
+    /// The weight index of `weight`: `weight[0] · (max[1] + 1) + weight[1]`. Weight
+    /// indices add up as weights do, so a word's is the sum of its letters'.
     #[inline]
-    pub fn mirror_order(&self, word: &[u8]) -> Ordering {
-        for &(unit, c) in &self.units {
-            if unit == Unit::Pair && word[c] != word[c + 1] {
-                return word[c].cmp(&word[c + 1]);
-            }
-        }
-        Ordering::Equal
+    pub fn weight_index(&self, weight: [u32; 2]) -> usize {
+        weight[0] as usize * (self.plain.max()[1] as usize + 1) + weight[1] as usize
     }
 
-    /// Replaces `word` by its mirror image.
-    pub fn mirror(&self, word: &mut [u8]) {
-        for &(unit, c) in &self.units {
-            if unit == Unit::Pair {
-                word.swap(c, c + 1);
-            }
-        }
+    /// The weight whose weight index is `index`.
+    pub fn weight_of(&self, index: usize) -> [u32; 2] {
+        let weights = self.plain.max()[1] as usize + 1;
+        [(index / weights) as u32, (index % weights) as u32]
     }
 
-    /// Rank of `word`, weighing `weight`, after replacing it by its mirror image if that
-    /// is the canonical one (hot path; unchecked: the word must be valid and weigh
-    /// `weight`, as [`WordIndex::rank`] would find).
+    /// Rank of `word`, whose weight has the weight index `weight`
+    /// ([`FoldedIndex::weight_index`]), after replacing it by its mirror image if that is
+    /// the canonical one (hot path; unchecked: the word must be valid and weigh that, as
+    /// [`WordIndex::rank`] would find).
+    ///
+    /// One pass over the units while the word is symmetric, one look-up a unit; at the
+    /// first unequal pair, one more, and the plain rank of the cells from its right one.
     #[inline]
-    pub fn locate(&self, word: &mut [u8], weight: [u32; 2]) -> u64 {
-        if self.mirror_order(word) == Ordering::Greater {
-            self.mirror(word);
-        }
-        self.rank_canonical(word, weight)
-    }
-
-    /// Rank of a canonical word weighing `weight`.
-    fn rank_canonical(&self, word: &[u8], weight: [u32; 2]) -> u64 {
+    pub fn locate(&self, word: &mut [u8], weight: usize) -> u64 {
+        let per_weight = self.layout.weight;
+        // The weight of the units still to come, as a weight index.
         let mut rest = weight;
         let mut rank = 0u64;
-        let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
         for (u, &(unit, c)) in self.units.iter().enumerate() {
-            let a = word[c];
-            let wa = self.plain.letter_weight(c, a);
-            rank += self.before(u, rest, a);
-            rest = minus(rest, wa);
-            if unit == Unit::Single {
+            let left = word[c];
+            let (a, right) = match unit {
+                Unit::Single => (left, left),
+                Unit::Pair => (left.min(word[c + 1]), word[c + 1]),
+            };
+            let [start, step] = self.unit_steps[u * self.stride + a as usize];
+            let at = start as usize + rest * per_weight;
+            if left == right {
+                rank += self.before[at];
+                rest -= step as usize * if unit == Unit::Pair { 2 } else { 1 };
                 continue;
             }
-            let b = word[c + 1];
-            let fits = wa[0] <= rest[0] && wa[1] <= rest[1];
-            if a == b {
-                rest = minus(rest, wa);
-                continue;
+            // The image is canonical when its smaller letter stands right: swapping the
+            // pairs from here on makes it (the pairs before are symmetric).
+            if left > right {
+                for &(unit, c) in &self.units[u..] {
+                    if unit == Unit::Pair {
+                        word.swap(c, c + 1);
+                    }
+                }
             }
-            debug_assert!(a < b, "a word that is not canonical");
-            // Before (a, b): (a, a) with a symmetric rest, then (a, b') for a < b' < b.
-            if fits {
-                rank += self.ways_from(u + 1, minus(rest, wa));
-            }
-            rank += self.plain.term(c + 1, rest, b) - self.plain.term(c + 1, rest, a + 1);
-            rest = minus(rest, self.plain.letter_weight(c + 1, b));
-            return rank + self.plain.rank_from(c + 2, rest, &word[c + 2..]);
+            rank = rank.wrapping_add(self.unequal[at]);
+            return rank.wrapping_add(self.plain.rank_after(c + 1, rest - step as usize, &word[c + 1..]));
         }
         rank
     }
@@ -296,20 +339,21 @@ impl FoldedIndex {
     }
 
     /// Steps a canonical `word` to the canonical word of the same weight with the next
-    /// rank; false, the word unspecified, if that needs more than a step (the last word
-    /// of its weight, or a run of words that are not canonical to skip): then unrank.
-    pub fn next_word(&self, word: &mut [u8]) -> bool {
-        if !self.plain.next_word(word) {
-            return false;
-        }
+    /// rank, and gives the first cell it changed; `None`, the word unspecified, if that
+    /// needs more than a step (the last word of its weight, or a run of words that are
+    /// not canonical to skip): then unrank.
+    pub fn next_word(&self, word: &mut [u8]) -> Option<usize> {
+        // Skipping words that are not canonical changes cells from the first unequal
+        // pair's right one on, and the plain step changed that pair or one before it.
+        let first = self.plain.next_word(word)?;
         // The first unequal pair decides; with its larger letter first, every word up to
         // the same prefix with a right letter of at least the left one is not canonical.
         let Some(u) = self.units.iter().position(|&(unit, c)| unit == Unit::Pair && word[c] != word[c + 1]) else {
-            return true;
+            return Some(first);
         };
         let c = self.units[u].1;
         if word[c] < word[c + 1] {
-            return true;
+            return Some(first);
         }
         let a = word[c];
         let mut rest = [0u32; 2];
@@ -327,15 +371,15 @@ impl FoldedIndex {
                 if self.ways_from(u + 1, left) > 0 {
                     word[c + 1] = a;
                     self.unrank_from(u + 1, left, 0, word);
-                    return true;
+                    return Some(first);
                 }
             } else if self.plain.ways_from(c + 2, left) > 0 {
                 word[c + 1] = b as u8;
                 self.plain.unrank_from(c + 2, left, 0, &mut word[c + 2..]);
-                return true;
+                return Some(first);
             }
         }
-        false
+        None
     }
 }
 
@@ -348,6 +392,11 @@ mod tests {
         let alphabet: Alphabet = vec![[0, 0], [1, 0], [0, 1], [2, 1], [0, 2], [1, 1]];
         let units = [Unit::Pair, Unit::Single, Unit::Pair, Unit::Single];
         FoldedIndex::new(vec![alphabet; 6], &units, [4, 3]).unwrap()
+    }
+
+    /// The mirror image of `word`.
+    fn image(index: &FoldedIndex, word: &[u8]) -> Vec<u8> {
+        (0..word.len()).map(|c| word[index.image_cell[c]]).collect()
     }
 
     /// Every word of a weight, in plain rank order.
@@ -367,14 +416,13 @@ mod tests {
         let index = index();
         for x in 0..=4 {
             for y in 0..=3 {
-                let canonical: Vec<_> =
-                    words(&index, [x, y]).into_iter().filter(|w| index.mirror_order(w) != Ordering::Greater).collect();
+                let canonical: Vec<_> = words(&index, [x, y]).into_iter().filter(|w| *w <= image(&index, w)).collect();
                 assert_eq!(index.size([x, y]).unwrap(), canonical.len() as u64, "weight {x},{y}");
                 let mut word = vec![0u8; index.cells()];
                 for (r, expected) in canonical.iter().enumerate() {
                     index.unrank([x, y], r as u64, &mut word).unwrap();
                     assert_eq!(&word, expected, "weight {x},{y}, rank {r}");
-                    assert_eq!(index.locate(&mut word, [x, y]), r as u64);
+                    assert_eq!(index.locate(&mut word, index.weight_index([x, y])), r as u64);
                 }
             }
         }
@@ -392,8 +440,8 @@ mod tests {
         for (x, y) in (0..=4).flat_map(|x| (0..=3).map(move |y| (x, y))) {
             for r in 0..small.size([x, y]).unwrap() {
                 large.unrank([x, y], r, &mut word).unwrap();
-                assert_eq!(small.locate(&mut word.clone(), [x, y]), r);
-                assert_eq!(large.locate(&mut word.clone(), [x, y]), r);
+                assert_eq!(small.locate(&mut word.clone(), small.weight_index([x, y])), r);
+                assert_eq!(large.locate(&mut word.clone(), large.weight_index([x, y])), r);
             }
         }
     }
@@ -402,11 +450,14 @@ mod tests {
     fn a_word_and_its_image_share_a_rank() {
         let index = index();
         for word in words(&index, [3, 2]) {
-            let mut image = word.clone();
-            index.mirror(&mut image);
+            let mut mirrored = image(&index, &word);
             let mut first = word.clone();
-            assert_eq!(index.locate(&mut first, [3, 2]), index.locate(&mut image, [3, 2]), "{word:?}");
-            assert_eq!(first, image, "both become the canonical word");
+            assert_eq!(
+                index.locate(&mut first, index.weight_index([3, 2])),
+                index.locate(&mut mirrored, index.weight_index([3, 2])),
+                "{word:?}"
+            );
+            assert_eq!(first, mirrored, "both become the canonical word");
         }
     }
 
@@ -422,7 +473,7 @@ mod tests {
                 index.unrank([x, y], 0, &mut word).unwrap();
                 for r in 1..size {
                     index.unrank([x, y], r, &mut expected).unwrap();
-                    if index.next_word(&mut word) {
+                    if index.next_word(&mut word).is_some() {
                         stepped += 1;
                     } else {
                         unranked += 1;
@@ -430,7 +481,7 @@ mod tests {
                     }
                     assert_eq!(word, expected, "weight {x},{y}, rank {r}");
                 }
-                assert!(!index.next_word(&mut word), "weight {x},{y}: a word after the last");
+                assert!(index.next_word(&mut word).is_none(), "weight {x},{y}: a word after the last");
             }
         }
         // The step is the rule, unranking the exception.

@@ -133,7 +133,18 @@ pub struct WordIndex {
     /// that cell on alone (see [`WordIndex::locate_counts`]). A row of 256 needs no bounds
     /// check for a `u8` index.
     terms: Vec<[u64; 256]>,
+    /// `successor[c][r][s]`, `r` a weight index and `s` up to `letters`: the first letter
+    /// from `s` on that cell `c` can hold when cells `c..` weigh `r` (the cells after it
+    /// able to weigh the rest), or [`NO_LETTER`]. Stepping a word to the next is then
+    /// one look-up a cell. Empty for an index with letters past a byte's or weight
+    /// indices past 16 bits, whose words are not stepped.
+    successor: Vec<u8>,
+    /// `letter_index[c · letters + s]`: the weight index of letter `s` of cell `c`.
+    letter_index: Vec<u16>,
 }
+
+/// No letter, in [`WordIndex`]'s `successor` table.
+const NO_LETTER: u8 = u8::MAX;
 
 impl WordIndex {
     /// An index over `alphabets.len()` cells for every total weight up to `max`.
@@ -184,7 +195,40 @@ impl WordIndex {
         let counts = max[1] == 0
             && alphabets.iter().all(|a| a.len() == wx && a.iter().enumerate().all(|(k, w)| *w == [k as u32, 0]));
         let terms = if counts && max[0] <= u8::MAX as u32 { count_terms(cells, wx, &ways) } else { Vec::new() };
-        Ok(WordIndex { cells, max, alphabets, ways, below, layout, letters, weights, steps, counts, terms })
+        // Letters are bytes, and one value means none; weight indices fit 16 bits.
+        let steps_words = letters < NO_LETTER as usize && wx * wy <= 1 << 16;
+        let mut successor = vec![NO_LETTER; if steps_words { cells * wx * wy * (letters + 1) } else { 0 }];
+        for (c, alphabet) in alphabets.iter().enumerate().filter(|_| steps_words) {
+            for r in 0..wx * wy {
+                let (x, y) = (r / wy, r % wy);
+                let row = &mut successor[(c * wx * wy + r) * (letters + 1)..][..letters + 1];
+                let mut next = NO_LETTER;
+                for s in (0..alphabet.len()).rev() {
+                    let [lx, ly] = alphabet[s].map(|w| w as usize);
+                    if lx <= x && ly <= y && ways[slot(c + 1, x - lx, y - ly)] > 0 {
+                        next = s as u8;
+                    }
+                    row[s] = next;
+                }
+            }
+        }
+        // Only read where words are stepped, whose weight indices fit.
+        let letter_index = weights.iter().map(|w| (w[0] as usize * wy + w[1] as usize) as u16).collect();
+        Ok(WordIndex {
+            cells,
+            max,
+            alphabets,
+            ways,
+            below,
+            layout,
+            letters,
+            weights,
+            steps,
+            counts,
+            terms,
+            successor,
+            letter_index,
+        })
     }
 
     /// The index of counts: `cells` cells, each holding 0 to `max` (letter `k` weighing
@@ -248,8 +292,15 @@ impl WordIndex {
     /// together (hot path; unchecked).
     #[inline]
     pub(crate) fn rank_from(&self, first: usize, rest: [u32; 2], tail: &[u8]) -> u64 {
+        self.rank_after(first, self.weight_index(rest), tail)
+    }
+
+    /// [`WordIndex::rank_from`], the rest given as its weight index
+    /// `rest[0] · (max[1] + 1) + rest[1]`.
+    #[inline]
+    pub(crate) fn rank_after(&self, first: usize, rest: usize, tail: &[u8]) -> u64 {
         // `at` is the rest's place among a letter's terms, which each letter's step moves.
-        let mut at = self.weight_index(rest) * self.layout.weight;
+        let mut at = rest * self.layout.weight;
         let mut rank = 0u64;
         for (c, &letter) in (first..).zip(tail) {
             let [terms, step] = self.steps[c * self.letters + letter as usize];
@@ -337,40 +388,37 @@ impl WordIndex {
         (&self.below, &self.steps, self.letters)
     }
 
-    /// Steps `word` to the word of the same weight with the next rank; false, the word
-    /// unchanged, if it was the last. Cheaper than unranking the next rank where most
-    /// steps change only the last cells, as when a tier is walked in rank order.
+    /// Steps `word` to the word of the same weight with the next rank, and gives the
+    /// first cell it changed; `None`, the word unchanged, if it was the last, or if the
+    /// index does not step words (a cell of more than 254 letters). Cheaper than
+    /// unranking the next rank where most steps change only the last cells, as when a
+    /// tier is walked in rank order.
     ///
     /// The word must be valid and within the index (as [`WordIndex::unrank`] writes it).
-    pub fn next_word(&self, word: &mut [u8]) -> bool {
-        let mut rest = [0u32; 2];
-        for c in (0..self.cells).rev() {
-            let alphabet = &self.alphabets[c];
-            let w = alphabet[word[c] as usize];
-            rest = [rest[0] + w[0], rest[1] + w[1]];
+    pub fn next_word(&self, word: &mut [u8]) -> Option<usize> {
+        if self.successor.is_empty() {
+            return None;
+        }
+        let row = self.letters + 1;
+        let per_cell = self.ways.len() / (self.cells + 1) * row;
+        let mut rest = 0usize;
+        for c in (0..word.len().min(self.cells)).rev() {
+            rest += self.letter_index[c * self.letters + word[c] as usize] as usize;
             // The next letter of this cell after which the cells behind can still weigh
             // what is left; then the cells behind take their first word of that weight.
-            if let Some(s) = (word[c] as usize + 1..alphabet.len()).find(|&s| self.completes(c, s, rest)) {
-                word[c] = s as u8;
-                let mut rest = [rest[0] - alphabet[s][0], rest[1] - alphabet[s][1]];
-                for (d, letter) in word.iter_mut().enumerate().skip(c + 1) {
-                    let first =
-                        (0..self.alphabets[d].len()).find(|&s| self.completes(d, s, rest)).expect("a completion");
-                    *letter = first as u8;
-                    let w = self.alphabets[d][first];
-                    rest = [rest[0] - w[0], rest[1] - w[1]];
-                }
-                return true;
+            let s = self.successor[c * per_cell + rest * row + word[c] as usize + 1];
+            if s == NO_LETTER {
+                continue;
             }
+            word[c] = s;
+            rest -= self.letter_index[c * self.letters + s as usize] as usize;
+            for (d, letter) in word.iter_mut().enumerate().skip(c + 1) {
+                *letter = self.successor[d * per_cell + rest * row];
+                rest -= self.letter_index[d * self.letters + *letter as usize] as usize;
+            }
+            return Some(c);
         }
-        false
-    }
-
-    /// Whether letter `s` fits in cell `c` with `rest` the weight of cells `c..`, and the
-    /// cells after it can weigh the remainder.
-    fn completes(&self, c: usize, s: usize, rest: [u32; 2]) -> bool {
-        let w = self.alphabets[c][s];
-        w[0] <= rest[0] && w[1] <= rest[1] && self.ways[self.slot(c + 1, rest[0] - w[0], rest[1] - w[1])] > 0
+        None
     }
 
     /// The word of weight `weight` with rank `rank`, written into `word`.
@@ -490,6 +538,8 @@ mod tests {
             let total = word.iter().map(|&c| c as u32).sum();
             assert_eq!(wide.locate_counts(&word), (total, wide.rank(&word).unwrap().1), "{word:?}");
         }
+        // Cells of more letters than a byte holds: words are unranked, not stepped.
+        assert_eq!(wide.next_word(&mut [0, 0, 1]), None);
         // Letters that do not weigh themselves, or a second weight: not an index of counts.
         assert!(!WordIndex::new(vec![vec![[0, 0], [2, 0]]; 3], [4, 0]).unwrap().counts);
         assert!(!WordIndex::new(vec![pit(3); 3], [3, 1]).unwrap().counts);
@@ -559,11 +609,11 @@ mod tests {
                 let mut expected = [0u8; 5];
                 index.unrank([x, y], 0, &mut word).unwrap();
                 for r in 1..size {
-                    assert!(index.next_word(&mut word), "weight {x},{y}: no word after rank {}", r - 1);
+                    assert!(index.next_word(&mut word).is_some(), "weight {x},{y}: no word after rank {}", r - 1);
                     index.unrank([x, y], r, &mut expected).unwrap();
                     assert_eq!(word, expected, "weight {x},{y}, rank {r}");
                 }
-                assert!(!index.next_word(&mut word), "weight {x},{y}: a word after the last");
+                assert!(index.next_word(&mut word).is_none(), "weight {x},{y}: a word after the last");
             }
         }
     }

@@ -201,11 +201,14 @@ mod tests {
         let all = words(&index, [3, 2]);
         for (i, base) in all.iter().enumerate().step_by(7) {
             index.prepare(base, &mut terms);
-            assert_eq!(index.locate_near(&mut terms, base, [3, 2], None), index.locate(&mut base.clone(), [3, 2]));
+            assert_eq!(
+                index.locate_near(&mut terms, base, [3, 2], None),
+                index.locate(&mut base.clone(), index.weight_index([3, 2]))
+            );
             for other in all.iter().skip(i % 5).step_by(3) {
                 let differ: Vec<usize> = (0..base.len()).filter(|&c| base[c] != other[c]).collect();
                 let changed = differ.first().map(|&f| (f, *differ.last().unwrap()));
-                let expected = index.locate(&mut other.clone(), [3, 2]);
+                let expected = index.locate(&mut other.clone(), index.weight_index([3, 2]));
                 assert_eq!(index.locate_near(&mut terms, other, [3, 2], changed), expected, "{base:?} → {other:?}");
             }
         }

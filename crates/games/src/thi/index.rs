@@ -92,15 +92,18 @@ pub struct BoardIndex {
     /// board without building it).
     squares_turned: Vec<u8>,
     /// Per way of reading (as the board stands, or turned half round with its colours
-    /// swapped), cell and stack byte (`cell << 8 | byte`): the letter, then White's and
-    /// Black's counters as read (`letter | white << 16 | black << 24`). A board's cells'
-    /// codes summed give its counters in the high half: one look-up and one addition a
-    /// square when ranking.
-    code: [Vec<u32>; 2],
+    /// swapped), cell and stack byte: the letter, then the weight index of White's and
+    /// Black's counters as read (`letter | (white · (max + 1) + black) << 16`). Weight
+    /// indices add up, so a board's cells' codes summed give its weight index in the
+    /// high half: one look-up and one addition a square when ranking.
+    code: [Vec<[u32; 256]>; 2],
+    /// Per weight index: the tier of boards of that weight, and where their block
+    /// starts in it.
+    blocks: Vec<(ThiTier, u64)>,
     /// The cell each square is read into: as the board stands (White to move), and turned.
     cells: [Vec<u8>; 2],
-    /// Per cell and letter (`cell << 5 | letter`): the stack it stands for.
-    stacks: Vec<Stack>,
+    /// Per cell and letter: the stack it stands for.
+    stacks: Vec<[Stack; 32]>,
 }
 
 impl BoardIndex {
@@ -142,19 +145,28 @@ impl BoardIndex {
             .collect();
         let words = FoldedIndex::new(alphabets, &units, [max as u32, max as u32])?;
         let squares_turned: Vec<u8> = squares.iter().map(|&sq| (size * size - 1) as u8 - sq).collect();
-        // Letters below 2^16 over at most 81 cells, counts below 2^8: the sums stay apart.
+        // Letters below 2^5 over at most 81 cells sum below 2^16; a weight index is below
+        // 2^16 with at most 254 counters a colour (as a table could hold).
+        let weights = max as u32 + 1;
         let code = [false, true].map(|turned| {
-            let mut code = vec![u32::MAX; kinds.len() << 8];
+            let mut code = vec![[u32::MAX; 256]; kinds.len()];
             for (cell, &kind) in kinds.iter().enumerate() {
                 for (letter, s) in stack[kind as usize].iter().enumerate() {
-                    let packed =
-                        letter as u32 | (s.count(Colour::White) as u32) << 16 | (s.count(Colour::Black) as u32) << 24;
+                    let weight = s.count(Colour::White) as u32 * weights + s.count(Colour::Black) as u32;
                     let byte = if turned { s.swapped().byte() } else { s.byte() };
-                    code[cell << 8 | byte as usize] = packed;
+                    code[cell][byte as usize] = letter as u32 | weight << 16;
                 }
             }
             code
         });
+        let blocks = (0..weights * weights)
+            .map(|w| {
+                let (white, black) = ((w / weights) as u8, (w % weights) as u8);
+                let tier = ThiTier::new(white, black);
+                let first = words.size([tier.high as u32, tier.low as u32]).unwrap_or(0);
+                (tier, if white < tier.high { first } else { 0 })
+            })
+            .collect();
         let cells = [&squares, &squares_turned].map(|read| {
             let mut cells = vec![0u8; size * size];
             for (cell, &sq) in read.iter().enumerate() {
@@ -162,11 +174,11 @@ impl BoardIndex {
             }
             cells
         });
-        let mut stacks = vec![Stack::EMPTY; kinds.len() << 5];
+        let mut stacks = vec![[Stack::EMPTY; 32]; kinds.len()];
         for (cell, &kind) in kinds.iter().enumerate() {
-            stacks[cell << 5..][..stack[kind as usize].len()].copy_from_slice(&stack[kind as usize]);
+            stacks[cell][..stack[kind as usize].len()].copy_from_slice(&stack[kind as usize]);
         }
-        Ok(BoardIndex { size, max, words, squares, squares_turned, code, cells, stacks })
+        Ok(BoardIndex { size, max, words, squares, squares_turned, code, blocks, cells, stacks })
     }
 
     fn kind(size: usize, row: usize) -> RowKind {
@@ -212,30 +224,29 @@ impl BoardIndex {
     }
 
     /// Reads `board` with `to_move` to move into `word` (turned half round, colours
-    /// swapped, for Black), and gives White's and Black's counters as read.
+    /// swapped, for Black), and gives the weight index of its counters as read.
     #[inline]
-    fn read(&self, board: &Position, to_move: Colour, word: &mut [u8]) -> [u32; 2] {
+    fn read(&self, board: &Position, to_move: Colour, word: &mut [u8]) -> usize {
         let squares = board.squares();
         let read = match to_move {
             Colour::White => &self.squares,
             Colour::Black => &self.squares_turned,
         };
-        let code = &self.code[to_move.index()];
         let mut sum = 0u32;
-        for (cell, (letter, &sq)) in word.iter_mut().zip(read).enumerate() {
-            let packed = code[cell << 8 | squares[sq as usize].byte() as usize];
+        for ((letter, &sq), code) in word.iter_mut().zip(read).zip(&self.code[to_move.index()]) {
+            let packed = code[squares[sq as usize].byte() as usize];
             *letter = packed as u8;
             sum += packed;
         }
-        [(sum >> 16) & 0xff, sum >> 24]
+        (sum >> 16) as usize
     }
 
-    /// The tier of a board with `weight` counters as read, and its rank there given its
-    /// rank among the boards of that weight (the tier's second block follows its first).
+    /// The tier of a board with the weight index `weight` as read, and its rank there
+    /// given its rank among the boards of that weight (the tier's second block follows
+    /// its first).
     #[inline]
-    fn in_tier(&self, [white, black]: [u32; 2], rank: u64) -> (ThiTier, u64) {
-        let tier = ThiTier::new(white as u8, black as u8);
-        let offset = if (white as u8) < tier.high { self.block_size(tier.high, tier.low) } else { 0 };
+    fn in_tier(&self, weight: usize, rank: u64) -> (ThiTier, u64) {
+        let (tier, offset) = self.blocks[weight];
         (tier, offset + rank)
     }
 
@@ -248,7 +259,8 @@ impl BoardIndex {
             return false;
         }
         let word = &mut near.letters[..self.squares.len()];
-        near.weight = self.read(board, to_move, word);
+        near.weight_index = self.read(board, to_move, word);
+        near.weight = self.words.weight_of(near.weight_index);
         near.turned = to_move == Colour::Black;
         self.words.prepare(word, &mut near.terms);
         true
@@ -266,7 +278,7 @@ impl BoardIndex {
             let cell = cells[square] as usize;
             near.patched[near.patches] = (cell as u8, near.letters[cell]);
             near.patches += 1;
-            near.letters[cell] = code[cell << 8 | board.stack(square).byte() as usize] as u8;
+            near.letters[cell] = code[cell][board.stack(square).byte() as usize] as u8;
             span = Some(span.map_or((cell, cell), |(lo, hi)| (lo.min(cell), hi.max(cell))));
         }
         let word = &near.letters[..self.squares.len()];
@@ -277,7 +289,7 @@ impl BoardIndex {
             let (cell, letter) = near.patched[near.patches];
             near.letters[cell as usize] = letter;
         }
-        self.in_tier(near.weight, rank)
+        self.in_tier(near.weight_index, rank)
     }
 
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
@@ -307,20 +319,25 @@ impl BoardIndex {
         let mut word = [0u8; super::board::MAX_SQUARES];
         let word = &mut word[..self.squares.len()];
         for (cell, (letter, &sq)) in word.iter_mut().zip(&self.squares).enumerate() {
-            *letter = self.code[0][cell << 8 | previous.stack(sq as usize).byte() as usize] as u8;
+            *letter = self.code[0][cell][previous.stack(sq as usize).byte() as usize] as u8;
         }
         // The last board of the first block is followed by the first of the second, and
         // a run of boards whose mirror image ranks instead is skipped by unranking.
-        if !self.words.next_word(word) {
+        debug_assert_eq!(previous.to_move(), Colour::White, "a board as ranked");
+        let Some(first) = self.words.next_word(word) else {
             return self.board(tier, rank);
+        };
+        let mut board = previous.clone();
+        for ((&letter, &sq), stacks) in word.iter().zip(&self.squares).zip(&self.stacks).skip(first) {
+            board.set(sq as usize, stacks[letter as usize]);
         }
-        self.board_of(word)
+        board
     }
 
     fn board_of(&self, word: &[u8]) -> Position {
         let mut board = Position::empty(self.size, Colour::White);
         for (cell, (&letter, &sq)) in word.iter().zip(&self.squares).enumerate() {
-            board.set(sq as usize, self.stacks[cell << 5 | letter as usize]);
+            board.set(sq as usize, self.stacks[cell][letter as usize]);
         }
         board
     }
@@ -334,6 +351,8 @@ pub struct NearBoards {
     letters: [u8; MAX_SQUARES],
     /// White's and Black's counters as read (swapped for a turned board).
     weight: [u32; 2],
+    /// The same as a weight index.
+    weight_index: usize,
     /// Read turned half round, colours swapped: Black to move.
     turned: bool,
     terms: WordTerms,
@@ -347,6 +366,7 @@ impl Default for NearBoards {
         NearBoards {
             letters: [0; MAX_SQUARES],
             weight: [0; 2],
+            weight_index: 0,
             turned: false,
             terms: WordTerms::default(),
             patched: [(0, 0); MAX_SQUARES],
