@@ -204,6 +204,22 @@ const fn pushed() -> [[u8; 2]; 256] {
     table
 }
 
+/// Per stack byte: its White counters, and its Black ones times 2^16 (a board's sum
+/// keeps them apart).
+static COUNTED: [u32; 256] = counted();
+
+const fn counted() -> [u32; 256] {
+    let mut table = [0u32; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (h, bits) = ((byte >> 4) as u32, (byte & 0x0f) as u32);
+        let blacks = (bits & ((1u32 << h) - 1)).count_ones();
+        table[byte] = (h - blacks) | blacks << 16;
+        byte += 1;
+    }
+    table
+}
+
 /// Per board side `n` (at most 5): the square each square of the mirror image reads.
 static MIRROR_READ: [[u8; 32]; 6] = mirror_reads();
 
@@ -273,11 +289,8 @@ impl Position {
 
     /// Counters of each colour on the board (White's, Black's), in one pass.
     pub fn counts(&self) -> [u32; 2] {
-        let (all, black) = self
-            .squares()
-            .iter()
-            .fold((0, 0), |(all, black), s| (all + s.height() as u32, black + s.count(Colour::Black) as u32));
-        [all - black, black]
+        let counted: u32 = self.squares().iter().map(|s| COUNTED[s.0 as usize]).sum();
+        [counted & 0xffff, counted >> 16]
     }
 
     /// The row on which counters of `colour` are borne off: the opponent's first row.

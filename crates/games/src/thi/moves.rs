@@ -271,12 +271,37 @@ fn for_each_walk<F: FnMut(usize, &Position, [u8; 2], &[Direction]) -> bool>(posi
 
 /// Whether the player to move has a walk (a move other than a pass).
 pub fn can_walk(position: &Position) -> bool {
+    if has_single_step(position) {
+        return true;
+    }
     let mut found = false;
     for_each_walk(position, &mut |_, _, _, _| {
         found = true;
         false
     });
     found
+}
+
+/// Whether the player to move has a lone counter with a step it may take: a walk,
+/// found without walking (most positions have one; the end test asks for every
+/// position).
+fn has_single_step(position: &Position) -> bool {
+    let n = position.size();
+    let mover = position.to_move();
+    (0..n * n).any(|from| {
+        let stack = position.stack(from);
+        stack.height() == 1
+            && stack.top() == Some(mover)
+            && Direction::ALL.iter().any(|d| {
+                d.step(from, n).is_some_and(|next| {
+                    let borne_off = match mover {
+                        Colour::White => next >= n * (n - 1),
+                        Colour::Black => next < n,
+                    };
+                    borne_off || position.stack(next).push(mover).is_some()
+                })
+            })
+    })
 }
 
 /// The value for the player to move if the game is over.
@@ -518,6 +543,47 @@ fn unwalk(
                 parents.set(prev, here);
             }
             Some(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::thi::index::{BoardIndex, ThiTier};
+
+    /// Every board with up to four counters a colour on 3×3, and up to two on 4×4, with
+    /// each side to move.
+    fn boards() -> impl Iterator<Item = Position> {
+        [(3, 4), (4, 2)].into_iter().flat_map(|(size, max)| {
+            let index = BoardIndex::new(size, max).unwrap();
+            let tiers: Vec<ThiTier> = (0..=max).flat_map(|a| (0..=a).map(move |b| ThiTier::new(a, b))).collect();
+            tiers.into_iter().flat_map(move |tier| {
+                let index = index.clone();
+                (0..index.tier_size(tier)).flat_map(move |rank| {
+                    let board = index.board(tier, rank);
+                    [board.clone(), board.turned()]
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn a_walk_is_found_exactly_when_one_exists() {
+        for position in boards() {
+            let mut walks = 0;
+            for_each_walk(&position, &mut |_, _, _, _| {
+                walks += 1;
+                true
+            });
+            assert_eq!(can_walk(&position), walks > 0, "{position}");
+        }
+    }
+
+    #[test]
+    fn counts_are_each_colours_counters() {
+        for position in boards() {
+            assert_eq!(position.counts(), [position.count(Colour::White), position.count(Colour::Black)], "{position}");
         }
     }
 }
