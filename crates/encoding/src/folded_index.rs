@@ -68,10 +68,11 @@ pub struct FoldedIndex {
     /// The first and the last cell of each cell's unit.
     unit_first: Vec<usize>,
     unit_last: Vec<usize>,
-    /// `unit_steps[u · stride + a]`, for letter `a` of unit `u`'s first cell: where its
-    /// terms start in `before` and `unequal`, and its weight `(x, y)` as the weight index
-    /// `x · (max[1] + 1) + y`, so that ranking steps one index down a letter.
-    unit_steps: Vec<[u32; 2]>,
+    /// `unit_steps[u][a]`, for letter `a` of unit `u`'s first cell: where its terms start
+    /// in `before` and `unequal`, and its weight `(x, y)` as the weight index
+    /// `x · (max[1] + 1) + y`, so that ranking steps one index down a letter. A row per
+    /// unit of 256, one per byte, needs no bounds check for a letter.
+    unit_steps: Vec<[[u32; 2]; 256]>,
     /// `unequal[u][x][y][a]`, laid out as `before`, for a pair unit `u` whose letters
     /// `(a, b)`, `a < b`, are the word's first unequal pair and whose units weigh `(x, y)`:
     /// everything that pair adds to the rank except the plain term of `b`, which the cells
@@ -166,15 +167,16 @@ impl FoldedIndex {
                 }
             }
         }
-        let mut unit_steps = vec![[0u32; 2]; placed.len() * stride];
-        for (u, &(_, c)) in placed.iter().enumerate() {
-            for a in 0..stride {
+        let mut unit_steps = vec![[[0u32; 2]; 256]; placed.len()];
+        for (u, (&(_, c), row)) in placed.iter().zip(&mut unit_steps).enumerate() {
+            // Letters past a byte's are never in a word.
+            for (a, step) in row.iter_mut().enumerate().take(stride) {
                 let weight = plain.alphabet(c).get(a).map_or(0, |w| w[0] as usize * wy + w[1] as usize);
                 let start = layout.at(u, a, 0);
                 if start > u32::MAX as usize {
                     return Err(IndexError::TooLarge(max));
                 }
-                unit_steps[u * stride + a] = [start as u32, weight as u32];
+                *step = [start as u32, weight as u32];
             }
         }
         let (mut image_cell, mut unit_first, mut unit_last) = (Vec::new(), Vec::new(), Vec::new());
@@ -266,13 +268,13 @@ impl FoldedIndex {
         // The weight of the units still to come, as a weight index.
         let mut rest = weight;
         let mut rank = 0u64;
-        for (u, &(unit, c)) in self.units.iter().enumerate() {
+        for (u, (&(unit, c), steps)) in self.units.iter().zip(&self.unit_steps).enumerate() {
             let left = word[c];
             let (a, right) = match unit {
                 Unit::Single => (left, left),
                 Unit::Pair => (left.min(word[c + 1]), word[c + 1]),
             };
-            let [start, step] = self.unit_steps[u * self.stride + a as usize];
+            let [start, step] = steps[a as usize];
             let at = start as usize + rest * per_weight;
             if left == right {
                 rank += self.before[at];

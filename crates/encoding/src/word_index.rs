@@ -120,11 +120,12 @@ pub struct WordIndex {
     letters: usize,
     /// `weights[c · letters + s]`: the weight of letter `s` of cell `c` (padding zero).
     weights: Vec<[u32; 2]>,
-    /// `steps[c · letters + s]`, for letter `s` of cell `c`: where its terms start in
-    /// `below` (each weight's a stride of the layout further on), and how far it moves a
-    /// word's weight there (its own weight `(x, y)` as `x · (max[1] + 1) + y`, times the
-    /// stride), so that ranking steps one offset instead of recomputing it from the rest.
-    steps: Vec<[u32; 2]>,
+    /// `steps[c][s]`, for letter `s` of cell `c`: where its terms start in `below` (each
+    /// weight's a stride of the layout further on), and how far it moves a word's weight
+    /// there (its own weight `(x, y)` as `x · (max[1] + 1) + y`, times the stride), so
+    /// that ranking steps one offset instead of recomputing it from the rest. A row per
+    /// cell of 256, one per byte, needs no bounds check for a letter.
+    steps: Vec<[[u32; 2]; 256]>,
     /// Whether every cell's alphabet is `0..=max[0]`, letter `k` weighing `(k, 0)` (pits
     /// of seeds): then [`WordIndex::locate_counts`] serves.
     counts: bool,
@@ -184,12 +185,14 @@ impl WordIndex {
         if below.len() > u32::MAX as usize {
             return Err(IndexError::TooLarge(max));
         }
-        let steps = weights
-            .iter()
-            .enumerate()
-            .map(|(i, w)| {
-                let (c, s) = (i / letters, i % letters);
-                [layout.at(c, s, 0) as u32, ((w[0] as usize * wy + w[1] as usize) * layout.weight) as u32]
+        let steps = (0..cells)
+            .map(|c| {
+                let mut row = [[0u32; 2]; 256];
+                // Letters past a byte's are never in a word.
+                for (s, w) in weights[c * letters..(c + 1) * letters].iter().enumerate().take(256) {
+                    row[s] = [layout.at(c, s, 0) as u32, ((w[0] as usize * wy + w[1] as usize) * layout.weight) as u32];
+                }
+                row
             })
             .collect();
         let counts = max[1] == 0
@@ -302,8 +305,8 @@ impl WordIndex {
         // `at` is the rest's place among a letter's terms, which each letter's step moves.
         let mut at = rest * self.layout.weight;
         let mut rank = 0u64;
-        for (c, &letter) in (first..).zip(tail) {
-            let [terms, step] = self.steps[c * self.letters + letter as usize];
+        for (row, &letter) in self.steps[first..].iter().zip(tail) {
+            let [terms, step] = row[letter as usize];
             rank += self.below[terms as usize + at];
             at -= step as usize;
         }
@@ -381,11 +384,11 @@ impl WordIndex {
         weight[0] as usize * (self.max[1] as usize + 1) + weight[1] as usize
     }
 
-    /// The flattened `below` table, `steps` and the letters a cell: what a rank summed
-    /// from the last cell back reads (letter `s` of cell `c`, for the weight at offset
-    /// `at`, has its term at `steps[c · letters + s][0] + at`).
-    pub(crate) fn terms_and_steps(&self) -> (&[u64], &[[u32; 2]], usize) {
-        (&self.below, &self.steps, self.letters)
+    /// The flattened `below` table and `steps`: what a rank summed from the last cell
+    /// back reads (letter `s` of cell `c`, for the weight at offset `at`, has its term at
+    /// `steps[c][s][0] + at`).
+    pub(crate) fn terms_and_steps(&self) -> (&[u64], &[[[u32; 2]; 256]]) {
+        (&self.below, &self.steps)
     }
 
     /// Steps `word` to the word of the same weight with the next rank, and gives the

@@ -76,14 +76,14 @@ impl FoldedIndex {
     /// Sums the plain terms of the prepared word read in `orientation`.
     #[cold]
     fn sum_terms(&self, terms: &mut WordTerms, orientation: usize) {
-        let (below, steps, letters) = self.plain.terms_and_steps();
+        let (below, steps) = self.plain.terms_and_steps();
         let cells = self.cells();
         let (word, at, sum) = (&terms.word, &mut terms.at[orientation], &mut terms.sum[orientation]);
         at[cells] = 0;
         sum[cells] = 0;
         for c in (0..cells).rev() {
             let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
-            let [terms, step] = steps[c * letters + letter];
+            let [terms, step] = steps[c][letter];
             at[c] = at[c + 1] + step;
             sum[c] = sum[c + 1] + below[(terms + at[c]) as usize];
         }
@@ -176,12 +176,12 @@ impl FoldedIndex {
             return sum[k];
         }
         let lo = lo.max(k);
-        let (below, steps, letters) = self.plain.terms_and_steps();
+        let (below, steps) = self.plain.terms_and_steps();
         let mut offset = at[hi + 1] as usize;
         let mut new = 0u64;
         for c in (lo..hi + 1).rev() {
             let letter = word[if orientation == 1 { self.image_cell[c] } else { c }] as usize;
-            let [terms, step] = steps[c * letters + letter];
+            let [terms, step] = steps[c][letter];
             offset += step as usize;
             new += below[terms as usize + offset];
         }
