@@ -46,6 +46,19 @@ pub enum Unit {
     Pair,
 }
 
+/// A word's first unequal pair, as [`FoldedIndex::folded_head`] finds it.
+#[derive(Debug, Clone, Copy)]
+struct UnequalPair {
+    /// Its unit.
+    unit: usize,
+    /// Its left cell.
+    cell: usize,
+    /// Whether its larger letter stands left: the mirror image is canonical.
+    mirrored: bool,
+    /// The weight index of the cells from its right one on.
+    rest: usize,
+}
+
 /// Dense ranks of the canonical words (each the smaller of itself and its mirror image),
 /// split by total weight.
 #[derive(Debug, Clone)]
@@ -249,51 +262,56 @@ impl FoldedIndex {
         weight[0] as usize * (self.plain.max()[1] as usize + 1) + weight[1] as usize
     }
 
-    /// The weight whose weight index is `index`.
-    pub fn weight_of(&self, index: usize) -> [u32; 2] {
-        let weights = self.plain.max()[1] as usize + 1;
-        [(index / weights) as u32, (index % weights) as u32]
-    }
-
     /// Rank of `word`, whose weight has the weight index `weight`
     /// ([`FoldedIndex::weight_index`]), after replacing it by its mirror image if that is
     /// the canonical one (hot path; unchecked: the word must be valid and weigh that, as
     /// [`WordIndex::rank`] would find).
     ///
-    /// One pass over the units while the word is symmetric, one look-up a unit; at the
-    /// first unequal pair, one more, and the plain rank of the cells from its right one.
+    /// One look-up a unit while the word is symmetric and one at its first unequal pair
+    /// ([`FoldedIndex::folded_head`]), then the plain rank of the cells from that pair's
+    /// right one.
     #[inline]
     pub fn locate(&self, word: &mut [u8], weight: usize) -> u64 {
+        let (rank, pair) = self.folded_head(word, weight);
+        let Some(pair) = pair else { return rank };
+        // The image is canonical when its smaller letter stands right: swapping the pairs
+        // from here on makes it (the pairs before are symmetric).
+        if pair.mirrored {
+            for &(unit, c) in &self.units[pair.unit..] {
+                if unit == Unit::Pair {
+                    word.swap(c, c + 1);
+                }
+            }
+        }
+        let right = pair.cell + 1;
+        rank.wrapping_add(self.plain.rank_after(right, pair.rest, &word[right..]))
+    }
+
+    /// The folded part of the rank of `word` (whose weight has the weight index
+    /// `weight`): its symmetric units, and its first unequal pair but the plain term of
+    /// the pair's larger letter, which the plain part from the pair's right cell adds;
+    /// with that pair, unless the word is its own mirror image. Wrapping: only the sum
+    /// with the plain part is a count.
+    #[inline(always)]
+    fn folded_head(&self, word: &[u8], weight: usize) -> (u64, Option<UnequalPair>) {
         let per_weight = self.layout.weight;
         // The weight of the units still to come, as a weight index.
         let mut rest = weight;
         let mut rank = 0u64;
         for (u, (&(unit, c), steps)) in self.units.iter().zip(&self.unit_steps).enumerate() {
             let left = word[c];
-            let (a, right) = match unit {
-                Unit::Single => (left, left),
-                Unit::Pair => (left.min(word[c + 1]), word[c + 1]),
-            };
-            let [start, step] = steps[a as usize];
+            let right = if unit == Unit::Pair { word[c + 1] } else { left };
+            let [start, step] = steps[left.min(right) as usize];
             let at = start as usize + rest * per_weight;
             if left == right {
                 rank += self.before[at];
                 rest -= step as usize * if unit == Unit::Pair { 2 } else { 1 };
                 continue;
             }
-            // The image is canonical when its smaller letter stands right: swapping the
-            // pairs from here on makes it (the pairs before are symmetric).
-            if left > right {
-                for &(unit, c) in &self.units[u..] {
-                    if unit == Unit::Pair {
-                        word.swap(c, c + 1);
-                    }
-                }
-            }
-            rank = rank.wrapping_add(self.unequal[at]);
-            return rank.wrapping_add(self.plain.rank_after(c + 1, rest - step as usize, &word[c + 1..]));
+            let pair = UnequalPair { unit: u, cell: c, mirrored: left > right, rest: rest - step as usize };
+            return (rank.wrapping_add(self.unequal[at]), Some(pair));
         }
-        rank
+        (rank, None)
     }
 
     /// The canonical word of weight `weight` with rank `rank`, written into `word`.

@@ -9,15 +9,16 @@
 //! still to come is the same, and after it the cells are:
 //!
 //! ```text
-//!   cells:   0 …  k … lo ……… hi … end       k: first cell after the parent's first
+//!   cells:   0 …  k … lo ……… hi … end       k: second cell of the parent's first
 //!   terms:   folded  │ kept  │ new │ kept         unequal pair (its plain part starts there)
 //!   plain part = sum[k] − sum[lo] + sum[hi+1] + Σ_{lo ≤ c ≤ hi} new terms
 //! ```
 //!
-//! The folded part before `k` (the symmetric units and the first unequal pair) is ranked
-//! as [`FoldedIndex::locate`] ranks it; it is short, as few words are symmetric far in.
+//! The folded part before `k` (the symmetric units and the first unequal pair's left
+//! cell) is ranked as [`FoldedIndex::locate`] ranks it; it is short, as few words are
+//! symmetric far in.
 
-use super::{FoldedIndex, Unit};
+use super::{FoldedIndex, UnequalPair};
 
 /// Most cells a prepared word may have.
 pub const MAX_NEAR_CELLS: usize = 96;
@@ -34,7 +35,7 @@ pub struct WordTerms {
     summed: [bool; 2],
     /// The word's folded head ([`FoldedIndex::folded_head`]), once a word near it has
     /// been ranked.
-    head: Option<(u64, Option<(usize, usize)>)>,
+    head: Option<(u64, Option<UnequalPair>)>,
     /// Per orientation, `at[c]`: the weight of cells `c..` as an offset into a cell's terms.
     at: [[u32; MAX_NEAR_CELLS + 1]; 2],
     /// Per orientation, `sum[c]`: the terms of cells `c..` summed.
@@ -90,7 +91,8 @@ impl FoldedIndex {
         terms.summed[orientation] = true;
     }
 
-    /// Rank of `word`, which weighs `weight` and equals the word `terms` was prepared from
+    /// Rank of `word`, whose weight has the weight index `weight`
+    /// ([`FoldedIndex::weight_index`]) and which equals the word `terms` was prepared from
     /// outside cells `changed` (an inclusive range of cells, `None` if it equals it
     /// throughout), as [`FoldedIndex::locate`] would give it: the rank of the canonical
     /// one of the word and its mirror image. Hot path, unchecked: the word must be valid
@@ -100,7 +102,7 @@ impl FoldedIndex {
         &self,
         terms: &mut WordTerms,
         word: &[u8],
-        weight: [u32; 2],
+        weight: usize,
         changed: Option<(usize, usize)>,
     ) -> u64 {
         // Most words change only after the prepared word's first unequal pair, and share
@@ -110,53 +112,20 @@ impl FoldedIndex {
             None => *terms.head.insert(self.folded_head(&terms.word[..self.cells()], weight)),
         };
         let head = match head {
-            (_, Some((_, k))) if changed.is_none_or(|(first, _)| first >= k) => head,
+            (_, Some(pair)) if changed.is_none_or(|(first, _)| first > pair.cell + 1) => head,
             _ => self.folded_head(word, weight),
         };
         match head {
-            (rank, Some((orientation, k))) => rank + self.plain_after(terms, orientation, word, k, changed),
+            (rank, Some(pair)) => {
+                rank.wrapping_add(self.plain_after(terms, pair.mirrored as usize, word, pair.cell + 1, changed))
+            }
             (rank, None) => rank,
         }
     }
 
-    /// The folded part of the rank of `word` (weighing `weight`): its symmetric units and
-    /// its first unequal pair; with the orientation whose plain part follows, and the cell
-    /// that part starts at, unless the word is its own mirror image.
-    #[inline]
-    fn folded_head(&self, word: &[u8], weight: [u32; 2]) -> (u64, Option<(usize, usize)>) {
-        let minus = |r: [u32; 2], w: [u32; 2]| [r[0] - w[0], r[1] - w[1]];
-        let mut rest = weight;
-        let mut rank = 0u64;
-        for (u, &(unit, c)) in self.units.iter().enumerate() {
-            let left = word[c];
-            let (a, b) = match unit {
-                Unit::Single => (left, left),
-                Unit::Pair => (left.min(word[c + 1]), left.max(word[c + 1])),
-            };
-            let wa = self.plain.letter_weight(c, a);
-            rank += self.before(u, rest, a);
-            rest = minus(rest, wa);
-            if unit == Unit::Single {
-                continue;
-            }
-            if a == b {
-                rest = minus(rest, wa);
-                continue;
-            }
-            // The first unequal pair: before `(a, b)` come `(a, a)` with a symmetric rest,
-            // then `(a, b')` for a < b' < b; then the plain part of whichever of the word
-            // and its image has `a` on the left.
-            if wa[0] <= rest[0] && wa[1] <= rest[1] {
-                rank += self.ways_from(u + 1, minus(rest, wa));
-            }
-            rank += self.plain.term(c + 1, rest, b) - self.plain.term(c + 1, rest, a + 1);
-            return (rank, Some(((left > a) as usize, c + 2)));
-        }
-        (rank, None)
-    }
-
-    /// The plain terms of cells `k..` (a unit's first) of `word` read in `orientation`,
-    /// from the prepared sums and new terms for the units `changed` spans.
+    /// The plain terms of cells `k..` (a unit's first, or a pair's second) of `word` read
+    /// in `orientation`, from the prepared sums and new terms for the units `changed`
+    /// spans.
     #[inline]
     fn plain_after(
         &self,
@@ -202,14 +171,18 @@ mod tests {
         for (i, base) in all.iter().enumerate().step_by(7) {
             index.prepare(base, &mut terms);
             assert_eq!(
-                index.locate_near(&mut terms, base, [3, 2], None),
+                index.locate_near(&mut terms, base, index.weight_index([3, 2]), None),
                 index.locate(&mut base.clone(), index.weight_index([3, 2]))
             );
             for other in all.iter().skip(i % 5).step_by(3) {
                 let differ: Vec<usize> = (0..base.len()).filter(|&c| base[c] != other[c]).collect();
                 let changed = differ.first().map(|&f| (f, *differ.last().unwrap()));
                 let expected = index.locate(&mut other.clone(), index.weight_index([3, 2]));
-                assert_eq!(index.locate_near(&mut terms, other, [3, 2], changed), expected, "{base:?} → {other:?}");
+                assert_eq!(
+                    index.locate_near(&mut terms, other, index.weight_index([3, 2]), changed),
+                    expected,
+                    "{base:?} → {other:?}"
+                );
             }
         }
     }

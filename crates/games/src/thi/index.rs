@@ -259,8 +259,7 @@ impl BoardIndex {
             return false;
         }
         let word = &mut near.letters[..self.squares.len()];
-        near.weight_index = self.read(board, to_move, word);
-        near.weight = self.words.weight_of(near.weight_index);
+        near.weight = self.read(board, to_move, word);
         near.turned = to_move == Colour::Black;
         self.words.prepare(word, &mut near.terms);
         true
@@ -289,7 +288,7 @@ impl BoardIndex {
             let (cell, letter) = near.patched[near.patches];
             near.letters[cell as usize] = letter;
         }
-        self.in_tier(near.weight_index, rank)
+        self.in_tier(near.weight, rank)
     }
 
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,
@@ -349,10 +348,9 @@ impl BoardIndex {
 #[derive(Debug, Clone)]
 pub struct NearBoards {
     letters: [u8; MAX_SQUARES],
-    /// White's and Black's counters as read (swapped for a turned board).
-    weight: [u32; 2],
-    /// The same as a weight index.
-    weight_index: usize,
+    /// The weight index of White's and Black's counters as read (swapped for a turned
+    /// board).
+    weight: usize,
     /// Read turned half round, colours swapped: Black to move.
     turned: bool,
     terms: WordTerms,
@@ -365,8 +363,7 @@ impl Default for NearBoards {
     fn default() -> Self {
         NearBoards {
             letters: [0; MAX_SQUARES],
-            weight: [0; 2],
-            weight_index: 0,
+            weight: 0,
             turned: false,
             terms: WordTerms::default(),
             patched: [(0, 0); MAX_SQUARES],
