@@ -259,7 +259,7 @@ impl FoldedIndex {
     /// indices add up as weights do, so a word's is the sum of its letters'.
     #[inline]
     pub fn weight_index(&self, weight: [u32; 2]) -> usize {
-        weight[0] as usize * (self.plain.max()[1] as usize + 1) + weight[1] as usize
+        self.plain.weight_index(weight)
     }
 
     /// Rank of `word`, whose weight has the weight index `weight`

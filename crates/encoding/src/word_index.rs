@@ -380,7 +380,7 @@ impl WordIndex {
 
     /// The place of a weight among a letter's terms (before `layout`'s stride).
     #[inline]
-    fn weight_index(&self, weight: [u32; 2]) -> usize {
+    pub(crate) fn weight_index(&self, weight: [u32; 2]) -> usize {
         weight[0] as usize * (self.max[1] as usize + 1) + weight[1] as usize
     }
 
@@ -403,7 +403,7 @@ impl WordIndex {
             return None;
         }
         let row = self.letters + 1;
-        let per_cell = self.ways.len() / (self.cells + 1) * row;
+        let per_cell = (self.max[0] as usize + 1) * (self.max[1] as usize + 1) * row;
         let mut rest = 0usize;
         for c in (0..word.len().min(self.cells)).rev() {
             rest += self.letter_index[c * self.letters + word[c] as usize] as usize;

@@ -152,13 +152,14 @@ impl BoardIndex {
             let mut code = vec![[u32::MAX; 256]; kinds.len()];
             for (cell, &kind) in kinds.iter().enumerate() {
                 for (letter, s) in stack[kind as usize].iter().enumerate() {
-                    let weight = s.count(Colour::White) as u32 * weights + s.count(Colour::Black) as u32;
+                    let weight = words.weight_index([s.count(Colour::White) as u32, s.count(Colour::Black) as u32]);
                     let byte = if turned { s.swapped().byte() } else { s.byte() };
-                    code[cell][byte as usize] = letter as u32 | weight << 16;
+                    code[cell][byte as usize] = letter as u32 | (weight as u32) << 16;
                 }
             }
             code
         });
+        // Weight indices run over every (white, black), White's counters the major one.
         let blocks = (0..weights * weights)
             .map(|w| {
                 let (white, black) = ((w / weights) as u8, (w % weights) as u8);
