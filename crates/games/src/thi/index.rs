@@ -217,6 +217,7 @@ impl BoardIndex {
     /// move is ranked as `Position::turned` would show it, without building that; a board
     /// and its mirror image get the same rank.
     pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
+        debug_assert!(board.counts().iter().all(|&c| c <= self.max as u32), "{board}: material past the index");
         let mut word = [0u8; MAX_SQUARES];
         let word = &mut word[..self.squares.len()];
         let weight = self.read(board, to_move, word);

@@ -150,7 +150,8 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
         let starts = NAMED
             .iter()
             .map(|n| Setup::named(n).expect("a named setup"))
-            .filter(|s| s.size() == game.size() && tables.table(game.locate(&s.start()).tier).is_some())
+            // Only a start whose material the index holds may be located.
+            .filter(|s| game.check(&s.start()).is_ok() && tables.table(game.locate(&s.start()).tier).is_some())
             .map(|s| {
                 let mut start = parameters.clone();
                 start["board"] = json!(s.name());
