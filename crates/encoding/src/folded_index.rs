@@ -268,7 +268,7 @@ impl FoldedIndex {
     /// [`WordIndex::rank`] would find).
     ///
     /// One look-up a unit while the word is symmetric and one at its first unequal pair
-    /// ([`FoldedIndex::folded_head`]), then the plain rank of the cells from that pair's
+    /// (`folded_head`), then the plain rank of the cells from that pair's
     /// right one.
     #[inline]
     pub fn locate(&self, word: &mut [u8], weight: usize) -> u64 {
