@@ -46,6 +46,29 @@ pub enum Unit {
     Pair,
 }
 
+/// How a word stands to its mirror image, as [`FoldedIndex::locate_folded`] finds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    /// The word is its own mirror image.
+    Symmetric,
+    /// The word is the canonical one of the two: it is ranked as it stands.
+    Canonical,
+    /// The word's mirror image is the canonical one: that is ranked.
+    Mirrored,
+}
+
+impl Fold {
+    /// How a word with this first unequal pair (`None`: none) stands to its image.
+    #[inline]
+    fn of(pair: Option<UnequalPair>) -> Fold {
+        match pair {
+            None => Fold::Symmetric,
+            Some(UnequalPair { mirrored: false, .. }) => Fold::Canonical,
+            Some(UnequalPair { mirrored: true, .. }) => Fold::Mirrored,
+        }
+    }
+}
+
 /// A word's first unequal pair, as [`FoldedIndex::folded_head`] finds it.
 #[derive(Debug, Clone, Copy)]
 struct UnequalPair {
@@ -272,8 +295,15 @@ impl FoldedIndex {
     /// right one.
     #[inline]
     pub fn locate(&self, word: &mut [u8], weight: usize) -> u64 {
+        self.locate_folded(word, weight).0
+    }
+
+    /// [`FoldedIndex::locate`], with how the word stands to its mirror image.
+    #[inline]
+    pub fn locate_folded(&self, word: &mut [u8], weight: usize) -> (u64, Fold) {
         let (rank, pair) = self.folded_head(word, weight);
-        let Some(pair) = pair else { return rank };
+        let fold = Fold::of(pair);
+        let Some(pair) = pair else { return (rank, fold) };
         // The image is canonical when its smaller letter stands right: swapping the pairs
         // from here on makes it (the pairs before are symmetric).
         if pair.mirrored {
@@ -284,7 +314,7 @@ impl FoldedIndex {
             }
         }
         let right = pair.cell + 1;
-        rank.wrapping_add(self.plain.rank_after(right, pair.rest, &word[right..]))
+        (rank.wrapping_add(self.plain.rank_after(right, pair.rest, &word[right..])), fold)
     }
 
     /// The folded part of the rank of `word` (whose weight has the weight index
@@ -478,6 +508,21 @@ mod tests {
                 "{word:?}"
             );
             assert_eq!(first, mirrored, "both become the canonical word");
+        }
+    }
+
+    #[test]
+    fn the_fold_says_which_of_a_word_and_its_image_is_ranked() {
+        let index = index();
+        for word in words(&index, [3, 2]) {
+            let image = image(&index, &word);
+            let (_, fold) = index.locate_folded(&mut word.clone(), index.weight_index([3, 2]));
+            let expected = match word.cmp(&image) {
+                std::cmp::Ordering::Equal => Fold::Symmetric,
+                std::cmp::Ordering::Less => Fold::Canonical,
+                std::cmp::Ordering::Greater => Fold::Mirrored,
+            };
+            assert_eq!(fold, expected, "{word:?}");
         }
     }
 

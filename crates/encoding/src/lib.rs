@@ -11,6 +11,6 @@ pub mod folded_index;
 pub mod packed;
 pub mod word_index;
 
-pub use folded_index::{FoldedIndex, Unit, WordTerms, MAX_NEAR_CELLS};
+pub use folded_index::{Fold, FoldedIndex, Unit, WordTerms, MAX_NEAR_CELLS};
 pub use packed::{bits_for, pack, packed_get, packed_len, PackedSlice};
 pub use word_index::{Alphabet, IndexError, WordIndex};

@@ -49,6 +49,18 @@ pub(crate) fn split_moves<T: Copy + Eq>(
     same_tier.dedup();
 }
 
+/// Moves `moves[first..]` into `tier` are taken out and counted, every one; the others
+/// stay in `moves`, in their order. Returns the count.
+pub(crate) fn count_same_tier<T: Copy + Eq>(tier: T, moves: &mut Vec<Move<Location<T>>>, first: usize) -> usize {
+    let before = moves.len();
+    let mut i = 0;
+    moves.retain(|m| {
+        i += 1;
+        i <= first || m.position.tier != tier
+    });
+    before - moves.len()
+}
+
 /// Where a position lives: its tier, its dense rank inside the tier, and which of the
 /// positions sharing that rank it is (0 for the one the tables are built on).
 ///
@@ -83,6 +95,20 @@ pub struct Move<P> {
     pub gain: i16,
     /// Whether the mover moves again.
     pub turn: Turn,
+}
+
+/// A parent found by an un-move: where it lives, the turn of its move, and how many of
+/// its counted same-tier moves the un-move stands for ([`Game::unmove_locations`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parent<T> {
+    /// The parent's location.
+    pub location: Location<T>,
+    /// Whether the parent's mover moves again after the move.
+    pub turn: Turn,
+    /// How many of the parent's counted same-tier moves this un-move accounts for: 1
+    /// unless the game folds a symmetry into its ranks (then 0, 1 or 2, see
+    /// [`Game::scan_moves`]).
+    pub weight: u8,
 }
 
 /// The retrograde engine that solves a tier (see the crate's modules of the same names).
@@ -217,13 +243,21 @@ pub trait Game: Sync {
 
     /// **Optional.** What the outcome engine's scan needs of the moves of `position` (in
     /// `tier`, not over): those that leave the tier, located, in move order, appended to
-    /// `out`; and the number of distinct same-tier children, as distinct `(rank, turn)`
-    /// pairs, returned. The default locates every move ([`Game::move_locations`]) and
-    /// writes those pairs to `same_tier`, which the engine reads for a game without
-    /// un-moves (to find the tier's parents). A game that lists un-moves
-    /// ([`Game::lists_unmoves`]) may count its same-tier children without ranking them
-    /// and leave `same_tier` empty; the invariant kit checks the count against the
-    /// default's.
+    /// `out`; and the count of same-tier moves the position waits on, returned.
+    ///
+    /// What is counted depends on how the engine finds a tier's parents:
+    /// - A game that lists un-moves ([`Game::lists_unmoves`]) counts **every** same-tier
+    ///   move, each path on its own even where several lead to one position: a push
+    ///   counts a parent down once for each un-move that finds it, by the un-move's
+    ///   weight ([`Game::unmove_locations`]), without sorting the parents to drop
+    ///   repeats. The default counts them so; a game may count without ranking them and
+    ///   leave `same_tier` empty.
+    /// - Without un-moves, the parents come from the scan's same-tier children: the
+    ///   default writes their distinct `(rank, turn)` pairs to `same_tier`, sorted, and
+    ///   returns how many there are.
+    ///
+    /// The invariant kit checks the count against the located moves, and that the
+    /// un-moves account for it exactly.
     fn scan_moves(
         &self,
         tier: Self::Tier,
@@ -233,31 +267,46 @@ pub trait Game: Sync {
     ) -> usize {
         let first = out.len();
         self.move_locations(position, out);
-        split_moves(tier, out, first, same_tier);
-        same_tier.len()
+        if self.lists_unmoves() {
+            same_tier.clear();
+            count_same_tier(tier, out, first)
+        } else {
+            split_moves(tier, out, first, same_tier);
+            same_tier.len()
+        }
     }
 
     /// **Optional.** The positions of the same tier, not over, with a move to `position`,
-    /// each with that move's turn (gain unused), appended to `out`; duplicates allowed.
-    /// Read only where [`Game::lists_unmoves`] says so.
+    /// each with that move's turn (gain unused), appended to `out`: one entry for each
+    /// such move, so a parent with two moves to `position` is listed twice. Read only
+    /// where [`Game::lists_unmoves`] says so.
     fn unmoves(&self, position: &Self::Position, out: &mut Vec<Move<Self::Position>>) {
         let _ = (position, out);
     }
 
-    /// **Optional.** The positions of [`Game::unmoves`], in its order, located, each with
-    /// its move's turn (gain unused), appended to `out`; `scratch` is room for the
-    /// default, which lists them there and locates them one by one. Games may override
-    /// this to rank a parent from what it shares with `position` instead of building it;
-    /// the invariant kit checks the two agree.
+    /// **Optional.** The parents of [`Game::unmoves`], in its order, located, each with
+    /// its move's turn and weight, appended to `out`; `scratch` is room for the default,
+    /// which lists them there and locates them one by one, each of weight 1. Games may
+    /// override this to rank a parent from what it shares with `position` instead of
+    /// building it; the invariant kit checks the two agree on locations and turns.
+    ///
+    /// The engine pushes a rank's value from its orientation-0 position, and counts each
+    /// parent found down by the weight. Summed over those un-moves, the weights of the
+    /// parents at one rank must equal the same-tier moves of that rank's orientation-0
+    /// position into the pushed rank, as [`Game::scan_moves`] counts them. Without a
+    /// symmetry folded into the ranks, one un-move a move and weight 1 does that. A game
+    /// that folds one without an orientation ([`Game::images`]) weighs an un-move by how
+    /// its parent and the pushed position stand to the fold; the invariant kit checks the
+    /// sums.
     fn unmove_locations(
         &self,
         position: &Self::Position,
         scratch: &mut Vec<Move<Self::Position>>,
-        out: &mut Vec<Move<Location<Self::Tier>>>,
+        out: &mut Vec<Parent<Self::Tier>>,
     ) {
         scratch.clear();
         self.unmoves(position, scratch);
-        out.extend(scratch.iter().map(|p| Move { position: self.locate(&p.position), gain: p.gain, turn: p.turn }));
+        out.extend(scratch.iter().map(|p| Parent { location: self.locate(&p.position), turn: p.turn, weight: 1 }));
     }
 
     /// **Optional.** Whether [`Game::unmoves`] lists the parents; `false` by default. The

@@ -162,22 +162,26 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
             .map(|s| Move { position: game.locate(&s.position), gain: s.gain, turn: s.turn })
             .collect();
         assert_eq!(fast, slow, "{p}: move_locations disagrees with moves");
-        // The scan's view: the moves leaving the tier, and the distinct same-tier children.
+        // The scan's view: the moves leaving the tier, and the same-tier moves counted
+        // (every one with un-moves, the distinct children without).
         let leaving: Vec<_> = slow.iter().filter(|m| m.position.tier != tier).cloned().collect();
         let mut same_tier: Vec<(u64, Turn)> =
             slow.iter().filter(|m| m.position.tier == tier).map(|m| (m.position.rank, m.turn)).collect();
+        let every = same_tier.len();
         same_tier.sort_unstable();
         same_tier.dedup();
         let (mut scanned, mut pairs) = (Vec::new(), Vec::new());
         let count = game.scan_moves(tier, p, &mut scanned, &mut pairs);
         assert_eq!(scanned, leaving, "{p}: scan_moves disagrees with moves on the moves leaving the tier");
-        assert_eq!(
-            count,
-            same_tier.len(),
-            "{p}: scan_moves counts {count} distinct same-tier children, not {}",
-            same_tier.len()
-        );
-        if !game.lists_unmoves() {
+        if game.lists_unmoves() {
+            assert_eq!(count, every, "{p}: scan_moves counts {count} same-tier moves, not {every}");
+        } else {
+            assert_eq!(
+                count,
+                same_tier.len(),
+                "{p}: scan_moves counts {count} distinct same-tier children, not {}",
+                same_tier.len()
+            );
             assert_eq!(pairs, same_tier, "{p}: scan_moves gives other same-tier children (read without un-moves)");
         }
     });
@@ -186,7 +190,10 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
 /// (c) Successors and predecessors agree: each same-tier successor `s` of `p` lists `p`
 /// among its predecessors with the same turn; each predecessor `q` of `p` is in `p`'s
 /// tier, not over, and has `p` among its successors with that turn; `unmove_locations`
-/// is `unmoves` located one by one. Returns how many
+/// is `unmoves` located one by one; and the un-moves account for the moves the engine
+/// counts: for the orientation-0 position at `p`'s rank and each same-tier rank and turn
+/// its moves reach, the weights of the un-moves from that rank's orientation-0 position
+/// back to `p`'s rank add up to those moves ([`Game::unmove_locations`]). Returns how many
 /// successor and predecessor links were followed, so a caller can see the check bit.
 /// Positions of tiers whose engine needs no un-moves ([`Engine::Acyclic`]) are skipped,
 /// and so is a game that does not list un-moves ([`Game::lists_unmoves`]).
@@ -214,13 +221,12 @@ pub fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> 
                 );
             }
         }
+        check_unmove_weights(game, p);
         let predecessors = unmoves_of(game, p);
         let mut located = Vec::new();
         game.unmove_locations(p, &mut Vec::new(), &mut located);
-        let by_locate: Vec<_> = predecessors
-            .iter()
-            .map(|q| Move { position: game.locate(&q.position), gain: q.gain, turn: q.turn })
-            .collect();
+        let located: Vec<_> = located.iter().map(|q| (q.location, q.turn)).collect();
+        let by_locate: Vec<_> = predecessors.iter().map(|q| (game.locate(&q.position), q.turn)).collect();
         assert_eq!(located, by_locate, "{p}: unmove_locations disagrees with unmoves located one by one");
         for q in predecessors {
             backward_links += 1;
@@ -238,6 +244,37 @@ pub fn check_moves_and_unmoves<G: Game>(game: &G, positions: &[G::Position]) -> 
         (forward_links, backward_links)
     });
     links.reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
+/// The un-moves' weights against the moves, as a push counts a parent down (see
+/// [`check_moves_and_unmoves`]).
+fn check_unmove_weights<G: Game>(game: &G, p: &G::Position) {
+    let here = game.locate(p);
+    let solved = game.position(Location::at(here.tier, here.rank));
+    if game.end(&solved).is_some() {
+        return;
+    }
+    let mut moves: HashMap<(u64, Turn), usize> = HashMap::new();
+    for s in moves_of(game, &solved) {
+        let child = game.locate(&s.position);
+        if child.tier == here.tier {
+            *moves.entry((child.rank, s.turn)).or_default() += 1;
+        }
+    }
+    for (&(child, turn), &count) in &moves {
+        let pushed = game.position(Location::at(here.tier, child));
+        let mut parents = Vec::new();
+        game.unmove_locations(&pushed, &mut Vec::new(), &mut parents);
+        let weights: usize = parents
+            .iter()
+            .filter(|q| q.location.tier == here.tier && q.location.rank == here.rank && q.turn == turn)
+            .map(|q| q.weight as usize)
+            .sum();
+        assert_eq!(
+            weights, count,
+            "{solved} has {count} moves to {pushed} ({turn:?}), but the un-moves from there weigh {weights}"
+        );
+    }
 }
 
 /// (d) Each symmetry maps a position's successors onto its image's successors (as sets,

@@ -31,6 +31,6 @@ pub mod toy;
 pub mod value;
 pub mod verify;
 
-pub use game::{Engine, Footprint, Game, Location, Move};
+pub use game::{Engine, Footprint, Game, Location, Move, Parent};
 pub use store::Tables;
 pub use value::{TableValue, Turn, Value};

@@ -50,7 +50,7 @@ mod spill;
 
 use crate::children::ChildTables;
 pub use crate::error::SolveError;
-use crate::game::{Game, Location, Move};
+use crate::game::{Game, Location, Move, Parent};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
 use crate::value::{TableValue, Turn, Value};
@@ -184,14 +184,15 @@ impl<T, S: SlotStorage> TierWork<T, S> {
         self.top.fetch_max(level, Relaxed);
     }
 
-    /// Takes one from the count of `rank`'s same-tier moves not yet known to be bad for
+    /// Takes `by` from the count of `rank`'s same-tier moves not yet known to be bad for
     /// it, if it can still lose; true when the count reached zero.
-    fn count_down(&self, rank: u64) -> bool {
+    fn count_down(&self, rank: u64, by: u16) -> bool {
         let slot = &self.slots[rank as usize];
         let mut bits = slot.load(Relaxed);
         while let Slot::CanLose { count: count @ 1.., .. } = Slot::decode(bits) {
-            match slot.compare_exchange_weak(bits, Slot::counted_down(bits), Relaxed, Relaxed) {
-                Ok(_) => return count == 1,
+            debug_assert!(count >= by, "rank {rank} counted down by {by} from {count}");
+            match slot.compare_exchange_weak(bits, Slot::counted_down(bits, by), Relaxed, Relaxed) {
+                Ok(_) => return count == by,
                 Err(now) => bits = now,
             }
         }
@@ -387,8 +388,8 @@ fn drain_spill<G: Game, S: SlotStorage>(
                         if let Some(&ahead) = edges.get(i + SPILL_AHEAD) {
                             prefetch(&work.slots[spill::decode(ahead).0 as usize]);
                         }
-                        let (parent, turn, code) = spill::decode(edge);
-                        pusher.set(parent, turn, Value::from_code(code))?;
+                        let (parent, turn, weight, code) = spill::decode(edge);
+                        pusher.set(parent, turn, weight, Value::from_code(code))?;
                     }
                     Ok::<(), SolveError>(())
                 },
@@ -441,12 +442,6 @@ fn push_level<G: Game, S: SlotStorage>(
     )
 }
 
-/// A parent's rank and the turn of its move, as one word: `rank << 1 | keeps`.
-#[inline]
-fn edge_key(parent: u64, turn: Turn) -> u64 {
-    parent << 1 | (turn == Turn::Keeps) as u64
-}
-
 /// What one thread needs to push values to parents: the tier's state and its buffers.
 struct Pusher<'a, G: Game, S> {
     game: &'a G,
@@ -455,13 +450,11 @@ struct Pusher<'a, G: Game, S> {
     /// The ranks whose slots this pass sets.
     part: Range<u64>,
     unmoves: Vec<Move<G::Position>>,
-    parents: Vec<Move<Location<G::Tier>>>,
-    /// This push's parents, each as [`edge_key`].
-    edges: Vec<u64>,
+    parents: Vec<Parent<G::Tier>>,
     moves: Vec<Move<Location<G::Tier>>>,
-    /// The parents the last push found in `part`, and its value: they are set at the
-    /// next push (or flush), their slots fetched meanwhile.
-    pending: Vec<(u64, Turn)>,
+    /// The parents the last push found in `part`, with their turns and weights, and its
+    /// value: they are set at the next push (or flush), their slots fetched meanwhile.
+    pending: Vec<(u64, Turn, u8)>,
     pending_value: Value,
     /// For a tier in parts: the ranks of each part, and the parents found outside
     /// `part`, by part, not yet spilled.
@@ -487,7 +480,6 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
             part_len,
             unmoves: Vec::new(),
             parents: Vec::new(),
-            edges: Vec::new(),
             moves: Vec::new(),
             pending: Vec::new(),
             pending_value: Value::Draw,
@@ -508,34 +500,41 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
     }
 
     /// Pushes `value`, just decided for the position at `rank`, to its same-tier parents.
+    ///
+    /// A parent is found once for each of its moves here (un-moves), or once for each of
+    /// its distinct children (parents from the scan), as its count was made; so the
+    /// parents are not sorted to drop repeats, and each is counted down by its weight.
     fn push(&mut self, rank: u64, value: Value) -> Result<(), SolveError> {
         let (game, work) = (self.game, self.work);
-        self.edges.clear();
+        self.parents.clear();
         match &work.parents {
-            Some(parents) => self.edges.extend(parents.of(rank).map(|(parent, turn)| edge_key(parent, turn))),
+            Some(parents) => self.parents.extend(parents.of(rank).map(|(parent, turn)| Parent {
+                location: Location::at(work.tier, parent),
+                turn,
+                weight: 1,
+            })),
             None => {
                 let position = game.position(Location { tier: work.tier, rank, orientation: 0 });
-                self.parents.clear();
                 game.unmove_locations(&position, &mut self.unmoves, &mut self.parents);
-                // Sorted as one word each, which is several times cheaper than as pairs.
-                self.edges.extend(self.parents.iter().map(|p| edge_key(p.position.rank, p.turn)));
-                self.edges.sort_unstable();
-                self.edges.dedup();
             }
         }
         // This push's parents are fetched now and set at the next push, after the
         // previous push's, whose fetches have landed meanwhile (`prefetch.rs` says why).
         self.set_pending()?;
         self.pending_value = value;
-        for &key in &self.edges {
-            let (parent, turn) = (key >> 1, if key & 1 == 1 { Turn::Keeps } else { Turn::Passes });
+        for p in &self.parents {
+            let (parent, turn, weight) = (p.location.rank, p.turn, p.weight);
+            if weight == 0 {
+                // Another un-move finds this parent with its weight.
+                continue;
+            }
             if self.part.contains(&parent) {
                 prefetch(&work.slots[parent as usize]);
-                self.pending.push((parent, turn));
+                self.pending.push((parent, turn, weight));
             } else {
                 // Only a tier in parts has parents outside the part a pass sets.
                 let part = (parent / self.part_len) as usize;
-                self.spilled[part].push(spill::encode(parent, turn, value.code()));
+                self.spilled[part].push(spill::encode(parent, turn, weight, value.code()));
             }
         }
         Ok(())
@@ -545,15 +544,16 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
     fn set_pending(&mut self) -> Result<(), SolveError> {
         let value = self.pending_value;
         for i in 0..self.pending.len() {
-            let (parent, turn) = self.pending[i];
-            self.set(parent, turn, value)?;
+            let (parent, turn, weight) = self.pending[i];
+            self.set(parent, turn, weight, value)?;
         }
         self.pending.clear();
         Ok(())
     }
 
-    /// Sets what `value`, pushed through a move with `turn`, tells the parent at `parent`.
-    fn set(&mut self, parent: u64, turn: Turn, value: Value) -> Result<(), SolveError> {
+    /// Sets what `value`, pushed through a move with `turn`, tells the parent at `parent`,
+    /// for `weight` of its counted moves.
+    fn set(&mut self, parent: u64, turn: Turn, weight: u8, value: Value) -> Result<(), SolveError> {
         let work = self.work;
         let slot = &work.slots[parent as usize];
         let bits = slot.load(Relaxed);
@@ -561,7 +561,7 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
             (_, Slot::Decided(_)) | (Value::Draw, _) => {}
             (Value::Win(d), _) => win(work, parent, d),
             (Value::Loss(d), Slot::CanLose { worst, .. }) => {
-                if work.count_down(parent) {
+                if work.count_down(parent, weight as u16) {
                     // This move, pushed at the level being pushed, is the longest of the
                     // same-tier ones; the longest lower-tier one was kept if it fit.
                     let lost = match worst {

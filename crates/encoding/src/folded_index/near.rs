@@ -18,7 +18,7 @@
 //! cell) is ranked as [`FoldedIndex::locate`] ranks it; it is short, as few words are
 //! symmetric far in.
 
-use super::{FoldedIndex, UnequalPair};
+use super::{Fold, FoldedIndex, UnequalPair};
 
 /// Most cells a prepared word may have.
 pub const MAX_NEAR_CELLS: usize = 96;
@@ -94,9 +94,10 @@ impl FoldedIndex {
     /// Rank of `word`, whose weight has the weight index `weight`
     /// ([`FoldedIndex::weight_index`]) and which equals the word `terms` was prepared from
     /// outside cells `changed` (an inclusive range of cells, `None` if it equals it
-    /// throughout), as [`FoldedIndex::locate`] would give it: the rank of the canonical
-    /// one of the word and its mirror image. Hot path, unchecked: the word must be valid
-    /// and weigh what the prepared one weighs.
+    /// throughout), and how it stands to its mirror image, as
+    /// [`FoldedIndex::locate_folded`] would give them: the rank of the canonical one of the
+    /// word and its mirror image. Hot path, unchecked: the word must be valid and weigh
+    /// what the prepared one weighs.
     #[inline]
     pub fn locate_near(
         &self,
@@ -104,7 +105,7 @@ impl FoldedIndex {
         word: &[u8],
         weight: usize,
         changed: Option<(usize, usize)>,
-    ) -> u64 {
+    ) -> (u64, Fold) {
         // Most words change only after the prepared word's first unequal pair, and share
         // its folded part then.
         let head = match terms.head {
@@ -116,10 +117,11 @@ impl FoldedIndex {
             _ => self.folded_head(word, weight),
         };
         match head {
-            (rank, Some(pair)) => {
-                rank.wrapping_add(self.plain_after(terms, pair.mirrored as usize, word, pair.cell + 1, changed))
-            }
-            (rank, None) => rank,
+            (rank, Some(pair)) => (
+                rank.wrapping_add(self.plain_after(terms, pair.mirrored as usize, word, pair.cell + 1, changed)),
+                Fold::of(Some(pair)),
+            ),
+            (rank, None) => (rank, Fold::Symmetric),
         }
     }
 
@@ -172,12 +174,12 @@ mod tests {
             index.prepare(base, &mut terms);
             assert_eq!(
                 index.locate_near(&mut terms, base, index.weight_index([3, 2]), None),
-                index.locate(&mut base.clone(), index.weight_index([3, 2]))
+                index.locate_folded(&mut base.clone(), index.weight_index([3, 2]))
             );
             for other in all.iter().skip(i % 5).step_by(3) {
                 let differ: Vec<usize> = (0..base.len()).filter(|&c| base[c] != other[c]).collect();
                 let changed = differ.first().map(|&f| (f, *differ.last().unwrap()));
-                let expected = index.locate(&mut other.clone(), index.weight_index([3, 2]));
+                let expected = index.locate_folded(&mut other.clone(), index.weight_index([3, 2]));
                 assert_eq!(
                     index.locate_near(&mut terms, other, index.weight_index([3, 2]), changed),
                     expected,

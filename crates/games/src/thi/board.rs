@@ -19,8 +19,6 @@ pub const MAX_SIZE: usize = 9;
 /// Squares of the largest board: the slots of a position's square array.
 pub const MAX_SQUARES: usize = MAX_SIZE * MAX_SIZE;
 
-/// Squares a board may have for [`Position::mirror_class`]: 5×5.
-pub const MIRROR_CLASS_SQUARES: usize = 25;
 /// Tallest mixed stack; a one-colour stack holds at most `MAX_SINGLE`.
 pub const MAX_MIXED: u8 = 4;
 /// Tallest one-colour stack.
@@ -220,23 +218,6 @@ const fn counted() -> [u32; 256] {
     table
 }
 
-/// Per board side `n` (at most 5): the square each square of the mirror image reads.
-static MIRROR_READ: [[u8; 32]; 6] = mirror_reads();
-
-const fn mirror_reads() -> [[u8; 32]; 6] {
-    let mut table = [[0u8; 32]; 6];
-    let mut n = 0;
-    while n < 6 {
-        let mut square = 0;
-        while square < 32 {
-            table[n][square] = if square >= n * n { square } else { square - square % n + n - 1 - square % n } as u8;
-            square += 1;
-        }
-        n += 1;
-    }
-    table
-}
-
 /// A board and the side to move.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -325,35 +306,6 @@ impl Position {
             out.squares[cells - 1 - sq] = self.squares[sq].swapped();
         }
         out
-    }
-
-    /// The squares' bytes read as the board stands or mirrored left to right, whichever
-    /// comes first in byte order, with `tag` after them: the same for a board and its
-    /// mirror image, and for no other board of its size. Boards of at most
-    /// [`MIRROR_CLASS_SQUARES`] squares (5×5).
-    pub fn mirror_class(&self, tag: u8) -> [u64; 4] {
-        let n = self.size();
-        debug_assert!(n * n <= MIRROR_CLASS_SQUARES);
-        let image = &MIRROR_READ[n];
-        let mirrored = (0..n * n)
-            .find(|&sq| self.squares[sq] != self.squares[image[sq] as usize])
-            .is_some_and(|sq| self.squares[image[sq] as usize] < self.squares[sq]);
-        // As the board stands, a fixed 32 squares are read (those past the board are
-        // empty); mirrored, the board's through a table: no copy of a run-time length (a
-        // `memcpy` call a row cost more than the rest of the class).
-        debug_assert!(self.squares[n * n..32].iter().all(|s| s.is_empty()));
-        let mut bytes = [0u8; 32];
-        if mirrored {
-            for (byte, &read) in bytes[..n * n].iter_mut().zip(image) {
-                *byte = self.squares[read as usize].byte();
-            }
-        } else {
-            for (byte, stack) in bytes.iter_mut().zip(&self.squares[..32]) {
-                *byte = stack.byte();
-            }
-        }
-        bytes[31] = tag;
-        std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")))
     }
 
     /// The board mirrored left to right.
@@ -452,38 +404,6 @@ mod tests {
                     .then(|| Stack(((h + 1) << 4) | s.colour_bits() | if colour == Colour::Black { 1 << h } else { 0 }))
                     .filter(|next| next.is_legal());
                 assert_eq!(s.push(colour), expected, "{s} + {colour:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn boards_share_a_mirror_class_exactly_when_equal_or_mirror_images() {
-        let stacks: Vec<Stack> = std::iter::once(Stack::EMPTY).chain(Stack::all()).collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
-        for n in 3..=5 {
-            let mut boards = Vec::new();
-            for _ in 0..60 {
-                let mut board = Position::empty(n, Colour::White);
-                // Few kinds of stack, so that equal rows and symmetric boards occur.
-                let kinds = 1 + next(3);
-                for sq in 0..n * n {
-                    board.set(sq, stacks[next(kinds)]);
-                }
-                boards.push(board.mirrored());
-                boards.push(board);
-            }
-            for a in &boards {
-                assert_ne!(a.mirror_class(0), a.mirror_class(1), "the tag counts");
-                for b in &boards {
-                    let same = a == b || *a == b.mirrored();
-                    assert_eq!(a.mirror_class(0) == b.mirror_class(0), same, "{a} and {b}");
-                }
             }
         }
     }

@@ -31,7 +31,7 @@
 //! the boards it would hold unfolded: `(N + S) / 2` of `N`, `S` of them their own image.
 
 use super::board::{Colour, Position, Stack, MAX_SQUARES};
-use encoding::{FoldedIndex, IndexError, Unit, WordTerms};
+use encoding::{Fold, FoldedIndex, IndexError, Unit, WordTerms};
 use std::fmt;
 
 /// The material of a tier: the larger and the smaller of the two players' counts.
@@ -217,12 +217,20 @@ impl BoardIndex {
     /// move is ranked as `Position::turned` would show it, without building that; a board
     /// and its mirror image get the same rank.
     pub fn locate(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8) {
+        let (tier, rank, orientation, _) = self.locate_folded(board, to_move);
+        (tier, rank, orientation)
+    }
+
+    /// [`BoardIndex::locate`], with how the board stands to its mirror image.
+    #[inline]
+    pub fn locate_folded(&self, board: &Position, to_move: Colour) -> (ThiTier, u64, u8, Fold) {
         debug_assert!(board.counts().iter().all(|&c| c <= self.max as u32), "{board}: material past the index");
         let mut word = [0u8; MAX_SQUARES];
         let word = &mut word[..self.squares.len()];
         let weight = self.read(board, to_move, word);
-        let (tier, rank) = self.in_tier(weight, self.words.locate(word, weight));
-        (tier, rank, (to_move == Colour::Black) as u8)
+        let (rank, fold) = self.words.locate_folded(word, weight);
+        let (tier, rank) = self.in_tier(weight, rank);
+        (tier, rank, (to_move == Colour::Black) as u8, fold)
     }
 
     /// Reads `board` with `to_move` to move into `word` (turned half round, colours
@@ -268,10 +276,10 @@ impl BoardIndex {
     }
 
     /// Tier and rank of `board`, which differs from the board `near` was prepared from
-    /// only on the squares `changed`, has its counters and its side to move, as
-    /// [`BoardIndex::locate`] gives them.
+    /// only on the squares `changed`, has its counters and its side to move, and how it
+    /// stands to its mirror image, as [`BoardIndex::locate_folded`] gives them.
     #[inline]
-    pub fn locate_near(&self, near: &mut NearBoards, board: &Position, changed: &[usize]) -> (ThiTier, u64) {
+    pub fn locate_near(&self, near: &mut NearBoards, board: &Position, changed: &[usize]) -> (ThiTier, u64, Fold) {
         let cells = &self.cells[near.turned as usize];
         let code = &self.code[near.turned as usize];
         let mut span: Option<(usize, usize)> = None;
@@ -283,14 +291,15 @@ impl BoardIndex {
             span = Some(span.map_or((cell, cell), |(lo, hi)| (lo.min(cell), hi.max(cell))));
         }
         let word = &near.letters[..self.squares.len()];
-        let rank = self.words.locate_near(&mut near.terms, word, near.weight, span);
+        let (rank, fold) = self.words.locate_near(&mut near.terms, word, near.weight, span);
         // Put the prepared board's letters back, the last patched first.
         while near.patches > 0 {
             near.patches -= 1;
             let (cell, letter) = near.patched[near.patches];
             near.letters[cell as usize] = letter;
         }
-        self.in_tier(near.weight, rank)
+        let (tier, rank) = self.in_tier(near.weight, rank);
+        (tier, rank, fold)
     }
 
     /// How many boards the rank of `board` stands for: 1 if it is its own mirror image,

@@ -10,8 +10,9 @@ pub use board::{Colour, Position, Stack};
 pub use index::{BoardIndex, NearBoards, ThiTier};
 pub use moves::{Move, RuleSet, Rules};
 
+use encoding::Fold;
 use encoding::IndexError;
-use retro::{Engine, Footprint, Game, Location, Turn, Value};
+use retro::{Engine, Footprint, Game, Location, Parent, Turn, Value};
 use thiserror::Error;
 
 /// How the players' counters stand at the start.
@@ -301,28 +302,18 @@ impl Game for Thi {
         _same_tier: &mut Vec<(u64, Turn)>,
     ) -> usize {
         // Ranking is most of a scan's time, and of the children on 4×4 three quarters stay
-        // in the tier, where only the number of distinct ranks counts. Siblings with one
-        // side to move share a rank exactly when their boards are equal or mirror images
-        // (the index folds the mirror), so they are told apart by their mirror classes.
-        // Larger boards, beyond what a table can be built for, rank them.
-        let classes_fit = position.squares().len() <= board::MIRROR_CLASS_SQUARES;
-        SAME_TIER.with_borrow_mut(|classes| {
-            classes.clear();
-            moves::for_each_successor(self.rules, position, |board, next, turn, left| {
-                let keeps = turn == Turn::Keeps;
-                if left {
-                    let (tier, rank, orientation) = self.index.locate(board, next);
-                    out.push(retro::Move { position: Location { tier, rank, orientation }, gain: 0, turn });
-                } else if classes_fit {
-                    classes.push(board.mirror_class(keeps as u8));
-                } else {
-                    classes.push([self.index.locate(board, next).1, keeps as u64, 0, 0]);
-                }
-            });
-            classes.sort_unstable();
-            classes.dedup();
-            classes.len()
-        })
+        // in the tier, where only their number counts: every path, even where two give one
+        // board, as the un-moves find them (weighed by `unmove_weight`).
+        let mut same_tier = 0;
+        moves::for_each_successor(self.rules, position, |board, next, turn, left| {
+            if left {
+                let (tier, rank, orientation) = self.index.locate(board, next);
+                out.push(retro::Move { position: Location { tier, rank, orientation }, gain: 0, turn });
+            } else {
+                same_tier += 1;
+            }
+        });
+        same_tier
     }
 
     fn lists_unmoves(&self) -> bool {
@@ -347,25 +338,45 @@ impl Game for Thi {
         &self,
         position: &Position,
         scratch: &mut Vec<retro::Move<Position>>,
-        out: &mut Vec<retro::Move<Location<ThiTier>>>,
+        out: &mut Vec<Parent<ThiTier>>,
     ) {
+        let symmetric = self.index.images(position) == 1;
         // A parent differs from the position only where its walk went, so on 5×5 and
         // larger it is ranked from the position's word and the terms of that word's rank
         // (docs/performance.md, "Parents ranked near the position"). On smaller boards
         // ranking each parent's board whole costs no more.
         if self.size < 5 {
-            return self.unmoves_located(position, scratch, out);
+            return self.unmoves_located(position, symmetric, scratch, out);
         }
         let mut board = position.clone();
         let mover = position.to_move().other();
         board.set_to_move(mover);
         NEAR.with_borrow_mut(|near| {
             if self.index.prepare_near(&board, mover, near) {
-                moves::unwalk_all(self.rules, position, &mut LocatedParents { index: &self.index, board, near, out });
+                let parents = &mut LocatedParents { index: &self.index, board, near, symmetric, out };
+                moves::unwalk_all(self.rules, position, parents);
             } else {
-                self.unmoves_located(position, scratch, out);
+                self.unmoves_located(position, symmetric, scratch, out);
             }
         })
+    }
+}
+
+/// How many of a parent's counted moves an un-move stands for, given how the parent's
+/// board stands to its mirror image and whether the position un-moved from is its own.
+///
+/// The scan counts the paths from a rank's board into each rank; a push finds the paths
+/// into the pushed rank's board, from the parents' boards as they stand. So:
+/// - a symmetric parent's paths to the position and to its image are both counted, and
+///   as many go to either: each found stands for two;
+/// - a symmetric position is reached from a parent's board and from its image alike,
+///   and only the board ranked as it stands was counted: the image's are repeats.
+#[inline]
+fn unmove_weight(parent: Fold, symmetric: bool) -> u8 {
+    match (parent, symmetric) {
+        (Fold::Symmetric, false) => 2,
+        (Fold::Mirrored, true) => 0,
+        _ => 1,
     }
 }
 
@@ -375,12 +386,20 @@ impl Thi {
     fn unmoves_located(
         &self,
         position: &Position,
+        symmetric: bool,
         scratch: &mut Vec<retro::Move<Position>>,
-        out: &mut Vec<retro::Move<Location<ThiTier>>>,
+        out: &mut Vec<Parent<ThiTier>>,
     ) {
         scratch.clear();
         self.unmoves(position, scratch);
-        out.extend(scratch.iter().map(|p| retro::Move { position: self.locate(&p.position), gain: 0, turn: p.turn }));
+        out.extend(scratch.iter().map(|p| {
+            let (tier, rank, orientation, fold) = self.index.locate_folded(&p.position, p.position.to_move());
+            Parent {
+                location: Location { tier, rank, orientation },
+                turn: p.turn,
+                weight: unmove_weight(fold, symmetric),
+            }
+        }));
     }
 }
 
@@ -390,7 +409,9 @@ struct LocatedParents<'a> {
     index: &'a BoardIndex,
     board: Position,
     near: &'a mut NearBoards,
-    out: &'a mut Vec<retro::Move<Location<ThiTier>>>,
+    /// Whether the position un-moved from is its own mirror image.
+    symmetric: bool,
+    out: &'a mut Vec<Parent<ThiTier>>,
 }
 
 impl moves::Unwalked for LocatedParents<'_> {
@@ -406,18 +427,16 @@ impl moves::Unwalked for LocatedParents<'_> {
 
     #[inline]
     fn parent(&mut self, changed: &[usize]) {
-        let (tier, rank) = self.index.locate_near(self.near, &self.board, changed);
+        let (tier, rank, fold) = self.index.locate_near(self.near, &self.board, changed);
         let orientation = self.near.turned() as u8;
-        self.out.push(retro::Move { position: Location { tier, rank, orientation }, gain: 0, turn: Turn::Passes });
+        let weight = unmove_weight(fold, self.symmetric);
+        self.out.push(Parent { location: Location { tier, rank, orientation }, turn: Turn::Passes, weight });
     }
 }
 
 thread_local! {
     /// The word of the position whose parents are being located, and its rank's terms.
     static NEAR: std::cell::RefCell<NearBoards> = std::cell::RefCell::new(NearBoards::default());
-    /// The scan's same-tier children of one position: their mirror classes, each tagged
-    /// with whether the mover keeps the turn (or their ranks and turns, on larger boards).
-    static SAME_TIER: std::cell::RefCell<Vec<[u64; 4]>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Bytes a rank takes in a table as built: its code packed among the codes that occur,

@@ -129,11 +129,11 @@ impl Slot {
         }
     }
 
-    /// The two bytes of a slot that can still lose, with one fewer same-tier move
-    /// undecided (the count is the slot's low bits).
+    /// The two bytes of a slot that can still lose, with `by` fewer same-tier moves
+    /// undecided (the count is the slot's low bits; it must hold at least `by`).
     #[inline]
-    pub fn counted_down(bits: u16) -> u16 {
-        bits - 1
+    pub fn counted_down(bits: u16, by: u16) -> u16 {
+        bits - by
     }
 
     /// The value of a position when no more can be learnt: undecided is a draw.
@@ -186,9 +186,11 @@ mod tests {
         assert_eq!(Slot::finished_code(Slot::CanLose { count: 4, worst: Some(3) }.encode()), Value::Draw.code());
         assert_eq!(Slot::finished_code(Slot::DrawsLower.encode()), Value::Draw.code());
         assert_eq!(Slot::finished_code(Slot::decided(Value::Win(9)).encode()), Value::Win(9).code());
-        let counted = |slot: Slot| Slot::decode(Slot::counted_down(slot.encode()));
-        assert_eq!(counted(Slot::CanLose { count: 300, worst: None }), Slot::CanLose { count: 299, worst: None });
-        assert_eq!(counted(Slot::CanLose { count: 5, worst: Some(9) }), Slot::CanLose { count: 4, worst: Some(9) });
+        let counted = |slot: Slot, by| Slot::decode(Slot::counted_down(slot.encode(), by));
+        assert_eq!(counted(Slot::CanLose { count: 300, worst: None }, 1), Slot::CanLose { count: 299, worst: None });
+        assert_eq!(counted(Slot::CanLose { count: 5, worst: Some(9) }, 1), Slot::CanLose { count: 4, worst: Some(9) });
+        assert_eq!(counted(Slot::CanLose { count: 5, worst: Some(9) }, 2), Slot::CanLose { count: 3, worst: Some(9) });
+        assert_eq!(counted(Slot::CanLose { count: 2, worst: None }, 2), Slot::CanLose { count: 0, worst: None });
     }
 
     #[test]

@@ -24,18 +24,20 @@ pub const MAX_RANKS: u64 = 1 << 47;
 /// Edges read back at a time.
 const CHUNK: usize = 1 << 20;
 
-/// An edge: the parent's rank, the move's turn and the pushed child's value code.
+/// An edge: the parent's rank, the move's turn, the un-move's weight (1 or 2) and the
+/// pushed child's value code (a decided one, below `0x8000`, so its top bit holds the
+/// weight).
 #[inline]
-pub fn encode(parent: u64, turn: Turn, code: u16) -> u64 {
-    debug_assert!(parent < MAX_RANKS);
-    parent << 17 | ((turn == Turn::Keeps) as u64) << 16 | code as u64
+pub fn encode(parent: u64, turn: Turn, weight: u8, code: u16) -> u64 {
+    debug_assert!(parent < MAX_RANKS && code < 0x8000 && (1..=2).contains(&weight));
+    parent << 17 | ((turn == Turn::Keeps) as u64) << 16 | ((weight == 2) as u64) << 15 | code as u64
 }
 
-/// The parent's rank, the turn and the value code of an edge.
+/// The parent's rank, the turn, the weight and the value code of an edge.
 #[inline]
-pub fn decode(edge: u64) -> (u64, Turn, u16) {
+pub fn decode(edge: u64) -> (u64, Turn, u8, u16) {
     let turn = if edge >> 16 & 1 == 1 { Turn::Keeps } else { Turn::Passes };
-    (edge >> 17, turn, edge as u16)
+    (edge >> 17, turn, 1 + (edge >> 15 & 1) as u8, edge as u16 & 0x7FFF)
 }
 
 /// One file of edges for each part of tier `tier` but the first (whose parents are set
@@ -155,10 +157,10 @@ mod tests {
 
     #[test]
     fn an_edge_keeps_its_parent_turn_and_value() {
-        for (parent, turn, code) in
-            [(0, Turn::Passes, 0), (MAX_RANKS - 1, Turn::Keeps, u16::MAX), (12345, Turn::Keeps, 7)]
+        for (parent, turn, weight, code) in
+            [(0, Turn::Passes, 1, 0), (MAX_RANKS - 1, Turn::Keeps, 2, 0x7FFF), (12345, Turn::Keeps, 1, 7)]
         {
-            assert_eq!(decode(encode(parent, turn, code)), (parent, turn, code));
+            assert_eq!(decode(encode(parent, turn, weight, code)), (parent, turn, weight, code));
         }
     }
 
