@@ -45,18 +45,29 @@ impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
         ChildTables { tier, tables }
     }
 
+    /// The table of the child tier `child`, if it is one.
+    #[inline(always)]
+    fn table(&self, child: T) -> Option<&'a Table> {
+        // Largest tiers first: a move loses little material, so its child's tier is most
+        // often one of the highest below this one (Kalah's tier 20 has 20 tables below it).
+        self.tables.iter().rev().find(|(t, _)| *t == child).map(|&(_, table)| table)
+    }
+
+    /// Asks for what a probe of `rank` in the child tier `child` reads to be fetched
+    /// ([`Table::prefetch`]); nothing if `child` is not a finished child tier.
+    #[inline(always)]
+    pub fn prefetch(&self, child: T, rank: u64) {
+        if let Some(table) = self.table(child) {
+            table.prefetch(rank);
+        }
+    }
+
     /// The value code at `rank` of the child tier `child`; an error if `child` is not a
     /// finished child tier or the rank lies past its end.
     #[inline(always)]
     pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
-        // Largest tiers first: a move loses little material, so its child's tier is most
-        // often one of the highest below this one (Kalah's tier 20 has 20 tables below it).
         let table = self
-            .tables
-            .iter()
-            .rev()
-            .find(|(t, _)| *t == child)
-            .map(|&(_, table)| table)
+            .table(child)
             .ok_or_else(|| ChildError::UnexpectedTier { tier: self.tier.to_string(), child: child.to_string() })?;
         table.code(rank).ok_or_else(|| ChildError::RankOutOfRange {
             tier: self.tier.to_string(),

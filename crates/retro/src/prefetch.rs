@@ -1,18 +1,32 @@
-//! Fetching a slot ahead of its use: the engines set parents' slots at random, nearly
+//! Fetching memory ahead of its use: the engines set parents' slots at random, nearly
 //! every one a cache miss, and their setting is a locked compare-and-swap that the next
-//! read waits behind; asked for ahead, the misses overlap.
+//! read waits behind; a scan probes the lower tiers' tables at random. Asked for ahead,
+//! the misses overlap each other and the work between.
 
 use std::sync::atomic::AtomicU16;
 
 /// Asks the processor to fetch `slot` into its cache, without waiting for it.
 #[inline]
 pub(crate) fn prefetch(slot: &AtomicU16) {
+    prefetch_address(slot.as_ptr() as *const u8);
+}
+
+/// Asks the processor to fetch the byte `bytes[at]` into its cache, if there is one.
+#[inline]
+pub(crate) fn prefetch_byte(bytes: &[u8], at: usize) {
+    if let Some(byte) = bytes.get(at) {
+        prefetch_address(byte);
+    }
+}
+
+#[inline(always)]
+fn prefetch_address(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(slot.as_ptr() as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(address as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = slot;
+    let _ = address;
 }

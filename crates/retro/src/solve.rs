@@ -230,11 +230,24 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
     let edges: Vec<Vec<Edge>> = (0..blocks)
         .into_par_iter()
         .map(|block| {
-            let mut moves = Vec::new();
+            // The moves of this position, and of the one before, whose probes wait until
+            // this one's moves are found (their table entries fetched meanwhile).
+            let mut moves = [Vec::new(), Vec::new()];
+            let mut waiting: Option<(u64, u16)> = None;
             let mut edges = Vec::new();
             let mut parent_edges = Vec::new();
             let ranks = block * BLOCK..((block + 1) * BLOCK).min(len);
             let count = ranks.len();
+            let settle = |rank: u64, slot: Slot| {
+                work.slots[rank as usize].store(slot.encode(), Relaxed);
+                if let Some(level) = slot.level() {
+                    work.waits(rank, level);
+                }
+            };
+            let fail = |e: SolveError| {
+                failed.store(true, Relaxed);
+                failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            };
             // Positions in rank order: one unranking per block, then steps.
             let mut position: Option<G::Position> = None;
             for rank in ranks.map(|r| r as u64) {
@@ -245,25 +258,38 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
                     Some(previous) => game.next_position(tier, rank, previous),
                     None => game.position(Location::at(tier, rank)),
                 };
-                let scanned = scan_position(game, tier, &here, children, &mut moves, &mut edges);
+                let scanned = scan_moves_of(game, tier, &here, children, &mut moves[0], &mut edges);
                 position = Some(here);
                 match scanned {
-                    Ok((slot, same_tier)) => {
+                    Ok(Scanned::Over(slot)) => settle(rank, slot),
+                    Ok(Scanned::Moves(same_tier)) => {
                         // Without un-moves the parents come from these pairs.
                         debug_assert!(!find_parents || same_tier == 0 || edges.len() == same_tier as usize);
                         if find_parents && same_tier > 0 {
                             parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
                         }
-                        work.slots[rank as usize].store(slot.encode(), Relaxed);
-                        if let Some(level) = slot.level() {
-                            work.waits(rank, level);
+                        if let Some((before, its_same_tier)) = waiting.take() {
+                            match classify(tier, &moves[1], its_same_tier, children) {
+                                Ok(slot) => settle(before, slot),
+                                Err(e) => {
+                                    fail(e);
+                                    break;
+                                }
+                            }
                         }
+                        moves.swap(0, 1);
+                        waiting = Some((rank, same_tier));
                     }
                     Err(e) => {
-                        failed.store(true, Relaxed);
-                        failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                        fail(e);
                         break;
                     }
+                }
+            }
+            if let Some((before, its_same_tier)) = waiting.filter(|_| !failed.load(Relaxed)) {
+                match classify(tier, &moves[1], its_same_tier, children) {
+                    Ok(slot) => settle(before, slot),
+                    Err(e) => fail(e),
                 }
             }
             observer.advanced(count as u64);
@@ -278,41 +304,38 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
     Ok(work)
 }
 
-/// The slot the scan gives a position, and its number of distinct same-tier moves.
-fn scan_position<G: Game>(
+/// What the first step of a position's scan finds.
+enum Scanned {
+    /// The game is over there: its slot.
+    Over(Slot),
+    /// Its moves that leave the tier (in the move buffer), and its count of same-tier
+    /// moves.
+    Moves(u16),
+}
+
+/// The first step of a position's scan: whether the game is over, else its moves, those
+/// that leave the tier into `moves` (their table entries asked for, so that the probes
+/// made a position later do not wait for them) and the same-tier ones counted (as
+/// distinct `(rank, turn)` pairs into `edges` for a game without un-moves).
+fn scan_moves_of<G: Game>(
     game: &G,
     tier: G::Tier,
     position: &G::Position,
     children: &ChildTables<'_, G::Tier>,
     moves: &mut Vec<Move<Location<G::Tier>>>,
     edges: &mut Vec<(u64, Turn)>,
-) -> Result<(Slot, u16), SolveError> {
-    let too_deep = || SolveError::TooDeep { tier: tier.to_string(), limit: MAX_SLOT_DISTANCE };
+) -> Result<Scanned, SolveError> {
     if let Some(value) = game.end(position) {
         let value = Value::from_code(value.code());
         if value.plies().unwrap_or(0) > MAX_SLOT_DISTANCE {
-            return Err(too_deep());
+            return Err(SolveError::TooDeep { tier: tier.to_string(), limit: MAX_SLOT_DISTANCE });
         }
-        return Ok((Slot::decided(value), 0));
+        return Ok(Scanned::Over(Slot::decided(value)));
     }
     moves.clear();
     let same_tier = game.scan_moves(tier, position, moves, edges);
     if moves.is_empty() && same_tier == 0 {
         return Err(SolveError::NoMove { tier: tier.to_string(), position: position.to_string() });
-    }
-    let mut best_win: Option<u16> = None;
-    let mut worst = 0u16;
-    let mut can_lose = true;
-    for m in moves.iter() {
-        let child = Value::from_code(children.code(m.position.tier, m.position.rank)?);
-        match child.before(m.turn) {
-            Value::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-            Value::Loss(d) => worst = worst.max(d),
-            Value::Draw => can_lose = false,
-        }
-    }
-    if best_win.unwrap_or(0).max(worst) > MAX_SLOT_DISTANCE {
-        return Err(too_deep());
     }
     let same_tier = match u16::try_from(same_tier) {
         Ok(n) if n <= MAX_SLOT_COUNT => n,
@@ -321,16 +344,43 @@ fn scan_position<G: Game>(
             return Err(SolveError::TooManyChildren { tier, position, limit: MAX_SLOT_COUNT });
         }
     };
+    for m in moves.iter() {
+        children.prefetch(m.position.tier, m.position.rank);
+    }
+    Ok(Scanned::Moves(same_tier))
+}
+
+/// The second step of a position's scan: the slot that its moves leaving the tier
+/// (probed now) and its count of same-tier moves give it.
+fn classify<T: Copy + Ord + std::fmt::Display>(
+    tier: T,
+    moves: &[Move<Location<T>>],
+    same_tier: u16,
+    children: &ChildTables<'_, T>,
+) -> Result<Slot, SolveError> {
+    let mut best_win: Option<u16> = None;
+    let mut worst = 0u16;
+    let mut can_lose = true;
+    for m in moves {
+        let child = Value::from_code(children.code(m.position.tier, m.position.rank)?);
+        match child.before(m.turn) {
+            Value::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+            Value::Loss(d) => worst = worst.max(d),
+            Value::Draw => can_lose = false,
+        }
+    }
+    if best_win.unwrap_or(0).max(worst) > MAX_SLOT_DISTANCE {
+        return Err(SolveError::TooDeep { tier: tier.to_string(), limit: MAX_SLOT_DISTANCE });
+    }
     // Without same-tier moves, what the lower tiers say is final.
-    let slot = match (best_win, can_lose, same_tier) {
+    Ok(match (best_win, can_lose, same_tier) {
         (Some(d), _, 0) => Slot::decided(Value::Win(d)),
         (Some(d), _, _) => Slot::LowerWin(d),
         (None, false, 0) => Slot::decided(Value::Draw),
         (None, false, _) => Slot::DrawsLower,
         (None, true, 0) => Slot::decided(Value::Loss(worst)),
         (None, true, n) => Slot::CanLose { count: n, worst: Some(worst) },
-    };
-    Ok((slot, same_tier))
+    })
 }
 
 /// Step 3: push every decided position to its parents, level by level.
