@@ -34,9 +34,11 @@ fn forced_parts() -> Option<usize> {
     Some(PARTS.load(Relaxed)).filter(|&p| p > 0)
 }
 
-/// The options of every build: `--parts`.
+/// The options of every build: `--parts`; and with `--force`, finished tables mapped from
+/// their files rather than held in memory, so that a build past the memory there is can
+/// have their pages evicted.
 pub fn options() -> BuildOptions {
-    BuildOptions { parts: forced_parts(), ..BuildOptions::default() }
+    BuildOptions { parts: forced_parts(), map_tables: FORCE.load(Relaxed), ..BuildOptions::default() }
 }
 
 /// [`memory::check_build`] for the tiers of `tiers` not yet in `dir`, passed by `--force`:

@@ -34,7 +34,9 @@ struct Cli {
     #[arg(long, global = true)]
     threads: Option<usize>,
     /// Build even where the memory or disk a build needs looks larger than what is free
-    /// (every build says what it needs before it starts).
+    /// (every build says what it needs before it starts). Finished tables are then read
+    /// through their files' pages, which the system may evict, instead of being held in
+    /// memory while the tiers above them are solved.
     #[arg(long, global = true)]
     force: bool,
     /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch file

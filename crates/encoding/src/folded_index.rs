@@ -298,6 +298,16 @@ impl FoldedIndex {
         self.locate_folded(word, weight).0
     }
 
+    /// How `word` stands to its mirror image, without ranking it.
+    #[inline]
+    pub fn fold(&self, word: &[u8]) -> Fold {
+        self.units
+            .iter()
+            .filter(|&&(unit, _)| unit == Unit::Pair)
+            .find(|&&(_, c)| word[c] != word[c + 1])
+            .map_or(Fold::Symmetric, |&(_, c)| if word[c] < word[c + 1] { Fold::Canonical } else { Fold::Mirrored })
+    }
+
     /// [`FoldedIndex::locate`], with how the word stands to its mirror image.
     #[inline]
     pub fn locate_folded(&self, word: &mut [u8], weight: usize) -> (u64, Fold) {
@@ -523,6 +533,7 @@ mod tests {
                 std::cmp::Ordering::Greater => Fold::Mirrored,
             };
             assert_eq!(fold, expected, "{word:?}");
+            assert_eq!(index.fold(&word), expected, "{word:?}");
         }
     }
 

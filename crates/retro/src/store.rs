@@ -152,11 +152,28 @@ pub fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
     TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: G::Value::ENCODING }
 }
 
-/// Opens and checks the table of a tier of `entries` positions.
-fn open_table(path: &Path, identity: &TableIdentity, entries: u64) -> Result<Table, TableError> {
-    // SAFETY: tables are only ever written by `write_table`, which renames a complete
-    // new file into place and never rewrites one; see `Table::open_mapped`.
-    unsafe { Table::open_mapped(path, Some(identity)) }?.expect_entries(entries)
+/// Opens and checks the table of a tier of `entries` positions: held in memory
+/// ([`Table::open_held`]) or mapped from its file.
+fn open_table(path: &Path, identity: &TableIdentity, entries: u64, held: bool) -> Result<Table, TableError> {
+    let table = if held {
+        Table::open_held(path, Some(identity))?
+    } else {
+        // SAFETY: tables are only ever written by `write_table`, which renames a complete
+        // new file into place and never rewrites one; see `Table::open_mapped`.
+        unsafe { Table::open_mapped(path, Some(identity)) }?
+    };
+    table.expect_entries(entries)
+}
+
+/// What a build needs to know of a tier's table: what it must be, the positions it
+/// holds, and whether it is held in memory once finished or mapped from its file.
+pub struct TierFile {
+    /// The game key, tier and value coding the file must carry.
+    pub identity: TableIdentity,
+    /// Positions of the tier.
+    pub entries: u64,
+    /// Whether the table is held in memory ([`Table::open_held`]) while the build goes on.
+    pub held: bool,
 }
 
 /// Options of a build.
@@ -169,6 +186,12 @@ pub struct BuildOptions {
     /// whatever its size (a test hook for tiers too large for memory; without it, only
     /// those are, see [`slot_placement`]).
     pub parts: Option<usize>,
+    /// Keep the finished tables mapped from their files while the tiers above them are
+    /// solved, so that the system can evict their pages: for a build that may not fit in
+    /// memory. Otherwise the tables a game probes at random ([`crate::Footprint::mapped`]
+    /// above zero) are held in memory on huge pages ([`Table::open_held`]), which the
+    /// memory a build announces counts already.
+    pub map_tables: bool,
 }
 
 /// The share of the available memory a tier's slots may take before the tier is solved
@@ -210,7 +233,7 @@ pub fn slot_placement(
 /// The build loop every engine shares. Tiers come in `order`, children first; each one
 /// whose file exists is opened and checked (a damaged or foreign file is an error, never
 /// rebuilt over); each other one is solved by `solve`, given the finished tables so far,
-/// written atomically and mapped. Once every tier is there, they are stored compact
+/// written atomically, and held in memory or mapped as `file` says. Once every tier is there, they are stored compact
 /// ([`compact_table`]; a table left plain by an interrupted build too): the build itself
 /// probes plain tables, the faster ones.
 /// The directory is locked for the whole build, unless
@@ -219,15 +242,18 @@ pub fn slot_placement(
 pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     dir: &Path,
     order: Vec<T>,
-    identity: impl Fn(T) -> TableIdentity,
-    size: impl Fn(T) -> u64,
+    file: impl Fn(T) -> TierFile,
     mut solve: impl FnMut(T, &BTreeMap<T, Table>) -> Result<Codes, BuildError>,
     observer: &dyn Observer,
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
+    let open = |tier: T| {
+        let TierFile { identity, entries, held } = file(tier);
+        open_table(&tier_file(dir, tier), &identity, entries, held)
+    };
     if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
-        let tables = open_tiers(dir, order, identity, size)?;
+        let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
         for table in tables.values() {
             report.tiers_reused += 1;
             report.positions += table.entries();
@@ -241,18 +267,18 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         let path = tier_file(dir, tier);
         let table = if path.exists() {
             report.tiers_reused += 1;
-            open_table(&path, &identity(tier), size(tier))?
+            open(tier)?
         } else {
             if options.stop_after == Some(report.tiers_built) {
                 return Err(BuildError::Stopped(report.tiers_built));
             }
-            observer.tier_started(&tier.to_string(), size(tier));
+            observer.tier_started(&tier.to_string(), file(tier).entries);
             let codes = solve(tier, &tables)?;
-            write_table(&path, &identity(tier), &codes, Layout::Plain)?;
+            write_table(&path, &file(tier).identity, &codes, Layout::Plain)?;
             drop(codes);
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
-            open_table(&path, &identity(tier), size(tier))?
+            open(tier)?
         };
         tables.insert(tier, table);
     }
@@ -261,7 +287,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // choice, not every build's.
     for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
         if compact_table(table, Saving::HALF)?.is_some() {
-            *table = open_table(&tier_file(dir, tier), &identity(tier), size(tier))?;
+            *table = open(tier)?;
         }
     }
     for table in tables.values() {
@@ -285,7 +311,7 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
         if !path.exists() {
             return Err(BuildError::MissingTier { tier: tier.to_string(), path });
         }
-        tables.insert(tier, open_table(&path, &identity(tier), size(tier))?);
+        tables.insert(tier, open_table(&path, &identity(tier), size(tier), false)?);
     }
     Ok(tables)
 }
@@ -343,11 +369,15 @@ pub fn build<G: Game>(
     for &tier in &order {
         engine(game, tier)?;
     }
+    let file = |t| TierFile {
+        identity: identity(game, t),
+        entries: game.tier_size(t),
+        held: !options.map_tables && game.footprint(t).mapped > 0.0,
+    };
     let (tables, report) = build_tiers(
         dir,
         order,
-        |t| identity(game, t),
-        |t| game.tier_size(t),
+        file,
         |t, done| solve_tier(game, t, done, (dir, options), observer),
         observer,
         options,

@@ -271,6 +271,7 @@ impl BoardIndex {
         let word = &mut near.letters[..self.squares.len()];
         near.weight = self.read(board, to_move, word);
         near.turned = to_move == Colour::Black;
+        near.symmetric = self.words.fold(word) == Fold::Symmetric;
         self.words.prepare(word, &mut near.terms);
         true
     }
@@ -364,6 +365,8 @@ pub struct NearBoards {
     weight: usize,
     /// Read turned half round, colours swapped: Black to move.
     turned: bool,
+    /// The board is its own mirror image.
+    symmetric: bool,
     terms: WordTerms,
     /// The cells a board being ranked changed, with their letters before.
     patched: [(u8, u8); MAX_SQUARES],
@@ -376,6 +379,7 @@ impl Default for NearBoards {
             letters: [0; MAX_SQUARES],
             weight: 0,
             turned: false,
+            symmetric: false,
             terms: WordTerms::default(),
             patched: [(0, 0); MAX_SQUARES],
             patches: 0,
@@ -387,6 +391,11 @@ impl NearBoards {
     /// Whether the board is read turned half round (Black to move).
     pub fn turned(&self) -> bool {
         self.turned
+    }
+
+    /// Whether the board is its own mirror image.
+    pub fn symmetric(&self) -> bool {
+        self.symmetric
     }
 }
 

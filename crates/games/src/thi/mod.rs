@@ -340,23 +340,23 @@ impl Game for Thi {
         scratch: &mut Vec<retro::Move<Position>>,
         out: &mut Vec<Parent<ThiTier>>,
     ) {
-        let symmetric = self.index.images(position) == 1;
         // A parent differs from the position only where its walk went, so on 5×5 and
         // larger it is ranked from the position's word and the terms of that word's rank
         // (docs/performance.md, "Parents ranked near the position"). On smaller boards
         // ranking each parent's board whole costs no more.
         if self.size < 5 {
-            return self.unmoves_located(position, symmetric, scratch, out);
+            return self.unmoves_located(position, scratch, out);
         }
         let mut board = position.clone();
         let mover = position.to_move().other();
         board.set_to_move(mover);
         NEAR.with_borrow_mut(|near| {
             if self.index.prepare_near(&board, mover, near) {
+                let symmetric = near.symmetric();
                 let parents = &mut LocatedParents { index: &self.index, board, near, symmetric, out };
                 moves::unwalk_all(self.rules, position, parents);
             } else {
-                self.unmoves_located(position, symmetric, scratch, out);
+                self.unmoves_located(position, scratch, out);
             }
         })
     }
@@ -386,10 +386,10 @@ impl Thi {
     fn unmoves_located(
         &self,
         position: &Position,
-        symmetric: bool,
         scratch: &mut Vec<retro::Move<Position>>,
         out: &mut Vec<Parent<ThiTier>>,
     ) {
+        let symmetric = self.index.images(position) == 1;
         scratch.clear();
         self.unmoves(position, scratch);
         out.extend(scratch.iter().map(|p| {
