@@ -6,6 +6,11 @@
 //! cannot overflow a thread's stack). Because the moves inside a tier form a DAG, every
 //! chain ends, and each value is final the moment it is written.
 //!
+//! Positions are taken in rank order, and each one's moves are found, and their
+//! children's values asked for, before the position found before it is evaluated: its
+//! loads, most of them cache misses into the tier's values and the lower tables, then
+//! find those values fetched while the next position was sown and ranked.
+//!
 //! Threads take chunks of ranks (rayon). Two threads may meet on the same child and
 //! both evaluate it; they compute the same number, so the duplicate store is harmless
 //! and no locking is needed: a value slot is an `AtomicU16` holding the value's table
@@ -17,6 +22,7 @@
 use crate::children::{ChildError, ChildTables};
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
+use crate::prefetch::prefetch;
 use crate::solve::Observer;
 use crate::value::TableValue;
 use rayon::prelude::*;
@@ -39,22 +45,37 @@ struct Frame<P, V> {
     best: Option<V>,
 }
 
-/// Reusable buffers of a frame: moves and their children's ranks.
-type Spare<P> = (Vec<Move<P>>, Vec<u64>);
-
-/// Each worker's buffers: the frames waiting for same-tier children, the buffers a new
-/// position's moves go into, and finished frames' buffers for reuse.
-struct Work<P, V> {
-    stack: Vec<Frame<P, V>>,
-    scratch: Spare<P>,
-    spares: Vec<Spare<P>>,
+/// A position's moves with their children's places: the moves, the children's ranks and
+/// tiers. Frames take the first two along; the buffers are reused.
+struct Located<P, T> {
+    moves: Vec<Move<P>>,
+    ranks: Vec<u64>,
+    tiers: Vec<T>,
 }
 
-impl<P, V> Default for Work<P, V> {
+impl<P, T> Default for Located<P, T> {
     fn default() -> Self {
-        Work { stack: Vec::new(), scratch: (Vec::new(), Vec::new()), spares: Vec::new() }
+        Located { moves: Vec::new(), ranks: Vec::new(), tiers: Vec::new() }
     }
 }
+
+/// Each worker's buffers: the frames waiting for same-tier children, the moves of the
+/// position being opened, of the positions found ahead of their evaluation, and
+/// finished frames' buffers for reuse.
+struct Work<P, V, T> {
+    stack: Vec<Frame<P, V>>,
+    scratch: Located<P, T>,
+    spares: Vec<(Vec<Move<P>>, Vec<u64>)>,
+}
+
+impl<P, V, T> Default for Work<P, V, T> {
+    fn default() -> Self {
+        Work { stack: Vec::new(), scratch: Located::default(), spares: Vec::new() }
+    }
+}
+
+type WorkOf<G> = Work<<G as Game>::Position, <G as Game>::Value, <G as Game>::Tier>;
+type LocatedOf<G> = Located<<G as Game>::Position, <G as Game>::Tier>;
 
 struct TierSolver<'a, G: Game> {
     game: &'a G,
@@ -76,48 +97,56 @@ impl<G: Game> TierSolver<'_, G> {
         }
     }
 
-    /// The value of `rank` (whose position is `position`) if the game is over there or
-    /// every child's value is known; else `None`, with a frame for it pushed on the stack.
-    ///
-    /// Every move is resolved here, before any child is searched: the lower tiers' probes
-    /// and the same-tier loads are independent of each other, so the processor overlaps
-    /// their cache misses (the build is bound by them). Only same-tier children still
-    /// unknown stay in the frame. The moves go into the worker's scratch buffers, which a
-    /// pushed frame takes along, and the result is small: a large one returned through
-    /// memory stalled each caller's reads of it.
-    fn open(
-        &self,
-        rank: u64,
-        position: &G::Position,
-        work: &mut Work<G::Position, G::Value>,
-    ) -> Result<Option<G::Value>, SolveError> {
+    /// The value of `position` if the game is over there; else `None`, its moves and
+    /// their children's places written to `out`, and the children's values asked for
+    /// (fetched into the cache without waiting), so that reading them a little later
+    /// ([`TierSolver::resolve`]) does not wait either: the build is bound by those loads.
+    fn locate_moves(&self, position: &G::Position, out: &mut LocatedOf<G>) -> Result<Option<G::Value>, SolveError> {
         if let Some(v) = self.game.end(position) {
             return Ok(Some(v));
         }
-        let (moves, ranks) = &mut work.scratch;
+        let Located { moves, ranks, tiers } = out;
         moves.clear();
         ranks.clear();
+        tiers.clear();
         self.game.moves(position, moves);
         if moves.is_empty() {
             return Err(SolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
-        // First every child's place (pure computation), then every load in a tight loop,
-        // so that the loads' cache misses overlap.
-        let mut tiers = [None; 16];
-        for (i, mv) in moves.iter().enumerate() {
+        for mv in moves.iter() {
             let Location { tier, rank, .. } = self.game.locate(&mv.position);
-            if let Some(slot) = tiers.get_mut(i) {
-                *slot = Some(tier);
+            if tier == self.tier {
+                if let Some(slot) = self.values.get(rank as usize) {
+                    prefetch(slot);
+                }
+            } else {
+                self.children.prefetch(tier, rank);
             }
+            tiers.push(tier);
             ranks.push(rank);
         }
-        let mut codes = [UNKNOWN; 16];
-        for (i, mv) in moves.iter().enumerate() {
-            let tier = match tiers.get(i) {
-                Some(&Some(t)) => t,
-                _ => self.game.locate(&mv.position).tier,
-            };
-            let child_rank = ranks[i];
+        Ok(None)
+    }
+
+    /// The value of `rank`, whose moves `located` holds, if every child's value is known;
+    /// else `None`, with a frame for it pushed on the stack (taking the moves still
+    /// unknown along, `located` left with spare buffers).
+    ///
+    /// Every move is resolved here, before any child is searched: the lower tiers' probes
+    /// and the same-tier loads are independent of each other, so the processor overlaps
+    /// their cache misses. The result is small: a large one returned through memory
+    /// stalled each caller's reads of it.
+    fn resolve(
+        &self,
+        rank: u64,
+        located: &mut LocatedOf<G>,
+        work: &mut WorkOf<G>,
+    ) -> Result<Option<G::Value>, SolveError> {
+        let Located { moves, ranks, tiers } = located;
+        let mut best: Option<G::Value> = None;
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let (tier, child_rank) = (tiers[i], ranks[i]);
             let out_of_range =
                 || ChildError::RankOutOfRange { tier: self.error_tier(), child: tier.to_string(), rank: child_rank };
             let code = if tier == self.tier {
@@ -125,15 +154,6 @@ impl<G: Game> TierSolver<'_, G> {
             } else {
                 self.children.code(tier, child_rank)?
             };
-            if let Some(slot) = codes.get_mut(i) {
-                *slot = code;
-            }
-        }
-        let mut best: Option<G::Value> = None;
-        let mut kept = 0;
-        for i in 0..moves.len() {
-            // More than 16 moves: the rest are looked at again in the frame.
-            let code = codes.get(i).copied().unwrap_or(UNKNOWN);
             if code == UNKNOWN {
                 moves.swap(kept, i);
                 ranks.swap(kept, i);
@@ -147,26 +167,44 @@ impl<G: Game> TierSolver<'_, G> {
         }
         moves.truncate(kept);
         ranks.truncate(kept);
-        let (moves, ranks) = std::mem::replace(&mut work.scratch, work.spares.pop().unwrap_or_default());
+        let (spare_moves, spare_ranks) = work.spares.pop().unwrap_or_default();
+        let moves = std::mem::replace(moves, spare_moves);
+        let ranks = std::mem::replace(ranks, spare_ranks);
         work.stack.push(Frame { rank, moves, ranks, next: 0, best });
         Ok(None)
     }
 
-    /// Evaluates `root` and every unevaluated same-tier position it depends on.
-    fn evaluate(
-        &self,
-        root: u64,
-        position: &G::Position,
-        work: &mut Work<G::Position, G::Value>,
-    ) -> Result<(), SolveError> {
-        if self.values[root as usize].load(Relaxed) != UNKNOWN {
+    /// The value of `rank` (whose position is `position`) if it is known at once; else
+    /// `None`, with a frame for it pushed on the stack.
+    fn open(&self, rank: u64, position: &G::Position, work: &mut WorkOf<G>) -> Result<Option<G::Value>, SolveError> {
+        let mut located = std::mem::take(&mut work.scratch);
+        let opened = match self.locate_moves(position, &mut located) {
+            Ok(Some(v)) => Ok(Some(v)),
+            Ok(None) => self.resolve(rank, &mut located, work),
+            Err(e) => Err(e),
+        };
+        work.scratch = located;
+        opened
+    }
+
+    /// Writes the value of `rank`, whose moves `located` holds, evaluating first every
+    /// unevaluated same-tier position it depends on.
+    fn finish(&self, rank: u64, located: &mut LocatedOf<G>, work: &mut WorkOf<G>) -> Result<(), SolveError> {
+        // A position found ahead may have been evaluated since, as another's child.
+        if self.values[rank as usize].load(Relaxed) != UNKNOWN {
             return Ok(());
         }
+        match self.resolve(rank, located, work)? {
+            Some(v) => self.values[rank as usize].store(self.code_of(v)?, Relaxed),
+            None => self.descend(work)?,
+        }
+        Ok(())
+    }
+
+    /// Evaluates the frames on the stack and every unevaluated same-tier position they
+    /// depend on, depth first.
+    fn descend(&self, work: &mut WorkOf<G>) -> Result<(), SolveError> {
         let limit = self.values.len();
-        if let Some(v) = self.open(root, position, work)? {
-            self.values[root as usize].store(self.code_of(v)?, Relaxed);
-            return Ok(());
-        }
         while let Some(frame) = work.stack.last_mut() {
             if let Some(mv) = frame.moves.get(frame.next) {
                 let rank = frame.ranks[frame.next];
@@ -214,19 +252,38 @@ pub fn solve_tier<'a, G: Game>(
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver { game, tier, values: (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect(), children };
     let chunks = size.div_ceil(CHUNK);
-    (0..chunks).into_par_iter().try_for_each_init(Work::default, |work, chunk| {
-        let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
-        // Positions in rank order: one unranking per chunk, then steps.
-        let mut position = game.position(Location::at(tier, from));
-        for rank in from..to {
-            if rank > from {
-                position = game.next_position(tier, rank, &position);
+    (0..chunks).into_par_iter().try_for_each_init(
+        || (WorkOf::<G>::default(), LocatedOf::<G>::default(), LocatedOf::<G>::default()),
+        |(work, ahead, waiting), chunk| {
+            let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
+            // Positions in rank order: one unranking per chunk, then steps. Each position's
+            // moves are found (and their children's values fetched) before the one found
+            // before it is evaluated, so that its loads find those values in the cache.
+            let mut waiting_rank = None;
+            let mut position = game.position(Location::at(tier, from));
+            for rank in from..to {
+                if rank > from {
+                    position = game.next_position(tier, rank, &position);
+                }
+                if solver.values[rank as usize].load(Relaxed) != UNKNOWN {
+                    continue;
+                }
+                if let Some(v) = solver.locate_moves(&position, ahead)? {
+                    solver.values[rank as usize].store(solver.code_of(v)?, Relaxed);
+                    continue;
+                }
+                if let Some(before) = waiting_rank.replace(rank) {
+                    solver.finish(before, waiting, work)?;
+                }
+                std::mem::swap(ahead, waiting);
             }
-            solver.evaluate(rank, &position, work)?;
-        }
-        observer.advanced(to - from);
-        Ok::<(), SolveError>(())
-    })?;
+            if let Some(before) = waiting_rank {
+                solver.finish(before, waiting, work)?;
+            }
+            observer.advanced(to - from);
+            Ok::<(), SolveError>(())
+        },
+    )?;
     // Same size and alignment: the conversion reuses the allocation.
     Ok(solver.values.into_iter().map(AtomicU16::into_inner).collect())
 }
