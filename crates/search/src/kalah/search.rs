@@ -41,7 +41,7 @@ use retro::table::Table;
 use retro::Tables;
 use retro::Turn;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// A search that probes `tables` (built for `game`) for boards of at most `probe_seeds`
@@ -109,13 +109,22 @@ impl From<ProbeError> for Halt {
     }
 }
 
-/// One thread's part in a search: the boards it searched (published in batches), and
-/// whether it shares the search with others (then it defers busy children, and stops
-/// when `stop` is set).
+/// One thread's part in a search: the boards it searched (published in batches), the
+/// flag it stops at (another thread found the answer), and how many threads are on its
+/// search now: while it is alone, it neither marks nor defers busy children, whose shared
+/// slots the other threads would otherwise keep taking from its cache.
 struct Worker<'s> {
     nodes: u64,
-    shared: bool,
     stop: &'s AtomicBool,
+    company: &'s AtomicUsize,
+}
+
+impl Worker<'_> {
+    /// Whether other threads are on this search now.
+    #[inline(always)]
+    fn in_company(&self) -> bool {
+        self.company.load(Relaxed) > 1
+    }
 }
 
 #[inline]
@@ -198,8 +207,9 @@ impl<'a> Search<'a> {
     fn on_threads(&self, work: impl Fn(&mut Worker) -> Result<i16, Halt> + Sync) -> Result<i16, ProbeError> {
         let stop = AtomicBool::new(false);
         let shared = self.threads > 1;
+        let company = AtomicUsize::new(self.threads);
         let run = || {
-            let mut worker = Worker { nodes: 0, shared, stop: &stop };
+            let mut worker = Worker { nodes: 0, stop: &stop, company: &company };
             let result = work(&mut worker);
             stop.store(true, Relaxed);
             self.publish(worker.nodes);
@@ -268,6 +278,8 @@ impl<'a> Search<'a> {
         }
         let slots = Mutex::new(boards.iter().map(|_| Slot { threads: 0, value: None }).collect::<Vec<_>>());
         let stops: Vec<AtomicBool> = boards.iter().map(|_| AtomicBool::new(false)).collect();
+        // Threads on each board, as its workers read it (`slots` holds the same count).
+        let company: Vec<AtomicUsize> = boards.iter().map(|_| AtomicUsize::new(0)).collect();
         let failure = Mutex::new(None);
         let run = || loop {
             let i = {
@@ -278,13 +290,15 @@ impl<'a> Search<'a> {
                     break; // a probe error stopped everything
                 }
                 slots[i].threads += 1;
+                company[i].store(slots[i].threads, Relaxed);
                 i
             };
-            let mut worker = Worker { nodes: 0, shared: self.threads > 1, stop: &stops[i] };
+            let mut worker = Worker { nodes: 0, stop: &stops[i], company: &company[i] };
             let result = self.solve(&boards[i], 0, &mut worker);
             self.publish(worker.nodes);
             let mut slots = locked(&slots);
             slots[i].threads -= 1;
+            company[i].store(slots[i].threads, Relaxed);
             match result {
                 Ok(v) if slots[i].value.is_none() => {
                     slots[i].value = Some(v);
@@ -456,7 +470,7 @@ impl<'a> Search<'a> {
             self.publish(worker.nodes);
             worker.nodes = 0;
         }
-        if worker.shared && worker.stop.load(Relaxed) {
+        if worker.stop.load(Relaxed) {
             return Err(Halt::Stopped);
         }
         Ok(())
@@ -537,6 +551,7 @@ impl<'a> Search<'a> {
     ) -> Result<(i16, u8), Halt> {
         let mut deferred = [None::<Pending>; MAX_PITS];
         let mut later = 0;
+        let company = worker.in_company();
         for round in 0..2 {
             let waited;
             let moves = if round == 0 {
@@ -546,12 +561,12 @@ impl<'a> Search<'a> {
                 &waited[..later]
             };
             for (i, p) in moves.iter().flatten().enumerate() {
-                if round == 0 && worker.shared && i > 0 && self.busy.holds(p.key) {
+                if round == 0 && company && i > 0 && self.busy.holds(p.key) {
                     deferred[later] = Some(*p);
                     later += 1;
                     continue;
                 }
-                let v = self.child_value(p, alpha, beta, worker)?;
+                let v = self.child_value(p, alpha, beta, company, worker)?;
                 if v > best {
                     best = v;
                     best_move = p.pit + 1;
@@ -568,10 +583,11 @@ impl<'a> Search<'a> {
 
 impl Search<'_> {
     #[inline]
-    /// A pending move's worth to its mover, searched with the mover's window.
-    fn child_value(&self, p: &Pending, alpha: i16, beta: i16, worker: &mut Worker) -> Result<i16, Halt> {
+    /// A pending move's worth to its mover, searched with the mover's window; marked busy
+    /// meanwhile if other threads are on the search (`company`).
+    fn child_value(&self, p: &Pending, alpha: i16, beta: i16, company: bool, worker: &mut Worker) -> Result<i16, Halt> {
         let gain = p.sown.gain;
-        if worker.shared {
+        if company {
             self.busy.enter(p.key);
         }
         let v = match p.sown.turn {
@@ -582,7 +598,7 @@ impl Search<'_> {
                 self.alpha_beta(&p.sown.board, p.seeds, p.key, gain - beta, gain - alpha, worker).map(|v| gain - v)
             }
         };
-        if worker.shared {
+        if company {
             self.busy.leave(p.key);
         }
         v
