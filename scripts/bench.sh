@@ -6,8 +6,8 @@
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
-# only: THI` 5x5 with single counters (original; about an hour, 4.7 GB), Awari to 24
-# stones, and Awari to 28 (about 80 minutes, 10.7 GiB).
+# only: THI` 5x5 with single counters (original, then fixed1: under an hour each, 4.7 GB),
+# Awari to 24 stones, and Awari to 28 (about 80 minutes, 7.3 GB).
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 #   scripts/bench.sh --big
 set -euo pipefail
@@ -141,6 +141,9 @@ speed_up trias --holes 3 --stones 3
 echo
 echo "THI\` 5x5 with single counters, rules original, built from scratch (no census)"
 two_threads thi --size 5 --height 1 --rules original
+echo
+echo "THI\` 5x5 with single counters, rules fixed1, built from scratch (no census; under an hour)"
+two_threads thi --size 5 --height 1 --rules fixed1
 echo
 echo "Awari to 24 stones, built from scratch"
 two_threads awari --stones 24
