@@ -266,6 +266,13 @@ pub fn block_count(entries: u64) -> u64 {
     entries.div_ceil(BLOCK)
 }
 
+/// Where in a blocked body the index entry of `rank`'s block (the offset its data start
+/// at) lies: the first bytes a probe of `rank` reads.
+#[inline(always)]
+pub fn index_entry(rank: u64) -> usize {
+    8 * (rank / BLOCK) as usize
+}
+
 /// The code at `rank` of a blocked `body` of `entries` ranks that passed [`check`];
 /// `None` past the end.
 #[inline]
@@ -274,14 +281,14 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
         return None;
     }
     let index_len = 8 * (block_count(entries) as usize + 1);
-    let start = u64_at(body, 8 * (rank / BLOCK) as usize)? as usize;
+    let start = u64_at(body, index_entry(rank))? as usize;
     let block = body.get(index_len + start..)?;
     let i = rank % BLOCK;
     let n = (entries - rank + i).min(BLOCK);
     // A block's data follow a short header rank by rank, so the byte as far into the
     // block as the rank is into its ranks is about where the probe will read: loaded now,
     // its cache miss overlaps the header's instead of following it.
-    let end = u64_at(body, 8 * (rank / BLOCK + 1) as usize)? as usize;
+    let end = u64_at(body, index_entry(rank) + 8)? as usize;
     let guess = (end.saturating_sub(start) as u64 * i / n) as usize;
     std::hint::black_box(block.get(guess).copied());
     match *block.first()? {

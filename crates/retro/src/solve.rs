@@ -244,6 +244,10 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
                     work.waits(rank, level);
                 }
             };
+            // The position found before, its moves' entries fetched by now: probed and set.
+            let settle_waiting = |(rank, same_tier): (u64, u16), moves: &[Move<Location<G::Tier>>]| {
+                classify(tier, moves, same_tier, children).map(|slot| settle(rank, slot))
+            };
             let fail = |e: SolveError| {
                 failed.store(true, Relaxed);
                 failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
@@ -268,14 +272,9 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
                         if find_parents && same_tier > 0 {
                             parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
                         }
-                        if let Some((before, its_same_tier)) = waiting.take() {
-                            match classify(tier, &moves[1], its_same_tier, children) {
-                                Ok(slot) => settle(before, slot),
-                                Err(e) => {
-                                    fail(e);
-                                    break;
-                                }
-                            }
+                        if let Err(e) = waiting.take().map_or(Ok(()), |w| settle_waiting(w, &moves[1])) {
+                            fail(e);
+                            break;
                         }
                         moves.swap(0, 1);
                         waiting = Some((rank, same_tier));
@@ -286,11 +285,8 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
                     }
                 }
             }
-            if let Some((before, its_same_tier)) = waiting.filter(|_| !failed.load(Relaxed)) {
-                match classify(tier, &moves[1], its_same_tier, children) {
-                    Ok(slot) => settle(before, slot),
-                    Err(e) => fail(e),
-                }
+            if let Some(Err(e)) = waiting.filter(|_| !failed.load(Relaxed)).map(|w| settle_waiting(w, &moves[1])) {
+                fail(e);
             }
             observer.advanced(count as u64);
             parent_edges

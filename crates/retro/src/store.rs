@@ -248,10 +248,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
-    let open = |tier: T| {
-        let TierFile { identity, entries, held } = file(tier);
-        open_table(&tier_file(dir, tier), &identity, entries, held)
-    };
+    let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held);
     if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
         for table in tables.values() {
@@ -265,20 +262,21 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     let mut tables: BTreeMap<T, Table> = BTreeMap::new();
     for tier in order {
         let path = tier_file(dir, tier);
+        let f = file(tier);
         let table = if path.exists() {
             report.tiers_reused += 1;
-            open(tier)?
+            open(tier, &f)?
         } else {
             if options.stop_after == Some(report.tiers_built) {
                 return Err(BuildError::Stopped(report.tiers_built));
             }
-            observer.tier_started(&tier.to_string(), file(tier).entries);
+            observer.tier_started(&tier.to_string(), f.entries);
             let codes = solve(tier, &tables)?;
-            write_table(&path, &file(tier).identity, &codes, Layout::Plain)?;
+            write_table(&path, &f.identity, &codes, Layout::Plain)?;
             drop(codes);
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
-            open(tier)?
+            open(tier, &f)?
         };
         tables.insert(tier, table);
     }
@@ -287,7 +285,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // choice, not every build's.
     for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
         if compact_table(table, Saving::HALF)?.is_some() {
-            *table = open(tier)?;
+            *table = open(tier, &file(tier))?;
         }
     }
     for table in tables.values() {

@@ -742,8 +742,9 @@ impl Table {
     /// that a probe made a little later does not wait for it (nothing past the end).
     #[inline(always)]
     pub fn prefetch(&self, rank: u64) {
-        let at = if self.is_blocked() { 8 * (rank / blocks::BLOCK) } else { rank * self.header.bits as u64 / 8 };
-        crate::prefetch::prefetch_byte(self.body(), at as usize);
+        let at =
+            if self.is_blocked() { blocks::index_entry(rank) } else { (rank * self.header.bits as u64 / 8) as usize };
+        crate::prefetch::prefetch_byte(self.body(), at);
     }
 
     /// The code stored for `rank`, whatever its encoding, or `None` past the end.
