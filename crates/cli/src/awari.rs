@@ -93,6 +93,10 @@ pub struct AwariArgs {
     /// Longest line printed, in moves.
     #[arg(long, default_value_t = 200)]
     pub(crate) max_line: usize,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
+    #[command(flatten)]
+    pub parts: crate::build::PartsFlag,
 }
 
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.

@@ -14,19 +14,54 @@ use std::time::Instant;
 /// `--force`: build even where memory or disk look too small.
 static FORCE: AtomicBool = AtomicBool::new(false);
 
-/// Builds from now on go ahead whatever they need (`--force`).
-pub fn force() {
-    FORCE.store(true, Relaxed);
-}
-
 /// `--parts`: the parts every tier of the outcome engine is solved in (0: as its size
 /// asks, [`retro::store::parts_for`]).
 static PARTS: AtomicUsize = AtomicUsize::new(0);
 
-/// Builds from now on solve every tier of the outcome engine in `parts` parts from a
-/// scratch file (`--parts`).
-pub fn split_into(parts: usize) {
-    PARTS.store(parts, Relaxed);
+/// `--force`, on every command that builds tables, given before the command (`solve
+/// --force thi …`) or after it (`solve thi --force …`); the commands that only read tables
+/// do not list it.
+#[derive(clap::Args, Default)]
+pub struct ForceFlag {
+    /// Build even where the memory or disk a build needs looks larger than what is free
+    /// (every build says what it needs before it starts). Finished tables are then read
+    /// through their files' pages, which the system may evict, instead of being held in
+    /// memory while the tiers above them are solved.
+    #[arg(long)]
+    force: bool,
+}
+
+impl ForceFlag {
+    /// Makes every build from now on go ahead whatever it needs, if the flag is given.
+    pub fn apply(&self) {
+        if self.force {
+            FORCE.store(true, Relaxed);
+        }
+    }
+}
+
+/// `--parts`, on the commands whose games the outcome engine solves, before or after the
+/// command as [`ForceFlag`].
+#[derive(clap::Args, Default)]
+pub struct PartsFlag {
+    /// Solve every tier of the outcome engine (THI`, Trias, Trysse, Wari) from a scratch
+    /// file beside the tables, its positions cut into N ranges set one after another (the
+    /// parents a level finds outside the first range wait in a file a range): the memory
+    /// of one range. By default only a tier whose two bytes a position exceed half the
+    /// free memory (the control group's, where that is less) is split, into as many parts
+    /// as it takes.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    parts: Option<u16>,
+}
+
+impl PartsFlag {
+    /// Makes every build from now on solve its outcome-engine tiers in the parts given,
+    /// if they are.
+    pub fn apply(&self) {
+        if let Some(parts) = self.parts {
+            PARTS.store(parts.into(), Relaxed);
+        }
+    }
 }
 
 /// The parts `--parts` asks for, if it does.

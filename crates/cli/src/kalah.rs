@@ -130,6 +130,8 @@ pub struct KalahArgs {
     /// Longest principal line printed, in turns.
     #[arg(long, default_value_t = 200)]
     max_line: usize,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
 }
 
 fn rules(args: &KalahArgs) -> Result<Rules> {

@@ -33,20 +33,10 @@ struct Cli {
     /// Worker threads (default: one per core).
     #[arg(long, global = true)]
     threads: Option<usize>,
-    /// Build even where the memory or disk a build needs looks larger than what is free
-    /// (every build says what it needs before it starts). Finished tables are then read
-    /// through their files' pages, which the system may evict, instead of being held in
-    /// memory while the tiers above them are solved.
-    #[arg(long, global = true)]
-    force: bool,
-    /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch file
-    /// beside the tables, its positions cut into N ranges set one after another (the
-    /// parents a level finds outside the first range wait in a file a range): the memory
-    /// of one range. By default only a tier whose two bytes a position exceed half the
-    /// free memory (the control group's, where that is less) is split, into as many parts
-    /// as it takes.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    parts: Option<u16>,
+    #[command(flatten)]
+    force: build::ForceFlag,
+    #[command(flatten)]
+    parts: build::PartsFlag,
     #[command(subcommand)]
     command: Command,
 }
@@ -75,18 +65,32 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if cli.force {
-        build::force();
-    }
-    if let Some(parts) = cli.parts {
-        build::split_into(parts.into());
-    }
+    cli.force.apply();
+    cli.parts.apply();
     let result = match cli.command {
-        Command::Thi(args) => thi::run(args),
-        Command::Kalah(args) => kalah::run(args),
-        Command::Awari(args) => awari::run(args),
-        Command::Trias(args) => trias::run(args),
-        Command::Njaka(args) => njaka::run(args),
+        Command::Thi(args) => {
+            args.force.apply();
+            args.parts.apply();
+            thi::run(args)
+        }
+        Command::Kalah(args) => {
+            args.force.apply();
+            kalah::run(args)
+        }
+        Command::Awari(args) => {
+            args.force.apply();
+            args.parts.apply();
+            awari::run(args)
+        }
+        Command::Trias(args) => {
+            args.force.apply();
+            args.parts.apply();
+            trias::run(args)
+        }
+        Command::Njaka(args) => {
+            args.force.apply();
+            njaka::run(args)
+        }
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),

@@ -47,6 +47,8 @@ pub struct NjakaArgs {
     clockwise: bool,
     #[command(flatten)]
     query: QueryArgs,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
 }
 
 fn variant(args: &NjakaArgs) -> Variant {

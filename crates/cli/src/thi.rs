@@ -95,6 +95,10 @@ pub struct ThiArgs {
     /// up to 10⁹ positions; above that a search about as long as the build).
     #[arg(long)]
     census: bool,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
+    #[command(flatten)]
+    pub parts: crate::build::PartsFlag,
 }
 
 /// Largest table whose reachable census runs without `--census`.

@@ -48,6 +48,10 @@ pub struct TriasArgs {
     /// fell and what happened there.
     #[arg(long)]
     explain: bool,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
+    #[command(flatten)]
+    pub parts: crate::build::PartsFlag,
 }
 
 /// The position asked about and, for a start, its stones a hole.

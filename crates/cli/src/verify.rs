@@ -56,11 +56,16 @@ struct VerifyKalahArgs {
     /// searches, far cheaper than the margin on the largest instances).
     #[arg(long)]
     margins: bool,
+    #[command(flatten)]
+    force: crate::build::ForceFlag,
 }
 
 pub fn run(args: VerifyArgs) -> Result<()> {
     match args.game {
-        VerifyGame::Kalah(a) => kalah(a),
+        VerifyGame::Kalah(a) => {
+            a.force.apply();
+            kalah(a)
+        }
     }
 }
 

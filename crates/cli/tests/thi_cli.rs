@@ -337,4 +337,9 @@ fn parts_say_so_and_build_the_same_tables() {
     assert!(left.is_empty(), "scratch files left behind: {left:?}");
     let out = common::solve(&split, &["--parts", "0", "thi", "--board", "primus"]);
     assert!(!out.status.success() && stderr(&out).contains("--parts"), "{}", stderr(&out));
+    // The flag may follow the command as well.
+    let after = tempfile::tempdir().unwrap();
+    let out = common::solve(after.path(), &["thi", "--board", "primus", "--parts", "3"]);
+    assert!(out.status.success() && stderr(&out).contains("solved in 3 parts from a scratch file"), "{}", stderr(&out));
+    assert_eq!(table_checksums(&after.path().join("thi/3x3-original")), table_checksums(&whole));
 }
