@@ -95,6 +95,13 @@ impl Board {
         &self.cells[..2 * self.m as usize]
     }
 
+    /// Every cell as one number, cell 0 lowest, the cells past `2m` zero: a key for
+    /// hashing read in one load (copying the `2m` cells of a length known only at run
+    /// time called `memcpy` in the search's inner loop).
+    pub fn word(&self) -> u128 {
+        u128::from_le_bytes(self.cells)
+    }
+
     /// The mover's row, from his pit 1 (his leftmost).
     pub fn mine(&self) -> &[u8] {
         &self.cells[..self.m as usize]

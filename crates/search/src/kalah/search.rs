@@ -129,9 +129,7 @@ impl Worker<'_> {
 
 #[inline]
 fn hash(board: &Board) -> u64 {
-    let mut bytes = [0u8; 16];
-    bytes[..board.cells().len()].copy_from_slice(board.cells());
-    let v = u128::from_le_bytes(bytes);
+    let v = board.word();
     // Two rounds of a 64-bit finaliser over the halves (splitmix64's constants).
     let mix = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
