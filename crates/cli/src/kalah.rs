@@ -203,10 +203,12 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
 /// search and the output is not JSON; `work` may print lines on standard error (above the
-/// spinner) through the function it is given.
+/// spinner) through the function it is given, each with the seconds since `since` (the
+/// command's start: the total a user waits, as the final `time:` line counts it).
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
     hidden: bool,
+    since: Instant,
     work: impl FnOnce(&(dyn Fn(String) + Sync)) -> Result<T> + Send,
 ) -> Result<T> {
     let Some(search) = search else { return work(&|_| {}) };
@@ -226,7 +228,7 @@ pub fn with_search_progress<T: Send>(
         // On standard error even when the spinner is not drawn (not a terminal, or JSON
         // on standard output): a search of hours should say what it has found.
         let say = |line: String| {
-            let line = format!("{line} ({:.1} s)", started.elapsed().as_secs_f64());
+            let line = format!("{line} ({:.1} s)", since.elapsed().as_secs_f64());
             if spinner.is_hidden() {
                 eprintln!("{line}");
             } else {
@@ -279,7 +281,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     }
     let solver = build(plan, args.json)?;
     let search = solver.search(total)?;
-    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, |say| {
+    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, started, |say| {
         let (margin, turns) = if args.value_only {
             let margin = solver.margin(search.as_ref(), &position)?;
             say(format!("value: {margin:+}"));

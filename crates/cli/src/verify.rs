@@ -157,7 +157,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         )?;
         let solver = build(plan, false)?;
         let search = solver.search(total)?;
-        let (computed, margin) = with_search_progress(search.as_ref(), false, |_| {
+        let (computed, margin) = with_search_progress(search.as_ref(), false, Instant::now(), |_| {
             Ok(if row.margin.is_some() || args.margins {
                 // The start's margin alone: one MTD(f) search, which proves the other
                 // turns no better without valuing each exactly.
