@@ -21,7 +21,7 @@ static PARTS: AtomicUsize = AtomicUsize::new(0);
 /// `--force`, on every command that builds tables, given before the command (`solve
 /// --force thi …`) or after it (`solve thi --force …`); the commands that only read tables
 /// do not list it.
-#[derive(clap::Args, Default)]
+#[derive(clap::Args)]
 pub struct ForceFlag {
     /// Build even where the memory or disk a build needs looks larger than what is free
     /// (every build says what it needs before it starts). Finished tables are then read
@@ -42,7 +42,7 @@ impl ForceFlag {
 
 /// `--parts`, on the commands whose games the outcome engine solves, before or after the
 /// command as [`ForceFlag`].
-#[derive(clap::Args, Default)]
+#[derive(clap::Args)]
 pub struct PartsFlag {
     /// Solve every tier of the outcome engine (THI`, Trias, Trysse, Wari) from a scratch
     /// file beside the tables, its positions cut into N ranges set one after another (the
