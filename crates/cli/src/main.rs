@@ -57,6 +57,22 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
+impl Command {
+    /// The build flags given after the command: `--force` on the commands that build
+    /// tables, `--parts` on those whose games the outcome engine solves.
+    fn build_flags(&self) -> (Option<&build::ForceFlag>, Option<&build::PartsFlag>) {
+        match self {
+            Command::Thi(args) => (Some(&args.force), Some(&args.parts)),
+            Command::Awari(args) => (Some(&args.force), Some(&args.parts)),
+            Command::Trias(args) => (Some(&args.force), Some(&args.parts)),
+            Command::Kalah(args) => (Some(&args.force), None),
+            Command::Njaka(args) => (Some(&args.force), None),
+            Command::Verify(args) => (Some(args.force()), None),
+            Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(threads) = cli.threads {
@@ -67,30 +83,19 @@ fn main() -> ExitCode {
     }
     cli.force.apply();
     cli.parts.apply();
+    let (force, parts) = cli.command.build_flags();
+    if let Some(force) = force {
+        force.apply();
+    }
+    if let Some(parts) = parts {
+        parts.apply();
+    }
     let result = match cli.command {
-        Command::Thi(args) => {
-            args.force.apply();
-            args.parts.apply();
-            thi::run(args)
-        }
-        Command::Kalah(args) => {
-            args.force.apply();
-            kalah::run(args)
-        }
-        Command::Awari(args) => {
-            args.force.apply();
-            args.parts.apply();
-            awari::run(args)
-        }
-        Command::Trias(args) => {
-            args.force.apply();
-            args.parts.apply();
-            trias::run(args)
-        }
-        Command::Njaka(args) => {
-            args.force.apply();
-            njaka::run(args)
-        }
+        Command::Thi(args) => thi::run(args),
+        Command::Kalah(args) => kalah::run(args),
+        Command::Awari(args) => awari::run(args),
+        Command::Trias(args) => trias::run(args),
+        Command::Njaka(args) => njaka::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Info(args) => tables::info(args),
         Command::VerifyTable(args) => tables::verify_table(args),

@@ -60,12 +60,18 @@ struct VerifyKalahArgs {
     force: crate::build::ForceFlag,
 }
 
+impl VerifyArgs {
+    /// `--force`, given after the game.
+    pub fn force(&self) -> &crate::build::ForceFlag {
+        match &self.game {
+            VerifyGame::Kalah(a) => &a.force,
+        }
+    }
+}
+
 pub fn run(args: VerifyArgs) -> Result<()> {
     match args.game {
-        VerifyGame::Kalah(a) => {
-            a.force.apply();
-            kalah(a)
-        }
+        VerifyGame::Kalah(a) => kalah(a),
     }
 }
 
