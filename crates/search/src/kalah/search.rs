@@ -8,9 +8,9 @@
 //! and swapped when the turn passes).
 //!
 //! At every node, before any child is searched:
-//! - every child's place is computed (its table rank, or its hash), then every load is
-//!   issued in one tight loop, so that the cache misses overlap (a software prefetch of
-//!   the children's buckets was measured: it made Kalah(6,4) 1.6 times slower);
+//! - every child's place is computed (its table rank, or its hash) and its memory asked
+//!   for (a prefetch); the task then yields its thread to another task until the loads
+//!   have likely arrived ([`task`]), and reads them in one tight loop;
 //! - children whose value is known at once (the game is over there, or they have few
 //!   enough seeds to be in the tables) are valued first;
 //! - the other children's transposition-table bounds are looked at ("enhanced
@@ -20,19 +20,22 @@
 //!   place), then by what they bank at once. (Ordering by the children's stored bounds as
 //!   well was measured: the same number of nodes on Kalah(6,4).)
 //!
-//! Nothing is allocated per node: boards and move lists live on the stack.
+//! Nothing is allocated per node: a task's frames are kept from node to node.
 //!
-//! Threads: one search (a value, a null-window test) runs on every thread of the
-//! [`Search`], each thread searching the whole tree, sharing the transposition table and
-//! deferring a child another thread is searching ("simplified ABDADA"); the first to finish
-//! answers and the others stop. Several boards at once (the opening moves) are handed out
-//! so that threads take different boards while there are enough ([`Search::values`]).
-//! A split of the tree itself (young brothers wait) was measured twice as slow.
+//! Threads and tasks: each thread of the [`Search`] runs [`TASKS_PER_THREAD`] tasks side
+//! by side, each searching one board's whole tree. One search (a value, a null-window
+//! test) is run by every task, sharing the transposition table and deferring a child
+//! another task is searching ("simplified ABDADA"); the first to finish answers and the
+//! others stop. Several boards at once (the opening moves) are handed out so that tasks
+//! take different boards while there are enough ([`Search::values`]). A split of the tree
+//! itself (young brothers wait) was measured twice as slow.
 //!
-//! The transposition table ([`TranspositionTable`]) is shared by all threads without
+//! The transposition table ([`TranspositionTable`]) is shared by all tasks without
 //! locks. Boards are told apart by a 64-bit hash of their cells; the chance that two of
 //! the at most a few billion boards a search meets collide on all 64 bits, and meet in one
 //! bucket, is below one in a billion.
+
+mod task;
 
 use super::transposition::{Entry, Fetched, TranspositionTable};
 use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
@@ -43,6 +46,12 @@ use retro::Turn;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
+use task::{Goal, Task};
+
+/// Tasks each thread runs side by side (see [`task`]): two let one task's loads arrive
+/// while the other computes; more fill the core's outstanding-miss slots and search more
+/// boards (docs/performance.md, Kalah search).
+pub const TASKS_PER_THREAD: usize = 2;
 
 /// A search that probes `tables` (built for `game`) for boards of at most `probe_seeds`
 /// seeds and searches the rest.
@@ -54,16 +63,16 @@ pub struct Search<'a> {
     probe_seeds: u32,
     transpositions: TranspositionTable,
     nodes: AtomicU64,
-    /// Threads a search from [`Search::value`] or [`Search::at_least`] runs on.
+    /// Threads a search runs on.
     threads: usize,
-    /// Which children threads are searching now, by hash ([`Busy`]).
+    /// Which children tasks are searching now, by hash ([`Busy`]).
     busy: Busy,
 }
 
 /// The children being searched right now, one hash per slot (a slot's later owner simply
-/// overwrites it): with several threads on one search, a thread that finds a sibling busy
+/// overwrites it): with several tasks on one search, a task that finds a sibling busy
 /// searches the others first and comes back to it, when its value is most likely in the
-/// transposition table ("simplified ABDADA"). The threads thus split the moves of the
+/// transposition table ("simplified ABDADA"). The tasks thus split the moves of the
 /// nodes where every move must be searched, and share the rest.
 struct Busy(Box<[AtomicU64]>);
 
@@ -96,10 +105,10 @@ impl Busy {
     }
 }
 
-/// Why a thread's search ended without its answer.
+/// Why a task's search ended without its answer.
 enum Halt {
     Probe(ProbeError),
-    /// Another thread of the same search found the answer first.
+    /// Another task of the same search found the answer first.
     Stopped,
 }
 
@@ -109,10 +118,10 @@ impl From<ProbeError> for Halt {
     }
 }
 
-/// One thread's part in a search: the boards it searched (published in batches), the
-/// flag it stops at (another thread found the answer), and how many threads are on its
+/// One task's part in a search: the boards it searched (published in batches), the
+/// flag it stops at (another task found the answer), and how many tasks are on its
 /// search now: while it is alone, it neither marks nor defers busy children, whose shared
-/// slots the other threads would otherwise keep taking from its cache.
+/// slots the other tasks would otherwise keep taking from its cache.
 struct Worker<'s> {
     nodes: u64,
     stop: &'s AtomicBool,
@@ -120,7 +129,7 @@ struct Worker<'s> {
 }
 
 impl Worker<'_> {
-    /// Whether other threads are on this search now.
+    /// Whether other tasks are on this search now.
     #[inline(always)]
     fn in_company(&self) -> bool {
         self.company.load(Relaxed) > 1
@@ -191,49 +200,12 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// The same search on `threads` threads (at least one): each search from
-    /// [`Search::value`] or [`Search::at_least`] runs on all of them, sharing the
-    /// transposition table; the first to finish answers.
+    /// The same search on `threads` threads (at least one): every search ([`Search::value`],
+    /// [`Search::at_least`], [`Search::values`]) runs on all of them, sharing the
+    /// transposition table.
     pub fn with_threads(mut self, threads: usize) -> Search<'a> {
         self.threads = threads.max(1);
         self
-    }
-
-    /// Runs `work` on every thread of the search and returns the first answer. A thread
-    /// that finishes sets the flag the others stop at; a stopped thread's result is
-    /// dropped (it stored nothing it had not proved).
-    fn on_threads(&self, work: impl Fn(&mut Worker) -> Result<i16, Halt> + Sync) -> Result<i16, ProbeError> {
-        let stop = AtomicBool::new(false);
-        let shared = self.threads > 1;
-        let company = AtomicUsize::new(self.threads);
-        let run = || {
-            let mut worker = Worker { nodes: 0, stop: &stop, company: &company };
-            let result = work(&mut worker);
-            stop.store(true, Relaxed);
-            self.publish(worker.nodes);
-            result
-        };
-        let results: Vec<Result<i16, Halt>> = if shared {
-            std::thread::scope(|scope| {
-                let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
-                let mut results = vec![run()];
-                for helper in helpers {
-                    results.push(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-                }
-                results
-            })
-        } else {
-            vec![run()]
-        };
-        let mut failure = None;
-        for result in results {
-            match result {
-                Ok(v) => return Ok(v),
-                Err(Halt::Probe(e)) => failure = Some(e),
-                Err(Halt::Stopped) => {}
-            }
-        }
-        Err(failure.expect("the first thread to finish has an answer or a probe error"))
     }
 
     /// Boards searched (not probed) so far (counted in batches while a search runs).
@@ -246,7 +218,7 @@ impl<'a> Search<'a> {
         self.transpositions.entries()
     }
 
-    /// Adds a thread's count of boards searched, and grows the transposition table to fit.
+    /// Adds a task's count of boards searched, and grows the transposition table to fit.
     fn publish(&self, nodes: u64) {
         let searched = self.nodes.fetch_add(nodes, Relaxed) + nodes;
         self.transpositions.fit(searched);
@@ -259,44 +231,49 @@ impl<'a> Search<'a> {
 
     /// [`Search::value`], starting MTD(f) from `guess`.
     pub fn value_from(&self, board: &Board, guess: i16) -> Result<i16, ProbeError> {
-        self.on_threads(|worker| self.solve(board, guess, worker))
+        Ok(self.run(&[*board], Goal::Value { guess }, &|_, _| {})?[0])
     }
 
     /// The exact values of several boards (say, the positions after each opening move),
-    /// in order. Each thread takes the unsolved board with the fewest threads on it, so
-    /// the boards are solved side by side, and the last ones by all threads together;
-    /// `solved` hears of each value, with its board's index, as soon as it is found.
-    /// (Solving the boards one after the other, each on every thread, was measured slower:
-    /// docs/performance.md, Kalah search.)
+    /// in order; `solved` hears of each value, with its board's index, as soon as it is
+    /// found. The boards are solved side by side and the last ones by all tasks together
+    /// (solving them one after the other, each by every thread, was measured slower:
+    /// docs/performance.md, Kalah search).
     pub fn values(&self, boards: &[Board], solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<i16>, ProbeError> {
-        /// Threads on a board, and its value once found.
+        self.run(boards, Goal::Value { guess: 0 }, solved)
+    }
+
+    /// Runs [`TASKS_PER_THREAD`] tasks on each thread until every board has its answer
+    /// for `goal`. A task takes the unsolved board with the fewest tasks on it; the
+    /// first task to answer for a board stops the others on it, whose results are dropped
+    /// (they stored nothing they had not proved).
+    fn run(&self, boards: &[Board], goal: Goal, solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<i16>, ProbeError> {
+        /// Tasks on a board, and its answer once found.
         struct Slot {
-            threads: usize,
+            tasks: usize,
             value: Option<i16>,
         }
-        let slots = Mutex::new(boards.iter().map(|_| Slot { threads: 0, value: None }).collect::<Vec<_>>());
+        let slots = Mutex::new(boards.iter().map(|_| Slot { tasks: 0, value: None }).collect::<Vec<_>>());
         let stops: Vec<AtomicBool> = boards.iter().map(|_| AtomicBool::new(false)).collect();
-        // Threads on each board, as its workers read it (`slots` holds the same count).
+        // Tasks on each board, as its workers read it (`slots` holds the same count).
         let company: Vec<AtomicUsize> = boards.iter().map(|_| AtomicUsize::new(0)).collect();
         let failure = Mutex::new(None);
-        let run = || loop {
-            let i = {
-                let mut slots = locked(&slots);
-                let open = (0..boards.len()).filter(|&i| slots[i].value.is_none());
-                let Some(i) = open.min_by_key(|&i| slots[i].threads) else { break };
-                if stops[i].load(Relaxed) {
-                    break; // a probe error stopped everything
-                }
-                slots[i].threads += 1;
-                company[i].store(slots[i].threads, Relaxed);
-                i
-            };
-            let mut worker = Worker { nodes: 0, stop: &stops[i], company: &company[i] };
-            let result = self.solve(&boards[i], 0, &mut worker);
-            self.publish(worker.nodes);
+        let take = || -> Option<usize> {
             let mut slots = locked(&slots);
-            slots[i].threads -= 1;
-            company[i].store(slots[i].threads, Relaxed);
+            let open = (0..boards.len()).filter(|&i| slots[i].value.is_none());
+            let i = open.min_by_key(|&i| slots[i].tasks)?;
+            if stops[i].load(Relaxed) {
+                return None; // a probe error stopped everything
+            }
+            slots[i].tasks += 1;
+            company[i].store(slots[i].tasks, Relaxed);
+            Some(i)
+        };
+        // Whether everything stops (a probe failed).
+        let finish = |i: usize, result: Result<i16, Halt>| -> bool {
+            let mut slots = locked(&slots);
+            slots[i].tasks -= 1;
+            company[i].store(slots[i].tasks, Relaxed);
             match result {
                 Ok(v) if slots[i].value.is_none() => {
                     slots[i].value = Some(v);
@@ -307,6 +284,45 @@ impl<'a> Search<'a> {
                 Err(Halt::Probe(e)) => {
                     *locked(&failure) = Some(e);
                     stops.iter().for_each(|s| s.store(true, Relaxed));
+                    return true;
+                }
+            }
+            false
+        };
+        let run = || {
+            let mut tasks: Vec<Option<Task>> = (0..TASKS_PER_THREAD).map(|_| None).collect();
+            let mut exhausted = false;
+            loop {
+                let mut any = false;
+                for slot in tasks.iter_mut() {
+                    if slot.is_none() && !exhausted {
+                        match take() {
+                            Some(i) => {
+                                let worker = Worker { nodes: 0, stop: &stops[i], company: &company[i] };
+                                *slot = Some(Task::new(i, boards[i], goal, worker));
+                            }
+                            None => exhausted = true,
+                        }
+                    }
+                    let Some(task) = slot else { continue };
+                    any = true;
+                    let result = match task.resume(self) {
+                        Ok(None) => continue,
+                        Ok(Some(v)) => Ok(v),
+                        Err(e) => {
+                            task.abandon(self);
+                            Err(e)
+                        }
+                    };
+                    self.publish(task.worker.nodes);
+                    let index = task.index;
+                    *slot = None;
+                    if finish(index, result) {
+                        tasks.iter_mut().flatten().for_each(|task| task.abandon(self));
+                        return;
+                    }
+                }
+                if !any {
                     break;
                 }
             }
@@ -320,42 +336,7 @@ impl<'a> Search<'a> {
             return Err(e);
         }
         let slots = slots.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(slots.into_iter().map(|slot| slot.value.expect("every board solved when no thread failed")).collect())
-    }
-
-    /// A board's value by one thread's work: at once if the game is over or the board in
-    /// the tables, else by MTD(f).
-    fn solve(&self, board: &Board, guess: i16, worker: &mut Worker) -> Result<i16, Halt> {
-        let seeds = board.seeds();
-        if let Some(v) = board.outcome(&self.rules) {
-            return Ok(v);
-        }
-        if seeds <= self.probe_seeds {
-            return Ok(self.probe(board, seeds)?);
-        }
-        self.mtdf(board, seeds, hash(board), guess, worker)
-    }
-
-    /// MTD(f): a sequence of null-window searches converging on the value, each reusing
-    /// the bounds the last ones left in the transposition table.
-    fn mtdf(&self, board: &Board, seeds: u32, key: u64, guess: i16, worker: &mut Worker) -> Result<i16, Halt> {
-        let (mut lower, mut upper) = (-(seeds as i16), seeds as i16);
-        // Bounds left by earlier searches (a parent's, a sibling's, another thread's)
-        // narrow the start.
-        if let Some(e) = self.transpositions.lookup(key) {
-            (lower, upper) = (lower.max(e.lower), upper.min(e.upper));
-        }
-        let mut guess = guess.clamp(lower, upper);
-        while lower < upper {
-            let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.alpha_beta(board, seeds, key, beta - 1, beta, worker)?;
-            if guess < beta {
-                upper = guess;
-            } else {
-                lower = guess;
-            }
-        }
-        Ok(guess)
+        Ok(slots.into_iter().map(|slot| slot.value.expect("every board solved when no task failed")).collect())
     }
 
     /// The pit (0-based) the transposition table holds as the best move at `board`, if it
@@ -367,15 +348,7 @@ impl<'a> Search<'a> {
 
     /// Whether the board's value is at least `target`: one null-window search.
     pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, ProbeError> {
-        let seeds = board.seeds();
-        if let Some(v) = board.outcome(&self.rules) {
-            return Ok(v >= target);
-        }
-        if seeds <= self.probe_seeds {
-            return Ok(self.probe(board, seeds)? >= target);
-        }
-        let key = hash(board);
-        Ok(self.on_threads(|worker| self.alpha_beta(board, seeds, key, target - 1, target, worker))? >= target)
+        Ok(self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0] >= target)
     }
 
     #[inline]
@@ -403,46 +376,6 @@ impl<'a> Search<'a> {
         Ok(retro::value::code_score(code))
     }
 
-    /// Fail-soft alpha-beta on a board that is not over and not in the tables, with
-    /// `seeds` seeds and hash `key`: the value if it lies strictly inside (alpha, beta),
-    /// else a bound on the side it fell.
-    fn alpha_beta(
-        &self,
-        board: &Board,
-        seeds: u32,
-        key: u64,
-        alpha: i16,
-        beta: i16,
-        worker: &mut Worker,
-    ) -> Result<i16, Halt> {
-        self.count_node(worker)?;
-        let (known, mut alpha, beta) = match self.stored_window(key, seeds, alpha, beta) {
-            ControlFlow::Break(bound) => return Ok(bound),
-            ControlFlow::Continue(node) => node,
-        };
-        let (alpha0, beta0) = (alpha, beta);
-        let mut list = MoveList::default();
-        board.moves_into(&self.rules, &mut list);
-        let mut loaded = [Loaded::Value(0); MAX_PITS];
-        self.load_children(&list, seeds, &mut loaded)?;
-        let (mut best, mut best_move) = best_known(&list, &loaded);
-        if best < beta {
-            alpha = alpha.max(best);
-            let mut pending = [None::<Pending>; MAX_PITS];
-            match pending_moves(&list, &loaded, known.best, seeds, beta, &mut pending) {
-                // Enhanced transposition cutoff: a child's stored bound alone proves the cut.
-                ControlFlow::Break(cut) => (best, best_move) = cut,
-                ControlFlow::Continue(count) => {
-                    let pending = &mut pending[..count];
-                    order(pending);
-                    (best, best_move) = self.search_children(pending, alpha, beta, (best, best_move), worker)?;
-                }
-            }
-        }
-        self.record(key, known, (alpha0, beta0), best, best_move);
-        Ok(best)
-    }
-
     /// Stores what a search of the window (`alpha`, `beta`) proved (`best`, by `best_move`),
     /// intersected with what the table already knew (`known`).
     #[inline(always)]
@@ -459,7 +392,7 @@ impl<'a> Search<'a> {
     }
 
     /// Counts a node, publishing the count now and then (so that a long search can show
-    /// its progress and its transposition table grows); stops if another thread of the
+    /// its progress and its transposition table grows); stops if another task of the
     /// search has the answer.
     #[inline(always)]
     fn count_node(&self, worker: &mut Worker) -> Result<(), Halt> {
@@ -495,13 +428,9 @@ impl<'a> Search<'a> {
         ControlFlow::Continue((known, alpha, beta))
     }
 
-    /// What is known of each child of a node of `seeds` seeds before any is searched
-    /// (written to `loaded`): its value (the game is over there, or it is in the tables), or its transposition-table
-    /// bounds. First where each child's value is (pure computation), then every load in
-    /// one tight loop: the loads are independent, so their cache misses overlap.
+    /// Where each child's value is: pure computation.
     #[inline(always)]
-    fn load_children(&self, list: &MoveList, seeds: u32, loaded: &mut [Loaded; MAX_PITS]) -> Result<(), Halt> {
-        let mut sources = [Source::Known(0); MAX_PITS];
+    fn child_sources(&self, list: &MoveList, seeds: u32, sources: &mut [Source<'a>; MAX_PITS]) -> Result<(), Halt> {
         for (i, (_, sown)) in list.iter().enumerate() {
             let child_seeds = seeds - sown.gain as u32;
             sources[i] = match sown.board.outcome(&self.rules) {
@@ -513,6 +442,17 @@ impl<'a> Search<'a> {
                 None => Source::Search(hash(&sown.board)),
             };
         }
+        Ok(())
+    }
+
+    /// Every child's value or stored bounds, loaded in one tight loop and decoded after.
+    #[inline(always)]
+    fn child_values(
+        &self,
+        list: &MoveList,
+        sources: &[Source<'a>; MAX_PITS],
+        loaded: &mut [Loaded; MAX_PITS],
+    ) -> Result<(), Halt> {
         let mut fetched = [Fetched::default(); MAX_PITS];
         let mut codes = [None; MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
@@ -532,74 +472,6 @@ impl<'a> Search<'a> {
             };
         }
         Ok(())
-    }
-
-    /// Searches the pending moves in order from (`alpha`, `beta`), starting from the best
-    /// value and move found so far, until one reaches `beta`: the best value and move.
-    /// Sharing the search, a move (not the first) whose child another thread is searching
-    /// waits for a second round.
-    #[inline(always)]
-    fn search_children(
-        &self,
-        pending: &[Option<Pending>],
-        mut alpha: i16,
-        beta: i16,
-        (mut best, mut best_move): (i16, u8),
-        worker: &mut Worker,
-    ) -> Result<(i16, u8), Halt> {
-        let mut deferred = [None::<Pending>; MAX_PITS];
-        let mut later = 0;
-        let company = worker.in_company();
-        for round in 0..2 {
-            let waited;
-            let moves = if round == 0 {
-                pending
-            } else {
-                waited = deferred;
-                &waited[..later]
-            };
-            for (i, p) in moves.iter().flatten().enumerate() {
-                if round == 0 && company && i > 0 && self.busy.holds(p.key) {
-                    deferred[later] = Some(*p);
-                    later += 1;
-                    continue;
-                }
-                let v = self.child_value(p, alpha, beta, company, worker)?;
-                if v > best {
-                    best = v;
-                    best_move = p.pit + 1;
-                }
-                if best >= beta {
-                    return Ok((best, best_move));
-                }
-                alpha = alpha.max(best);
-            }
-        }
-        Ok((best, best_move))
-    }
-}
-
-impl Search<'_> {
-    #[inline]
-    /// A pending move's worth to its mover, searched with the mover's window; marked busy
-    /// meanwhile if other threads are on the search (`company`).
-    fn child_value(&self, p: &Pending, alpha: i16, beta: i16, company: bool, worker: &mut Worker) -> Result<i16, Halt> {
-        let gain = p.sown.gain;
-        if company {
-            self.busy.enter(p.key);
-        }
-        let v = match p.sown.turn {
-            Turn::Keeps => {
-                self.alpha_beta(&p.sown.board, p.seeds, p.key, alpha - gain, beta - gain, worker).map(|v| gain + v)
-            }
-            Turn::Passes => {
-                self.alpha_beta(&p.sown.board, p.seeds, p.key, gain - beta, gain - alpha, worker).map(|v| gain - v)
-            }
-        };
-        if company {
-            self.busy.leave(p.key);
-        }
-        v
     }
 }
 
@@ -675,14 +547,19 @@ fn pending_moves(
     ControlFlow::Continue(count)
 }
 
-/// Sorts pending moves best first (insertion sort: at most MAX_PITS moves).
+/// The indices of the first `count` pending moves, best first (an insertion sort of
+/// indices: at most MAX_PITS moves, and no move copied).
 #[inline(always)]
-fn order(moves: &mut [Option<Pending>]) {
-    for i in 1..moves.len() {
+fn order(moves: &[Option<Pending>; MAX_PITS], count: usize) -> [u8; MAX_PITS] {
+    let rank = |i: u8| moves[i as usize].map_or(0, |p| p.order);
+    let mut sorted = [0u8; MAX_PITS];
+    for i in 0..count {
         let mut j = i;
-        while j > 0 && moves[j - 1].map_or(0, |p| p.order) < moves[j].map_or(0, |p| p.order) {
-            moves.swap(j - 1, j);
+        while j > 0 && rank(sorted[j - 1]) < rank(i as u8) {
+            sorted[j] = sorted[j - 1];
             j -= 1;
         }
+        sorted[j] = i as u8;
     }
+    sorted
 }

@@ -1,0 +1,382 @@
+//! One board's search as a state machine (a task), so that a thread can run several side
+//! by side.
+//!
+//! A node's children live in memory the caches rarely hold: a transposition-table bucket
+//! or a table code each, one miss of about 280 ns on the reference machine, issued
+//! together. Searched recursively, a thread waits for them at every node. A task instead
+//! asks for a node's children's memory (a prefetch) and yields; the thread runs another
+//! task's node meanwhile and comes back to read them once they have likely arrived
+//! ([`TASKS_PER_THREAD`](super::TASKS_PER_THREAD); docs/performance.md, Kalah search).
+//!
+//! The frames are what a recursive alpha-beta keeps on its call stack. They stay
+//! allocated from node to node, so entering a node writes only its scalars.
+//!
+//! ```text
+//!   enter ──► children's memory asked for ──► (yield) ──► open ──► next child ──┐
+//!     ▲            (frame pushed)                     (ETC, order)       │      │
+//!     └────────────────────────────── child not settled at once ◄────────┘      │
+//!   deliver ◄── child's value (popped frame, or known at once) ◄────────────────┘
+//! ```
+
+use super::*;
+
+/// What a task computes for its board.
+#[derive(Clone, Copy)]
+pub(super) enum Goal {
+    /// The exact value, by MTD(f) from a first guess.
+    Value { guess: i16 },
+    /// A value that is at least `target` exactly when the board's value is: one
+    /// null-window pass.
+    AtLeast(i16),
+}
+
+/// A node being searched.
+struct Frame<'t> {
+    board: Board,
+    seeds: u32,
+    key: u64,
+    /// What the transposition table knew of the node.
+    known: Entry,
+    /// The window the node was entered with, after the stored bounds narrowed it.
+    window: (i16, i16),
+    alpha: i16,
+    beta: i16,
+    best: i16,
+    best_move: u8,
+    list: MoveList,
+    sources: [Source<'t>; MAX_PITS],
+    /// Cut, or no move left to search.
+    done: bool,
+    /// The moves to search, in list order, and `count` indices into them best first.
+    pending: [Option<Pending>; MAX_PITS],
+    order: [u8; MAX_PITS],
+    count: u8,
+    next: u8,
+    /// Moves put off because another task was searching them (see `Busy`).
+    deferred: [u8; MAX_PITS],
+    later: u8,
+    round: u8,
+    /// The index in `pending` of the child being searched, [`NONE`] if none.
+    current: u8,
+}
+
+/// No child being searched.
+const NONE: u8 = u8::MAX;
+
+impl<'t> Frame<'t> {
+    fn blank(board: Board) -> Frame<'t> {
+        Frame {
+            board,
+            seeds: 0,
+            key: 0,
+            known: Entry { lower: 0, upper: 0, best: 0, seeds: 0 },
+            window: (0, 0),
+            alpha: 0,
+            beta: 0,
+            best: 0,
+            best_move: 0,
+            list: MoveList::default(),
+            sources: [Source::Known(0); MAX_PITS],
+            done: false,
+            pending: [None; MAX_PITS],
+            order: [0; MAX_PITS],
+            count: 0,
+            next: 0,
+            deferred: [0; MAX_PITS],
+            later: 0,
+            round: 0,
+            current: NONE,
+        }
+    }
+}
+
+/// One board's search, run a node at a time.
+pub(super) struct Task<'s, 't> {
+    /// The board's index among those searched together.
+    pub(super) index: usize,
+    board: Board,
+    seeds: u32,
+    key: u64,
+    goal: Goal,
+    /// MTD(f)'s bounds and guess.
+    lower: i16,
+    upper: i16,
+    guess: i16,
+    /// The current pass's null window is (`pass_beta` − 1, `pass_beta`).
+    pass_beta: i16,
+    /// Frames `..depth` are the nodes being searched; the rest are kept for reuse.
+    stack: Vec<Frame<'t>>,
+    depth: usize,
+    pub(super) worker: Worker<'s>,
+}
+
+/// What entering a node gave.
+enum Entered {
+    /// Its value or a bound, known at once.
+    Value(i16),
+    /// A frame pushed, its children's memory asked for.
+    Pushed,
+}
+
+/// Where a task stands after starting an MTD(f) pass.
+enum Step {
+    /// The pass's root waits for memory.
+    Wait,
+    /// No pass needed: the board's answer.
+    Solved(i16),
+    /// The pass's root returned at once.
+    Returned(i16),
+}
+
+impl<'s, 't> Task<'s, 't> {
+    pub(super) fn new(index: usize, board: Board, goal: Goal, worker: Worker<'s>) -> Task<'s, 't> {
+        Task {
+            index,
+            board,
+            seeds: board.seeds(),
+            key: hash(&board),
+            goal,
+            lower: 0,
+            upper: 0,
+            guess: 0,
+            pass_beta: 0,
+            stack: Vec::new(),
+            depth: 0,
+            worker,
+        }
+    }
+
+    /// Runs until a node waits for memory (`None`: resume later) or the board has its
+    /// answer.
+    pub(super) fn resume(&mut self, s: &Search<'t>) -> Result<Option<i16>, Halt> {
+        let mut ret = if self.depth == 0 {
+            match self.start(s)? {
+                Step::Wait => return Ok(None),
+                Step::Solved(v) => return Ok(Some(v)),
+                Step::Returned(v) => Some(v),
+            }
+        } else {
+            s.open(&mut self.stack[self.depth - 1])?;
+            None
+        };
+        loop {
+            if let Some(v) = ret.take() {
+                if self.depth == 0 {
+                    // A pass of MTD(f) is over.
+                    self.guess = v;
+                    if v < self.pass_beta {
+                        self.upper = v;
+                    } else {
+                        self.lower = v;
+                    }
+                    match self.next_pass(s)? {
+                        Step::Wait => return Ok(None),
+                        Step::Solved(v) => return Ok(Some(v)),
+                        Step::Returned(v) => {
+                            ret = Some(v);
+                            continue;
+                        }
+                    }
+                }
+                s.deliver(&mut self.stack[self.depth - 1], v, &self.worker);
+            }
+            let top = &mut self.stack[self.depth - 1];
+            match s.next_child(top, &self.worker) {
+                Some(i) => {
+                    let p = top.pending[i as usize].as_ref().expect("a pending move");
+                    let (alpha, beta, gain) = (top.alpha, top.beta, p.sown.gain);
+                    let (board, seeds, key) = (p.sown.board, p.seeds, p.key);
+                    let (alpha, beta) = match p.sown.turn {
+                        Turn::Keeps => (alpha - gain, beta - gain),
+                        Turn::Passes => (gain - beta, gain - alpha),
+                    };
+                    let frames = (&mut self.stack, &mut self.depth);
+                    match s.enter(&board, seeds, key, (alpha, beta), &mut self.worker, frames)? {
+                        Entered::Pushed => return Ok(None),
+                        Entered::Value(v) => ret = Some(v),
+                    }
+                }
+                None => {
+                    self.depth -= 1;
+                    let f = &self.stack[self.depth];
+                    s.record(f.key, f.known, f.window, f.best, f.best_move);
+                    ret = Some(f.best);
+                }
+            }
+        }
+    }
+
+    /// The answer at once if the game is over or the board in the tables; else MTD(f)'s
+    /// bounds set for the goal and its first pass started.
+    fn start(&mut self, s: &Search<'t>) -> Result<Step, Halt> {
+        if let Some(v) = self.board.outcome(&s.rules) {
+            return Ok(Step::Solved(v));
+        }
+        if self.seeds <= s.probe_seeds {
+            return Ok(Step::Solved(s.probe(&self.board, self.seeds)?));
+        }
+        match self.goal {
+            Goal::Value { guess } => {
+                let seeds = self.seeds as i16;
+                (self.lower, self.upper) = (-seeds, seeds);
+                // Bounds left by earlier searches (another task's, another board's)
+                // narrow the start.
+                if let Some(e) = s.transpositions.lookup(self.key) {
+                    (self.lower, self.upper) = (self.lower.max(e.lower), self.upper.min(e.upper));
+                }
+                self.guess = guess.max(self.lower).min(self.upper);
+            }
+            Goal::AtLeast(target) => (self.lower, self.upper, self.guess) = (target - 1, target, target),
+        }
+        self.next_pass(s)
+    }
+
+    /// Starts MTD(f)'s next null-window pass, or ends the search once the bounds meet.
+    fn next_pass(&mut self, s: &Search<'t>) -> Result<Step, Halt> {
+        if self.lower >= self.upper {
+            return Ok(Step::Solved(self.guess));
+        }
+        let beta = if self.guess == self.lower { self.guess + 1 } else { self.guess };
+        self.pass_beta = beta;
+        let frames = (&mut self.stack, &mut self.depth);
+        Ok(match s.enter(&self.board, self.seeds, self.key, (beta - 1, beta), &mut self.worker, frames)? {
+            Entered::Pushed => Step::Wait,
+            Entered::Value(v) => Step::Returned(v),
+        })
+    }
+
+    /// Clears the busy marks of the children its frames were searching: the task stops.
+    pub(super) fn abandon(&mut self, s: &Search<'t>) {
+        for f in &self.stack[..self.depth] {
+            if let Some(p) = f.pending.get(f.current as usize).copied().flatten() {
+                s.busy.leave(p.key);
+            }
+        }
+        self.depth = 0;
+    }
+}
+
+impl<'t> Search<'t> {
+    /// Enters a node that is not over and not in the tables (`seeds` seeds, hash `key`)
+    /// with the window (`alpha`, `beta`): a bound at once if its stored bounds settle the
+    /// window, else a frame pushed and its children's memory asked for.
+    fn enter(
+        &self,
+        board: &Board,
+        seeds: u32,
+        key: u64,
+        (alpha, beta): (i16, i16),
+        worker: &mut Worker,
+        (stack, depth): (&mut Vec<Frame<'t>>, &mut usize),
+    ) -> Result<Entered, Halt> {
+        self.count_node(worker)?;
+        let (known, alpha, beta) = match self.stored_window(key, seeds, alpha, beta) {
+            ControlFlow::Break(bound) => return Ok(Entered::Value(bound)),
+            ControlFlow::Continue(node) => node,
+        };
+        if *depth == stack.len() {
+            stack.push(Frame::blank(*board));
+        }
+        let f = &mut stack[*depth];
+        *depth += 1;
+        (f.board, f.seeds, f.key, f.known) = (*board, seeds, key, known);
+        (f.window, f.alpha, f.beta) = ((alpha, beta), alpha, beta);
+        (f.best, f.best_move, f.done, f.current) = (i16::MIN, 0, false, NONE);
+        (f.count, f.next, f.later, f.round) = (0, 0, 0, 0);
+        f.board.moves_into(&self.rules, &mut f.list);
+        self.child_sources(&f.list, seeds, &mut f.sources)?;
+        for source in &f.sources[..f.list.len()] {
+            match *source {
+                Source::Known(_) => {}
+                Source::Table(table, rank, _) => table.prefetch(rank),
+                Source::Search(key) => self.transpositions.prefetch(key),
+            }
+        }
+        Ok(Entered::Pushed)
+    }
+
+    /// A frame's children read, their memory asked for earlier: the values known at once,
+    /// the enhanced transposition cutoff, and the moves left to search in order.
+    fn open(&self, f: &mut Frame<'t>) -> Result<(), Halt> {
+        let mut loaded = [Loaded::Value(0); MAX_PITS];
+        self.child_values(&f.list, &f.sources, &mut loaded)?;
+        (f.best, f.best_move) = best_known(&f.list, &loaded);
+        if f.best >= f.beta {
+            f.done = true;
+            return Ok(());
+        }
+        f.alpha = f.alpha.max(f.best);
+        match pending_moves(&f.list, &loaded, f.known.best, f.seeds, f.beta, &mut f.pending) {
+            // Enhanced transposition cutoff: a child's stored bound alone proves the cut.
+            ControlFlow::Break(cut) => {
+                (f.best, f.best_move) = cut;
+                f.done = true;
+            }
+            ControlFlow::Continue(count) => {
+                f.count = count as u8;
+                f.order = order(&f.pending, count);
+            }
+        }
+        Ok(())
+    }
+
+    /// The frame's next child to search, marked busy while other tasks share the board
+    /// (`None`: the frame is finished). In a first round, a move (not the first) whose
+    /// child another task is searching is put off to a second round, when its value is
+    /// most likely in the transposition table.
+    fn next_child(&self, f: &mut Frame<'t>, worker: &Worker) -> Option<u8> {
+        if f.done {
+            return None;
+        }
+        let company = worker.in_company();
+        let i = loop {
+            if f.round == 0 {
+                if f.next == f.count {
+                    (f.round, f.next) = (1, 0);
+                    continue;
+                }
+                let (first, i) = (f.next == 0, f.order[f.next as usize]);
+                f.next += 1;
+                if company && !first && self.busy.holds(Self::key(f, i)) {
+                    f.deferred[f.later as usize] = i;
+                    f.later += 1;
+                    continue;
+                }
+                break i;
+            }
+            if f.next == f.later {
+                return None;
+            }
+            f.next += 1;
+            break f.deferred[f.next as usize - 1];
+        };
+        if company {
+            self.busy.enter(Self::key(f, i));
+        }
+        f.current = i;
+        Some(i)
+    }
+
+    /// The hash of pending move `i`'s child.
+    #[inline(always)]
+    fn key(f: &Frame<'t>, i: u8) -> u64 {
+        f.pending[i as usize].as_ref().map_or(0, |p| p.key)
+    }
+
+    /// A child's value (from the child's side) handed back to its frame.
+    fn deliver(&self, f: &mut Frame<'t>, child: i16, worker: &Worker) {
+        let p = f.pending[std::mem::replace(&mut f.current, NONE) as usize].as_ref().expect("a child being searched");
+        if worker.in_company() {
+            self.busy.leave(p.key);
+        }
+        let v = worth(&p.sown, child);
+        if v > f.best {
+            (f.best, f.best_move) = (v, p.pit + 1);
+        }
+        if f.best >= f.beta {
+            f.done = true;
+        } else {
+            f.alpha = f.alpha.max(f.best);
+        }
+    }
+}
