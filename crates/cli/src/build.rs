@@ -32,6 +32,11 @@ pub struct ForceFlag {
 }
 
 impl ForceFlag {
+    /// Whether the flag was given.
+    pub fn given(&self) -> bool {
+        self.force
+    }
+
     /// Makes every build from now on go ahead whatever it needs, if the flag is given.
     pub fn apply(&self) {
         if self.force {
@@ -55,6 +60,11 @@ pub struct PartsFlag {
 }
 
 impl PartsFlag {
+    /// Whether the flag was given.
+    pub fn given(&self) -> bool {
+        self.parts.is_some()
+    }
+
     /// Makes every build from now on solve its outcome-engine tiers in the parts given,
     /// if they are.
     pub fn apply(&self) {

@@ -16,7 +16,7 @@ mod thi;
 mod trias;
 mod verify;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -71,10 +71,48 @@ impl Command {
             Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
         }
     }
+
+    /// The command's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Thi(_) => "thi",
+            Command::Kalah(_) => "kalah",
+            Command::Awari(_) => "awari",
+            Command::Trias(_) => "trias",
+            Command::Njaka(_) => "njaka",
+            Command::Verify(_) => "verify",
+            Command::Info(_) => "info",
+            Command::VerifyTable(_) => "verify-table",
+            Command::Compact(_) => "compact",
+            Command::Serve(_) => "serve",
+        }
+    }
+}
+
+impl Cli {
+    /// A build flag given before a command it does not apply to (after the command,
+    /// the parser itself refuses it): accepted and ignored, it would let a user believe
+    /// a build was split or forced.
+    fn misplaced_flag(&self) -> Option<String> {
+        let (force, parts) = self.command.build_flags();
+        let name = self.command.name();
+        if self.parts.given() && parts.is_none() {
+            return Some(format!(
+                "--parts does not apply to `solve {name}`: only thi, awari and trias solve their tiers in parts"
+            ));
+        }
+        if self.force.given() && force.is_none() {
+            return Some(format!("--force does not apply to `solve {name}`, which builds no tables"));
+        }
+        None
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(message) = cli.misplaced_flag() {
+        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
+    }
     if let Some(threads) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
             eprintln!("error: cannot start {threads} threads: {e}");

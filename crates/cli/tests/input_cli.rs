@@ -52,3 +52,23 @@ fn a_huge_bad_input_is_not_echoed_whole() {
         assert!(err.contains("100000 characters"), "{game}: {err}");
     }
 }
+
+#[test]
+fn build_flags_before_a_command_they_do_not_apply_to_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("tier-0.tbl");
+    let table = table.to_str().unwrap();
+    for (args, flag) in [
+        (&["--parts", "2", "kalah", "--pits", "2", "--seeds", "1", "--out", table][..], "--parts"),
+        (&["--parts", "2", "njaka", "--holes", "2", "--counters", "1", "--out", table][..], "--parts"),
+        (&["--force", "info", table][..], "--force"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(args).output().unwrap();
+        // Exit 2: a usage error, before anything is built or read.
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains(flag) && err.contains("does not apply"), "{args:?}: {err}");
+    }
+    let out = solve(dir.path(), &["--force", "kalah", "--pits", "2", "--seeds", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
