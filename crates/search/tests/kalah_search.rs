@@ -1,7 +1,7 @@
 //! Kalah's weak search (MTD(f) above endgame tables) against the full tables, on one and
 //! on several threads, under every preset.
 
-use games::kalah::{Kalah, Rules};
+use games::kalah::{Board, Kalah, Rules};
 use retro::solve::Silent;
 use retro::store::{self, BuildOptions};
 use retro::{Game, Location, Tables};
@@ -100,5 +100,31 @@ fn search_stays_exact_while_its_table_grows() {
         }
         assert!(search.table_entries() > first, "{} boards searched, the table never grew", search.nodes());
         assert!(search.table_entries() as u64 >= search.nodes().min(1 << 23));
+    }
+}
+
+/// Tables missing a tier the search probes: every kind of search ends with the probe's
+/// error (no hang, no panic, no value), on one thread and on three.
+#[test]
+fn a_missing_table_ends_every_search_with_its_error() {
+    let game = Kalah::new(3, 16, Rules::EMPTY_CAPTURE).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, _) = store::build(&game, dir.path(), &[8], &Silent, &BuildOptions::default()).unwrap();
+    let boards: Vec<_> = (0..game.tier_size(16))
+        .step_by(97)
+        .map(|rank| game.position(Location::at(16, rank)))
+        .filter(|board| board.outcome(game.rules()).is_none())
+        .collect();
+    for threads in [1, 3] {
+        // Tiers 9 and 10 were never built; each search starts with an empty transposition
+        // table (a value found before the error would answer at once).
+        let search = || Search::new(&game, &tables, 10, 16).unwrap().with_threads(threads);
+        let missing = |e: retro::store::ProbeError| matches!(e, retro::store::ProbeError::MissingTier(_));
+        assert!(search().values(&boards, &|_, _| {}).is_err_and(missing), "{threads} threads");
+        // Boards whose searches meet the missing tiers (both rows full; checked here).
+        for board in &[Board::new(&[3, 3, 2], &[3, 3, 2]), Board::new(&[2, 4, 2], &[3, 2, 3])] {
+            assert!(search().value(board).is_err_and(missing), "{threads} threads: {board:?}");
+            assert!(search().at_least(board, 0).is_err_and(missing), "{threads} threads: {board:?}");
+        }
     }
 }
