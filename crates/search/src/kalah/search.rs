@@ -10,7 +10,7 @@
 //! At every node, before any child is searched:
 //! - every child's place is computed (its table rank, or its hash) and its memory asked
 //!   for (a prefetch); the task then yields its thread to another task until the loads
-//!   have likely arrived ([`task`]), and reads them in one tight loop;
+//!   have likely arrived (`search/task.rs`), and reads them in one tight loop;
 //! - children whose value is known at once (the game is over there, or they have few
 //!   enough seeds to be in the tables) are valued first;
 //! - the other children's transposition-table bounds are looked at ("enhanced
@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use task::{Goal, Task};
 
-/// Tasks each thread runs side by side (see [`task`]): two let one task's loads arrive
+/// Tasks each thread runs side by side (`search/task.rs`): two let one task's loads arrive
 /// while the other computes; more fill the core's outstanding-miss slots and search more
 /// boards (docs/performance.md, Kalah search).
 pub const TASKS_PER_THREAD: usize = 2;
