@@ -32,5 +32,6 @@ pub mod value;
 pub mod verify;
 
 pub use game::{Engine, Footprint, Game, Location, Move, Parent};
+pub use prefetch::prefetch;
 pub use store::Tables;
 pub use value::{TableValue, Turn, Value};

@@ -1,14 +1,14 @@
 //! Fetching memory ahead of its use: the engines set parents' slots at random, nearly
 //! every one a cache miss, and their setting is a locked compare-and-swap that the next
-//! read waits behind; a scan probes the lower tiers' tables at random. Asked for ahead,
-//! the misses overlap each other and the work between.
+//! read waits behind; a scan probes the lower tiers' tables at random; the Kalah search
+//! reads its children's transposition buckets at random. Asked for ahead, the misses
+//! overlap each other and the work between.
 
-use std::sync::atomic::AtomicU16;
-
-/// Asks the processor to fetch `slot` into its cache, without waiting for it.
+/// Asks the processor to fetch the memory `value` starts in into its cache, without
+/// waiting for it.
 #[inline]
-pub(crate) fn prefetch(slot: &AtomicU16) {
-    prefetch_address(slot.as_ptr() as *const u8);
+pub fn prefetch<T>(value: &T) {
+    prefetch_address(value as *const T as *const u8);
 }
 
 /// Asks the processor to fetch the byte `bytes[at]` into its cache, if there is one.

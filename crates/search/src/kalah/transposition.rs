@@ -173,12 +173,7 @@ impl TranspositionTable {
     /// (the search does other work meanwhile).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint; it reads nothing and cannot fault.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
-        }
+        retro::prefetch(self.bucket(key));
     }
 
     /// Keeps `entry` for the board with hash `key`, in the slot its bucket's replacement

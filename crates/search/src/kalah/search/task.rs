@@ -32,7 +32,6 @@ pub(super) enum Goal {
 
 /// A node being searched.
 struct Frame<'t> {
-    board: Board,
     seeds: u32,
     key: u64,
     /// What the transposition table knew of the node.
@@ -58,15 +57,16 @@ struct Frame<'t> {
     round: u8,
     /// The index in `pending` of the child being searched, [`NONE`] if none.
     current: u8,
+    /// Whether that child is marked busy (other tasks shared the board when it was entered).
+    marked: bool,
 }
 
 /// No child being searched.
 const NONE: u8 = u8::MAX;
 
 impl<'t> Frame<'t> {
-    fn blank(board: Board) -> Frame<'t> {
+    fn blank() -> Frame<'t> {
         Frame {
-            board,
             seeds: 0,
             key: 0,
             known: Entry { lower: 0, upper: 0, best: 0, seeds: 0 },
@@ -86,6 +86,7 @@ impl<'t> Frame<'t> {
             later: 0,
             round: 0,
             current: NONE,
+            marked: false,
         }
     }
 }
@@ -178,7 +179,7 @@ impl<'s, 't> Task<'s, 't> {
                         }
                     }
                 }
-                s.deliver(&mut self.stack[self.depth - 1], v, &self.worker);
+                s.deliver(&mut self.stack[self.depth - 1], v);
             }
             let top = &mut self.stack[self.depth - 1];
             match s.next_child(top, &self.worker) {
@@ -247,10 +248,8 @@ impl<'s, 't> Task<'s, 't> {
 
     /// Clears the busy marks of the children its frames were searching: the task stops.
     pub(super) fn abandon(&mut self, s: &Search<'t>) {
-        for f in &self.stack[..self.depth] {
-            if let Some(p) = f.pending.get(f.current as usize).copied().flatten() {
-                s.busy.leave(p.key);
-            }
+        for f in self.stack[..self.depth].iter().filter(|f| f.marked && f.current != NONE) {
+            s.busy.leave(Search::key(f, f.current));
         }
         self.depth = 0;
     }
@@ -275,15 +274,15 @@ impl<'t> Search<'t> {
             ControlFlow::Continue(node) => node,
         };
         if *depth == stack.len() {
-            stack.push(Frame::blank(*board));
+            stack.push(Frame::blank());
         }
         let f = &mut stack[*depth];
         *depth += 1;
-        (f.board, f.seeds, f.key, f.known) = (*board, seeds, key, known);
+        (f.seeds, f.key, f.known) = (seeds, key, known);
         (f.window, f.alpha, f.beta) = ((alpha, beta), alpha, beta);
-        (f.best, f.best_move, f.done, f.current) = (i16::MIN, 0, false, NONE);
+        (f.done, f.current) = (false, NONE);
         (f.count, f.next, f.later, f.round) = (0, 0, 0, 0);
-        f.board.moves_into(&self.rules, &mut f.list);
+        board.moves_into(&self.rules, &mut f.list);
         self.child_sources(&f.list, seeds, &mut f.sources)?;
         for source in &f.sources[..f.list.len()] {
             match *source {
@@ -353,7 +352,7 @@ impl<'t> Search<'t> {
         if company {
             self.busy.enter(Self::key(f, i));
         }
-        f.current = i;
+        (f.current, f.marked) = (i, company);
         Some(i)
     }
 
@@ -364,9 +363,9 @@ impl<'t> Search<'t> {
     }
 
     /// A child's value (from the child's side) handed back to its frame.
-    fn deliver(&self, f: &mut Frame<'t>, child: i16, worker: &Worker) {
+    fn deliver(&self, f: &mut Frame<'t>, child: i16) {
         let p = f.pending[std::mem::replace(&mut f.current, NONE) as usize].as_ref().expect("a child being searched");
-        if worker.in_company() {
+        if f.marked {
             self.busy.leave(p.key);
         }
         let v = worth(&p.sown, child);
