@@ -16,7 +16,7 @@ mod thi;
 mod trias;
 mod verify;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -71,31 +71,14 @@ impl Command {
             Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
         }
     }
-
-    /// The command's name, as typed.
-    fn name(&self) -> &'static str {
-        match self {
-            Command::Thi(_) => "thi",
-            Command::Kalah(_) => "kalah",
-            Command::Awari(_) => "awari",
-            Command::Trias(_) => "trias",
-            Command::Njaka(_) => "njaka",
-            Command::Verify(_) => "verify",
-            Command::Info(_) => "info",
-            Command::VerifyTable(_) => "verify-table",
-            Command::Compact(_) => "compact",
-            Command::Serve(_) => "serve",
-        }
-    }
 }
 
 impl Cli {
     /// A build flag given before a command it does not apply to (after the command,
     /// the parser itself refuses it): accepted and ignored, it would let a user believe
     /// a build was split or forced.
-    fn misplaced_flag(&self) -> Option<String> {
+    fn misplaced_flag(&self, name: &str) -> Option<String> {
         let (force, parts) = self.command.build_flags();
-        let name = self.command.name();
         if self.parts.given() && parts.is_none() {
             return Some(format!(
                 "--parts does not apply to `solve {name}`: only thi, awari and trias solve their tiers in parts"
@@ -109,8 +92,9 @@ impl Cli {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Some(message) = cli.misplaced_flag() {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some(message) = cli.misplaced_flag(matches.subcommand_name().unwrap_or_default()) {
         Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
     }
     if let Some(threads) = cli.threads {
