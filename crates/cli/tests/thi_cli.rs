@@ -170,7 +170,7 @@ fn a_consistent_checksum_over_wrong_values_is_reported_as_damage() {
     let file = retro::store::tier_file(&dir.path().join("thi/3x3-original"), game.locate(&start).tier);
     let table = retro::table::Table::open(&file, None).unwrap();
     let identity = table.header().identity.clone();
-    let codes = vec![0xFFFF; table.entries() as usize];
+    let codes = vec![0xFFFFu16; table.entries() as usize];
     drop(table);
     std::fs::remove_file(&file).unwrap();
     retro::table::write_table(&file, &identity, &codes, retro::table::Layout::Compact).unwrap();

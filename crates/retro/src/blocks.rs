@@ -184,9 +184,9 @@ pub trait Codes: Fn(u64, &mut Vec<u16>) + Sync {}
 impl<F: Fn(u64, &mut Vec<u16>) + Sync> Codes for F {}
 
 /// The codes of block `b` of a slice, for [`Plan`].
-pub fn slice_block(codes: &[u16], b: u64, out: &mut Vec<u16>) {
+pub fn slice_block<C: Copy + Into<u16>>(codes: &[C], b: u64, out: &mut Vec<u16>) {
     let start = (b * BLOCK) as usize;
-    out.extend_from_slice(&codes[start..codes.len().min(start + BLOCK as usize)]);
+    out.extend(codes[start..codes.len().min(start + BLOCK as usize)].iter().map(|&c| c.into()));
 }
 
 /// The forms chosen for a table's blocks, by their lengths: known before anything is

@@ -335,4 +335,15 @@ pub trait Game: Sync {
     fn footprint(&self, tier: Self::Tier) -> Footprint {
         Footprint::of(self.engine(tier), self.lists_unmoves())
     }
+
+    /// **Optional.** A bound on the value codes ([`TableValue::code`]) of `tier`'s
+    /// positions, where the game knows one; `None` (the default) where it does not. The
+    /// acyclic engine keeps one byte a position instead of two while it solves a tier
+    /// whose bound is below 255, so that more of the tier and of the tables it probes
+    /// stays in the cache. The bound only chooses that width: a code that does not fit
+    /// a byte is refused ([`crate::solve::SolveError::Range`]), never cut.
+    fn largest_code(&self, tier: Self::Tier) -> Option<u16> {
+        let _ = tier;
+        None
+    }
 }

@@ -53,6 +53,7 @@ pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move, Parent};
 use crate::parents::{edge, Edge, Parents};
 use crate::prefetch::prefetch;
+use crate::table::{write_table, Header, Layout, TableError, TableIdentity};
 use crate::value::{TableValue, Turn, Value};
 pub use mapped_slots::{MappedSlots, MappedValues};
 use rayon::prelude::*;
@@ -61,7 +62,7 @@ use slot::Slot;
 pub use slot::{MAX_SLOT_COUNT, MAX_SLOT_DISTANCE};
 pub use spill::Spill;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{
     AtomicBool, AtomicU16,
     Ordering::{AcqRel, Acquire, Relaxed, Release},
@@ -137,20 +138,23 @@ impl SlotStorage for ScratchSlots {
 pub enum Codes {
     /// In memory.
     Memory(Vec<u16>),
+    /// In memory, a byte each: a tier whose codes the game bounds below 255
+    /// ([`Game::largest_code`]).
+    Bytes(Vec<u8>),
     /// In the memory the tier's slots took.
     Slots(MappedValues),
     /// In the scratch file the tier was solved in (removed when this is dropped).
     Scratch(ScratchValues),
 }
 
-impl std::ops::Deref for Codes {
-    type Target = [u16];
-
-    fn deref(&self) -> &[u16] {
+impl Codes {
+    /// Writes the codes as the table file `path` ([`crate::table::write_table`]).
+    pub fn write(&self, path: &Path, identity: &TableIdentity, layout: Layout) -> Result<Header, TableError> {
         match self {
-            Codes::Memory(codes) => codes,
-            Codes::Slots(codes) => codes,
-            Codes::Scratch(codes) => codes,
+            Codes::Memory(codes) => write_table(path, identity, codes, layout),
+            Codes::Bytes(codes) => write_table(path, identity, codes, layout),
+            Codes::Slots(codes) => write_table(path, identity, codes, layout),
+            Codes::Scratch(codes) => write_table(path, identity, codes, layout),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
 use crate::table::{
-    check_regular_file, compact_table, write_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
+    check_regular_file, compact_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
 };
 use crate::value::TableValue;
 use std::collections::BTreeMap;
@@ -272,7 +272,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             }
             observer.tier_started(&tier.to_string(), f.entries);
             let codes = solve(tier, &tables)?;
-            write_table(&path, &f.identity, &codes, Layout::Plain)?;
+            codes.write(&path, &f.identity, Layout::Plain)?;
             drop(codes);
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
@@ -348,7 +348,7 @@ fn solve_tier<G: Game>(
             };
             crate::solve::solve_tier(game, tier, &children, &placement, observer)?
         }
-        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?.into(),
+        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?,
         Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
     })
 }

@@ -433,10 +433,17 @@ impl Saving {
 /// Writes a table of value codes to `path` atomically: the bytes go to a temporary file
 /// in the same directory, are flushed to disk, and only then renamed to `path`. A crash
 /// or a full disk leaves at most a `*.tmp` file, never a file under the final name.
-pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout: Layout) -> Result<Header, TableError> {
-    let max_code = codes.iter().copied().max().unwrap_or(0);
+pub fn write_table<C: Copy + Into<u16> + Sync>(
+    path: &Path,
+    identity: &TableIdentity,
+    codes: &[C],
+    layout: Layout,
+) -> Result<Header, TableError> {
+    let max_code = codes.iter().map(|&c| c.into()).max().unwrap_or(0);
     let max_distance = match identity.encoding {
-        ValueEncoding::OutcomeDistance => codes.iter().filter_map(|&c| Value::from_code(c).plies()).max().unwrap_or(0),
+        ValueEncoding::OutcomeDistance => {
+            codes.iter().filter_map(|&c| Value::from_code(c.into()).plies()).max().unwrap_or(0)
+        }
         ValueEncoding::Score => 0,
     };
     let bits = encoding::bits_for(max_code as u64);
@@ -454,7 +461,9 @@ pub fn write_table(path: &Path, identity: &TableIdentity, codes: &[u16], layout:
         // 7.7 GB and 3.9 GB). Pieces of a multiple of 8 entries pack to whole bytes, so
         // they join into the same bit stream.
         None => write_file(path, header, |out| {
-            codes.chunks(WRITE_PIECE).try_for_each(|piece| out(&encoding::pack(piece.iter().map(|&c| c as u32), bits)))
+            codes
+                .chunks(WRITE_PIECE)
+                .try_for_each(|piece| out(&encoding::pack(piece.iter().map(|&c| c.into() as u32), bits)))
         }),
     }
 }

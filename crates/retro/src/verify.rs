@@ -55,6 +55,23 @@ pub enum VerifyError {
         /// The cause.
         source: ProbeError,
     },
+    /// A stored value whose code is past the bound the game gives for its tier
+    /// ([`Game::largest_code`]).
+    #[error("tier {tier}, rank {rank}: stored {stored}, code {code}, past the game's bound {bound}: {position}")]
+    PastBound {
+        /// The tier, by name.
+        tier: String,
+        /// The rank.
+        rank: u64,
+        /// The position, in notation.
+        position: String,
+        /// The stored value.
+        stored: String,
+        /// Its code.
+        code: u16,
+        /// The game's bound.
+        bound: u16,
+    },
     /// A position that is not over has no move.
     #[error("tier {tier}, rank {rank}: not over, yet no move: {position}")]
     NoMove {
@@ -93,6 +110,7 @@ pub fn expected_value<G: Game>(
 /// Returns the number of positions checked, or the fault at the lowest rank.
 pub fn verify_tier<G: Game>(game: &G, tables: &Tables<G>, tier: G::Tier) -> Result<u64, VerifyError> {
     let size = game.tier_size(tier);
+    let bound = game.largest_code(tier);
     let chunk = 1u64 << 14;
     let chunks = size.div_ceil(chunk);
     let fault = (0..chunks)
@@ -113,6 +131,16 @@ pub fn verify_tier<G: Game>(game: &G, tables: &Tables<G>, tier: G::Tier) -> Resu
                         position: position.to_string(),
                         stored: stored.to_string(),
                         expected: expected.to_string(),
+                    });
+                }
+                if let Some(bound) = bound.filter(|&bound| stored.code() > bound) {
+                    return Err(VerifyError::PastBound {
+                        tier: tier.to_string(),
+                        rank,
+                        position: position.to_string(),
+                        stored: stored.to_string(),
+                        code: stored.code(),
+                        bound,
                     });
                 }
             }

@@ -10,7 +10,7 @@ use retro::kit::{
 use retro::solve::{SlotPlacement, SolveError};
 use retro::store::{build, BuildError, BuildOptions, Tables};
 use retro::toy::{Pile, Toy};
-use retro::{Game, Value};
+use retro::{Engine, Game, Location, Move, Value};
 
 const STONES: u8 = 7;
 
@@ -72,6 +72,80 @@ fn score_engine_on_acyclic_tiers() {
     // Two stones, marker on the last cell (2, which the marker cannot leave): taking
     // both scores 2 and ends the game; taking one leaves the opponent the last, so 2.
     assert_eq!(tables.value(&game, &pile(2, 2)).unwrap(), 2);
+}
+
+/// The toy's score variant with every gain multiplied by `gain`, declaring the bound
+/// `largest_code` on its codes: how the acyclic engine's slots of one byte (a bound
+/// below 255) and of two are chosen.
+struct Scaled {
+    toy: Toy<i16>,
+    gain: i16,
+    largest_code: Option<u16>,
+}
+
+impl Game for Scaled {
+    type Position = Pile;
+    type Tier = u8;
+    type Value = i16;
+
+    fn table_key(&self) -> String {
+        format!("{} gain={}", self.toy.table_key(), self.gain)
+    }
+    fn tier_size(&self, tier: u8) -> u64 {
+        self.toy.tier_size(tier)
+    }
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        self.toy.child_tiers(tier)
+    }
+    fn locate(&self, p: &Pile) -> Location<u8> {
+        self.toy.locate(p)
+    }
+    fn position(&self, l: Location<u8>) -> Pile {
+        self.toy.position(l)
+    }
+    fn end(&self, p: &Pile) -> Option<i16> {
+        self.toy.end(p)
+    }
+    fn moves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
+        let first = out.len();
+        self.toy.moves(p, out);
+        out[first..].iter_mut().for_each(|m| m.gain *= self.gain);
+    }
+    fn engine(&self, tier: u8) -> Engine {
+        self.toy.engine(tier)
+    }
+    fn largest_code(&self, _tier: u8) -> Option<u16> {
+        self.largest_code
+    }
+}
+
+/// Slots of one byte give the tables slots of two give, byte for byte; a code that does
+/// not fit a byte, where the game's bound said it would, is refused and nothing is cut.
+#[test]
+fn acyclic_slots_of_one_byte_and_of_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = |name: &str, game: &Scaled| {
+        let (tables, _) = build(game, &dir.path().join(name), &[STONES], &retro::solve::Silent, &Default::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let oracle = score_oracle(game, &game.toy.positions(STONES));
+        assert_eq!(check_against_oracle(game, &tables, &oracle), 24, "{name}");
+        (0..=STONES)
+            .map(|t| std::fs::read(dir.path().join(name).join(format!("tier-{t}.tbl"))).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let bytes = files("bytes", &Scaled { toy: Toy::score(3), gain: 1, largest_code: Some(2 * STONES as u16) });
+    let words = files("words", &Scaled { toy: Toy::score(3), gain: 1, largest_code: None });
+    assert_eq!(bytes, words);
+    // Gains of 100 a stone: values past ±127, codes past a byte, in two-byte slots.
+    files("large", &Scaled { toy: Toy::score(3), gain: 100, largest_code: None });
+    let wrong = Scaled { toy: Toy::score(3), gain: 100, largest_code: Some(10) };
+    match build(&wrong, &dir.path().join("wrong"), &[STONES], &retro::solve::Silent, &Default::default()) {
+        Err(BuildError::Solve(SolveError::Range { tier, value })) => {
+            assert_eq!(tier, "2");
+            assert!(value.parse::<i16>().unwrap().unsigned_abs() >= 128, "{value}");
+        }
+        other => panic!("expected a value outside the slots' codes, got {:?}", other.err()),
+    }
 }
 
 #[test]

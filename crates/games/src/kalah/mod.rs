@@ -175,4 +175,11 @@ impl Game for Kalah {
     fn footprint(&self, tier: u16) -> Footprint {
         Footprint { rate: 6.0e6, ..Footprint::of(self.engine(tier), self.lists_unmoves()) }
     }
+
+    /// Every seed of the pits ends in one of the two stores, so the difference still to
+    /// be gained lies within ± the seeds in the pits, the tier.
+    fn largest_code(&self, tier: u16) -> Option<u16> {
+        let seeds = i16::try_from(tier).ok()?;
+        Some(retro::TableValue::code(seeds).max(retro::TableValue::code(-seeds)))
+    }
 }

@@ -148,6 +148,13 @@ impl Game for Trias {
     fn engine(&self, _tier: u8) -> Engine {
         Engine::Acyclic
     }
+
+    /// Every move takes a stone off the board, so the game ends within as many plies as
+    /// the tier has stones.
+    fn largest_code(&self, tier: u8) -> Option<u16> {
+        let plies = u16::from(tier);
+        Some(Value::Win(plies).code().max(Value::Loss(plies).code()))
+    }
 }
 
 #[cfg(test)]
