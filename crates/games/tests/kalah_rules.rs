@@ -202,6 +202,11 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
             assert_eq!(cells[pit], 0);
             continue;
         };
+        // The move list sows each common row length through code compiled for it.
+        if board.outcome(&rules).is_none() {
+            let listed = board.moves(&rules).into_iter().find(|&(p, _)| p == pit);
+            assert_eq!(listed, Some((pit, sown)), "{m} pits, {board:?}");
+        }
         // Holes: 0..m the mover's pits, m his store, m+1..=2m the opponent's (cell h−1).
         let mut expected = cells;
         let mut seeds = expected[pit];

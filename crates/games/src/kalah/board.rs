@@ -129,8 +129,15 @@ impl Board {
     /// The row of `m` cells from cell `from` (0 or `m`) as a word, cell `from` lowest.
     #[inline(always)]
     fn row(&self, from: usize) -> u64 {
+        self.row_of(from, self.m as usize)
+    }
+
+    /// [`Board::row`] for rows of `m` cells, the board's own `m`: sowing is compiled for
+    /// each common `m`, which then folds into the shifts and masks.
+    #[inline(always)]
+    fn row_of(&self, from: usize, m: usize) -> u64 {
         let bytes = self.cells[from..from + MAX_PITS].try_into().unwrap_or([0; 8]);
-        u64::from_le_bytes(bytes) & ROW_MASKS[self.m as usize]
+        u64::from_le_bytes(bytes) & ROW_MASKS[m]
     }
 
     /// The score still to be gained by the player to move if the game is over here.
@@ -171,7 +178,12 @@ impl Board {
     /// No byte is stored and read back as a word, which would stall the read.
     #[inline(always)]
     fn sow_pile(&self, rules: &Rules, pit: usize, seeds: u8) -> Sown {
-        let m = self.m as usize;
+        self.sow_pile_of(self.m as usize, rules, pit, seeds)
+    }
+
+    /// [`Board::sow_pile`] on rows of `m` cells, the board's own `m`.
+    #[inline(always)]
+    fn sow_pile_of(&self, m: usize, rules: &Rules, pit: usize, seeds: u8) -> Sown {
         let seeds = seeds as usize;
         let cycle = 2 * m + 1;
         // A lap that skips the emptied pit has one hole fewer.
@@ -181,8 +193,8 @@ impl Board {
         let (laps, rest) = if seeds < lap { (0, seeds) } else { (seeds / lap, seeds % lap) };
         let origin = 0xFFu64 << (8 * pit);
         let each = laps as u64 * ONES[m];
-        let mut mine = (self.row(0) & !origin) + if skips { each & !origin } else { each };
-        let mut theirs = self.row(m) + each;
+        let mut mine = (self.row_of(0, m) & !origin) + if skips { each & !origin } else { each };
+        let mut theirs = self.row_of(m, m) + each;
         let mut gain = laps as i16;
         // The rest, one a hole from the pit's right: along his row, into his store, along
         // the opponent's row, and round into his own row again (never as far as the pit).
@@ -253,10 +265,12 @@ impl Board {
     #[inline]
     pub fn for_each_move(&self, rules: &Rules, mut f: impl FnMut(usize, Sown)) {
         if !rules.must_leave_move {
-            for (pit, &seeds) in self.mine().iter().enumerate() {
-                if seeds > 0 {
-                    f(pit, self.sow_pile(rules, pit, seeds));
-                }
+            // Rows of 6 pits (Kalah's usual board) and of 4 and 5 compiled apart.
+            match self.m {
+                6 => self.each_move_of(6, rules, f),
+                5 => self.each_move_of(5, rules, f),
+                4 => self.each_move_of(4, rules, f),
+                m => self.each_move_of(m as usize, rules, f),
             }
             return;
         }
@@ -270,6 +284,20 @@ impl Board {
         for (pit, s) in sown.into_iter().enumerate() {
             if let Some(s) = s.filter(|s| !(feeds && s.starves)) {
                 f(pit, s);
+            }
+        }
+    }
+}
+
+impl Board {
+    /// [`Board::for_each_move`] without `must_leave_move`, on rows of `m` cells, the
+    /// board's own `m`.
+    #[inline(always)]
+    fn each_move_of(&self, m: usize, rules: &Rules, mut f: impl FnMut(usize, Sown)) {
+        for pit in 0..m {
+            let seeds = self.cells[pit];
+            if seeds > 0 {
+                f(pit, self.sow_pile_of(m, rules, pit, seeds));
             }
         }
     }
