@@ -83,6 +83,12 @@ while (($#)); do
   shift
 done
 
+# The runs start in their own directories: a relative --solve is taken from here.
+if [[ -n $solve && $dry == no ]]; then
+  [[ -f $solve && -x $solve ]] || { echo "--solve: no executable file $solve" >&2; exit 2; }
+  solve=$(realpath "$solve")
+fi
+
 all="irving-table6 irving-6-4 irving-table5 cm-6-4 cm-6-3 cm-table"
 selected=${only//,/ }
 selected=${selected:-$all}
