@@ -172,6 +172,20 @@ impl Footprint {
             Footprint { work: work + 40.0, table, mapped: table, rate: rate / 2.0 }
         }
     }
+
+    /// [`Footprint::of`] the engine `game` chooses for `tier`, with the acyclic engine's
+    /// slot of one byte instead of two where the game bounds the tier's codes below 255
+    /// ([`Game::largest_code`]).
+    pub fn of_tier<G: Game + ?Sized>(game: &G, tier: G::Tier) -> Footprint {
+        let engine = game.engine(tier);
+        let footprint = Footprint::of(engine, game.lists_unmoves());
+        let byte_slots = engine == Engine::Acyclic && game.largest_code(tier).is_some_and(|code| code < u8::MAX as u16);
+        if byte_slots {
+            Footprint { work: footprint.work - 1.0, ..footprint }
+        } else {
+            footprint
+        }
+    }
 }
 
 /// A two-player game of perfect information, split into tiers that play never leaves
@@ -330,10 +344,10 @@ pub trait Game: Sync {
     /// **Optional.** What a position of `tier` costs in memory, for the check made before
     /// a build ([`crate::memory::check_build`]): its working bytes while the tier is
     /// solved, and its bytes in the finished table. The default is the engine's own
-    /// ([`Footprint::of`]); a game measured to need more (many parents found from moves)
+    /// ([`Footprint::of_tier`]); a game measured to need more (many parents found from moves)
     /// says so here.
     fn footprint(&self, tier: Self::Tier) -> Footprint {
-        Footprint::of(self.engine(tier), self.lists_unmoves())
+        Footprint::of_tier(self, tier)
     }
 
     /// **Optional.** A bound on the value codes ([`TableValue::code`]) of `tier`'s

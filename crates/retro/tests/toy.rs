@@ -133,9 +133,11 @@ fn acyclic_slots_of_one_byte_and_of_two() {
             .map(|t| std::fs::read(dir.path().join(name).join(format!("tier-{t}.tbl"))).unwrap())
             .collect::<Vec<_>>()
     };
-    let bytes = files("bytes", &Scaled { toy: Toy::score(3), gain: 1, largest_code: Some(2 * STONES as u16) });
-    let words = files("words", &Scaled { toy: Toy::score(3), gain: 1, largest_code: None });
-    assert_eq!(bytes, words);
+    let in_bytes = Scaled { toy: Toy::score(3), gain: 1, largest_code: Some(2 * STONES as u16) };
+    let in_words = Scaled { toy: Toy::score(3), gain: 1, largest_code: None };
+    assert_eq!(files("bytes", &in_bytes), files("words", &in_words));
+    // The memory a build is checked against counts the slot's byte.
+    assert_eq!(in_words.footprint(STONES).work - in_bytes.footprint(STONES).work, 1.0);
     // Gains of 100 a stone: values past ±127, codes past a byte, in two-byte slots.
     files("large", &Scaled { toy: Toy::score(3), gain: 100, largest_code: None });
     let wrong = Scaled { toy: Toy::score(3), gain: 100, largest_code: Some(10) };

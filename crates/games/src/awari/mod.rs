@@ -152,7 +152,7 @@ impl Game for Awari {
     /// needed (tables to 24 stones, 4.6 GB, were built beside a 6 GB working set of the
     /// 24-stone tier).
     fn footprint(&self, tier: u8) -> Footprint {
-        Footprint { mapped: 0.0, ..Footprint::of(self.engine(tier), self.lists_unmoves()) }
+        Footprint { mapped: 0.0, ..Footprint::of_tier(self, tier) }
     }
 }
 

@@ -173,7 +173,7 @@ impl Game for Kalah {
     /// seeds, 225.8 million boards in 35.2 s on one thread, the 5-pit ones 30.0 million in
     /// 3.27 s (docs/performance.md, "Build speed against Irving's generator").
     fn footprint(&self, tier: u16) -> Footprint {
-        Footprint { rate: 6.0e6, ..Footprint::of(self.engine(tier), self.lists_unmoves()) }
+        Footprint { rate: 6.0e6, ..Footprint::of_tier(self, tier) }
     }
 
     /// Every seed of the pits ends in one of the two stores, so the difference still to
