@@ -147,6 +147,9 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
         self.tier.to_string()
     }
 
+    // Once a position written; left to itself the compiler called it (2.4 % of a Kalah
+    // build's instructions).
+    #[inline(always)]
     fn code_of(&self, value: G::Value) -> Result<u16, SolveError> {
         match value.code() {
             code if code >= S::UNKNOWN => Err(SolveError::Range { tier: self.error_tier(), value: value.to_string() }),
