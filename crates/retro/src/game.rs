@@ -179,8 +179,7 @@ impl Footprint {
     pub fn of_tier<G: Game + ?Sized>(game: &G, tier: G::Tier) -> Footprint {
         let engine = game.engine(tier);
         let footprint = Footprint::of(engine, game.lists_unmoves());
-        let byte_slots = engine == Engine::Acyclic && game.largest_code(tier).is_some_and(|code| code < u8::MAX as u16);
-        if byte_slots {
+        if engine == Engine::Acyclic && crate::acyclic::byte_slots(game, tier) {
             Footprint { work: footprint.work - 1.0, ..footprint }
         } else {
             footprint

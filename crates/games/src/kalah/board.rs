@@ -287,9 +287,7 @@ impl Board {
             }
         }
     }
-}
 
-impl Board {
     /// [`Board::for_each_move`] without `must_leave_move`, on rows of `m` cells, the
     /// board's own `m`.
     #[inline(always)]

@@ -31,4 +31,4 @@
 
 pub mod solve;
 
-pub use solve::solve_tier;
+pub use solve::{byte_slots, solve_tier};

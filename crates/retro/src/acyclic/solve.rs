@@ -308,10 +308,17 @@ pub fn solve_tier<'a, G: Game>(
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
 ) -> Result<Codes, SolveError> {
-    match game.largest_code(tier) {
-        Some(code) if code < AtomicU8::UNKNOWN => solve_in::<G, AtomicU8>(game, tier, children, observer),
-        _ => solve_in::<G, AtomicU16>(game, tier, children, observer),
+    if byte_slots(game, tier) {
+        solve_in::<G, AtomicU8>(game, tier, children, observer)
+    } else {
+        solve_in::<G, AtomicU16>(game, tier, children, observer)
     }
+}
+
+/// Whether [`solve_tier`] keeps one byte a position of `tier` (else two): where the game
+/// bounds the tier's codes below the byte's `UNKNOWN` ([`Game::largest_code`]).
+pub fn byte_slots<G: Game + ?Sized>(game: &G, tier: G::Tier) -> bool {
+    game.largest_code(tier).is_some_and(|code| code < AtomicU8::UNKNOWN)
 }
 
 /// [`solve_tier`] with slots of type `S`.
