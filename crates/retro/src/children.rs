@@ -62,14 +62,19 @@ impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
         }
     }
 
+    /// The table of the child tier `child`; an error if it is not a finished child tier.
+    /// For an engine that prefetches a probe and makes it later: the table is found once.
+    #[inline(always)]
+    pub fn table_of(&self, child: T) -> Result<&'a Table, ChildError> {
+        self.table(child)
+            .ok_or_else(|| ChildError::UnexpectedTier { tier: self.tier.to_string(), child: child.to_string() })
+    }
+
     /// The value code at `rank` of the child tier `child`; an error if `child` is not a
     /// finished child tier or the rank lies past its end.
     #[inline(always)]
     pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
-        let table = self
-            .table(child)
-            .ok_or_else(|| ChildError::UnexpectedTier { tier: self.tier.to_string(), child: child.to_string() })?;
-        table.code(rank).ok_or_else(|| ChildError::RankOutOfRange {
+        self.table_of(child)?.code(rank).ok_or_else(|| ChildError::RankOutOfRange {
             tier: self.tier.to_string(),
             child: child.to_string(),
             rank,

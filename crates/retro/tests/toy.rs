@@ -2,7 +2,7 @@
 //! each through the whole invariant kit, the verifier and an independent oracle, and a
 //! few values worked by hand.
 
-use retro::children::ChildTables;
+use retro::children::{ChildError, ChildTables};
 use retro::kit::{
     check_against_oracle, check_ends, check_locations, check_moves_and_unmoves, check_tables, check_tier_graph,
     outcome_oracle, sample_locations, score_oracle, WithoutUnmoves,
@@ -148,6 +148,77 @@ fn acyclic_slots_of_one_byte_and_of_two() {
         }
         other => panic!("expected a value outside the slots' codes, got {:?}", other.err()),
     }
+}
+
+/// The toy's score variant with a bug: tier `hidden`'s table left out of the child tiers
+/// every other tier declares, or every tier said to hold one position fewer than it does
+/// (the last one, still reached by moves); its moves in the toy's order or `reversed`.
+struct Faulty {
+    toy: Toy<i16>,
+    hidden: Option<u8>,
+    short: bool,
+    reversed: bool,
+}
+
+impl Game for Faulty {
+    type Position = Pile;
+    type Tier = u8;
+    type Value = i16;
+
+    fn table_key(&self) -> String {
+        self.toy.table_key()
+    }
+    fn tier_size(&self, tier: u8) -> u64 {
+        self.toy.tier_size(tier) - u64::from(self.short)
+    }
+    fn child_tiers(&self, tier: u8) -> Vec<u8> {
+        self.toy.child_tiers(tier).into_iter().filter(|&t| Some(t) != self.hidden).collect()
+    }
+    fn locate(&self, p: &Pile) -> Location<u8> {
+        self.toy.locate(p)
+    }
+    fn position(&self, l: Location<u8>) -> Pile {
+        self.toy.position(l)
+    }
+    fn end(&self, p: &Pile) -> Option<i16> {
+        self.toy.end(p)
+    }
+    fn moves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
+        let first = out.len();
+        self.toy.moves(p, out);
+        if self.reversed {
+            out[first..].reverse();
+        }
+    }
+    fn engine(&self, tier: u8) -> Engine {
+        self.toy.engine(tier)
+    }
+}
+
+/// A game whose moves lead outside its declared tiers ends the acyclic engine's build with
+/// an error naming the tier and the child, never a panic or a value read from elsewhere.
+#[test]
+fn acyclic_engine_refuses_moves_outside_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let solve = |name: &str, game: &Faulty| match build(
+        game,
+        &dir.path().join(name),
+        &[STONES],
+        &retro::solve::Silent,
+        &Default::default(),
+    ) {
+        Err(BuildError::Solve(SolveError::Child(e))) => e,
+        other => panic!("{name}: expected a child error, got {:?}", other.err()),
+    };
+    let hidden = Faulty { toy: Toy::score(3), hidden: Some(0), short: false, reversed: false };
+    assert_eq!(solve("hidden", &hidden), ChildError::UnexpectedTier { tier: "1".into(), child: "0".into() });
+    // One stone, marker on cell 1: taking it moves the marker to cell 2, past the short
+    // tier 0's end; shifting the marker, to cell 2 past the short tier 1's. The first move
+    // looked at fails.
+    let short = |reversed| Faulty { toy: Toy::score(3), hidden: None, short: true, reversed };
+    let past_end = |child: &str| ChildError::RankOutOfRange { tier: "1".into(), child: child.into(), rank: 2 };
+    assert_eq!(solve("short", &short(false)), past_end("0"));
+    assert_eq!(solve("short-reversed", &short(true)), past_end("1"));
 }
 
 #[test]

@@ -28,6 +28,7 @@ use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::prefetch::prefetch;
 use crate::solve::{Codes, Observer};
+use crate::table::Table;
 use crate::value::TableValue;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -103,36 +104,37 @@ struct Frame<P, V> {
 }
 
 /// A position's moves with their children's places: the moves, the children's ranks and
-/// tiers. Frames take the first two along; the buffers are reused.
-struct Located<P, T> {
+/// the lower tables they lie in (`None`: this tier). Frames take the first two along; the
+/// buffers are reused.
+struct Located<'a, P> {
     moves: Vec<Move<P>>,
     ranks: Vec<u64>,
-    tiers: Vec<T>,
+    tables: Vec<Option<&'a Table>>,
 }
 
-impl<P, T> Default for Located<P, T> {
+impl<P> Default for Located<'_, P> {
     fn default() -> Self {
-        Located { moves: Vec::new(), ranks: Vec::new(), tiers: Vec::new() }
+        Located { moves: Vec::new(), ranks: Vec::new(), tables: Vec::new() }
     }
 }
 
 /// Each worker's buffers: the frames waiting for same-tier children, the moves of the
 /// position being opened, of the positions found ahead of their evaluation, and
 /// finished frames' buffers for reuse.
-struct Work<P, V, T> {
+struct Work<'a, P, V> {
     stack: Vec<Frame<P, V>>,
-    scratch: Located<P, T>,
+    scratch: Located<'a, P>,
     spares: Vec<(Vec<Move<P>>, Vec<u64>)>,
 }
 
-impl<P, V, T> Default for Work<P, V, T> {
+impl<P, V> Default for Work<'_, P, V> {
     fn default() -> Self {
         Work { stack: Vec::new(), scratch: Located::default(), spares: Vec::new() }
     }
 }
 
-type WorkOf<G> = Work<<G as Game>::Position, <G as Game>::Value, <G as Game>::Tier>;
-type LocatedOf<G> = Located<<G as Game>::Position, <G as Game>::Tier>;
+type WorkOf<'a, G> = Work<'a, <G as Game>::Position, <G as Game>::Value>;
+type LocatedOf<'a, G> = Located<'a, <G as Game>::Position>;
 
 struct TierSolver<'a, G: Game, S> {
     game: &'a G,
@@ -142,7 +144,7 @@ struct TierSolver<'a, G: Game, S> {
     children: &'a ChildTables<'a, G::Tier>,
 }
 
-impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
+impl<'a, G: Game, S: ValueSlot> TierSolver<'a, G, S> {
     fn error_tier(&self) -> String {
         self.tier.to_string()
     }
@@ -161,28 +163,31 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
     /// their children's places written to `out`, and the children's values asked for
     /// (fetched into the cache without waiting), so that reading them a little later
     /// ([`TierSolver::resolve`]) does not wait either: the build is bound by those loads.
-    fn locate_moves(&self, position: &G::Position, out: &mut LocatedOf<G>) -> Result<Option<G::Value>, SolveError> {
+    fn locate_moves(&self, position: &G::Position, out: &mut LocatedOf<'a, G>) -> Result<Option<G::Value>, SolveError> {
         if let Some(v) = self.game.end(position) {
             return Ok(Some(v));
         }
-        let Located { moves, ranks, tiers } = out;
+        let Located { moves, ranks, tables } = out;
         moves.clear();
         ranks.clear();
-        tiers.clear();
+        tables.clear();
         self.game.moves(position, moves);
         if moves.is_empty() {
             return Err(SolveError::NoMove { tier: self.error_tier(), position: format!("{position:?}") });
         }
         for mv in moves.iter() {
             let Location { tier, rank, .. } = self.game.locate(&mv.position);
-            if tier == self.tier {
+            let table = if tier == self.tier {
                 if let Some(slot) = self.values.get(rank as usize) {
                     prefetch(slot);
                 }
+                None
             } else {
-                self.children.prefetch(tier, rank);
-            }
-            tiers.push(tier);
+                let table = self.children.table_of(tier)?;
+                table.prefetch(rank);
+                Some(table)
+            };
+            tables.push(table);
             ranks.push(rank);
         }
         Ok(None)
@@ -199,20 +204,22 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
     fn resolve(
         &self,
         rank: u64,
-        located: &mut LocatedOf<G>,
-        work: &mut WorkOf<G>,
+        located: &mut LocatedOf<'a, G>,
+        work: &mut WorkOf<'a, G>,
     ) -> Result<Option<G::Value>, SolveError> {
-        let Located { moves, ranks, tiers } = located;
+        let Located { moves, ranks, tables } = located;
         let mut best: Option<G::Value> = None;
         let mut kept = 0;
         for i in 0..moves.len() {
-            let (tier, child_rank) = (tiers[i], ranks[i]);
-            let out_of_range =
-                || ChildError::RankOutOfRange { tier: self.error_tier(), child: tier.to_string(), rank: child_rank };
-            let code = if tier == self.tier {
-                self.values.get(child_rank as usize).ok_or_else(out_of_range)?.code()
-            } else {
-                self.children.code(tier, child_rank)?
+            let child_rank = ranks[i];
+            let code = match tables[i] {
+                None => self.values.get(child_rank as usize).map(S::code),
+                Some(table) => table.code(child_rank),
+            };
+            // Only the error names the child's tier, found again for it.
+            let Some(code) = code else {
+                let child = self.game.locate(&moves[i].position).tier.to_string();
+                return Err(ChildError::RankOutOfRange { tier: self.error_tier(), child, rank: child_rank }.into());
             };
             if code == S::UNKNOWN {
                 moves.swap(kept, i);
@@ -236,7 +243,12 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
 
     /// The value of `rank` (whose position is `position`) if it is known at once; else
     /// `None`, with a frame for it pushed on the stack.
-    fn open(&self, rank: u64, position: &G::Position, work: &mut WorkOf<G>) -> Result<Option<G::Value>, SolveError> {
+    fn open(
+        &self,
+        rank: u64,
+        position: &G::Position,
+        work: &mut WorkOf<'a, G>,
+    ) -> Result<Option<G::Value>, SolveError> {
         let mut located = std::mem::take(&mut work.scratch);
         let opened = match self.locate_moves(position, &mut located) {
             Ok(Some(v)) => Ok(Some(v)),
@@ -249,7 +261,7 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
 
     /// Writes the value of `rank`, whose moves `located` holds, evaluating first every
     /// unevaluated same-tier position it depends on.
-    fn finish(&self, rank: u64, located: &mut LocatedOf<G>, work: &mut WorkOf<G>) -> Result<(), SolveError> {
+    fn finish(&self, rank: u64, located: &mut LocatedOf<'a, G>, work: &mut WorkOf<'a, G>) -> Result<(), SolveError> {
         // A position found ahead may have been evaluated since, as another's child.
         if self.values[rank as usize].code() != S::UNKNOWN {
             return Ok(());
@@ -263,7 +275,7 @@ impl<G: Game, S: ValueSlot> TierSolver<'_, G, S> {
 
     /// Evaluates the frames on the stack and every unevaluated same-tier position they
     /// depend on, depth first.
-    fn descend(&self, work: &mut WorkOf<G>) -> Result<(), SolveError> {
+    fn descend(&self, work: &mut WorkOf<'a, G>) -> Result<(), SolveError> {
         let limit = self.values.len();
         while let Some(frame) = work.stack.last_mut() {
             if let Some(mv) = frame.moves.get(frame.next) {
