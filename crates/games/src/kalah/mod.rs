@@ -170,8 +170,8 @@ impl Game for Kalah {
     }
 
     /// The acyclic engine's memory; its rate measured on Kalah: the 6-pit tables to 20
-    /// seeds, 225.8 million boards in 35 to 39 s on one thread, the 5-pit ones 30.0 million
-    /// in 3.3 s (docs/performance.md, "Build speed against Irving's generator").
+    /// seeds, 225.8 million boards in 33 to 35 s on one thread, the 5-pit ones 30.0 million
+    /// in 3.2 to 3.6 s (docs/performance.md, "Build speed against Irving's generator").
     fn footprint(&self, tier: u16) -> Footprint {
         Footprint { rate: 6.0e6, ..Footprint::of_tier(self, tier) }
     }
