@@ -74,99 +74,35 @@ fn score_engine_on_acyclic_tiers() {
     assert_eq!(tables.value(&game, &pile(2, 2)).unwrap(), 2);
 }
 
-/// The toy's score variant with every gain multiplied by `gain`, declaring the bound
-/// `largest_code` on its codes: how the acyclic engine's slots of one byte (a bound
-/// below 255) and of two are chosen.
-struct Scaled {
+/// The toy's score variant, altered: every gain multiplied by `gain`, the bound
+/// `largest_code` declared on its codes (how the acyclic engine's slots of one byte, a
+/// bound below 255, and of two are chosen); or with a bug: tier `hidden`'s table left out
+/// of the child tiers every other tier declares, or every tier said to hold one position
+/// fewer than it does (`short`: the last one, still reached by moves); its moves in the
+/// toy's order or `reversed`.
+struct Altered {
     toy: Toy<i16>,
     gain: i16,
     largest_code: Option<u16>,
+    hidden: Option<u8>,
+    short: bool,
+    reversed: bool,
 }
 
-impl Game for Scaled {
+impl Altered {
+    /// The toy's score variant on 3 cells, unaltered.
+    fn score() -> Altered {
+        Altered { toy: Toy::score(3), gain: 1, largest_code: None, hidden: None, short: false, reversed: false }
+    }
+}
+
+impl Game for Altered {
     type Position = Pile;
     type Tier = u8;
     type Value = i16;
 
     fn table_key(&self) -> String {
         format!("{} gain={}", self.toy.table_key(), self.gain)
-    }
-    fn tier_size(&self, tier: u8) -> u64 {
-        self.toy.tier_size(tier)
-    }
-    fn child_tiers(&self, tier: u8) -> Vec<u8> {
-        self.toy.child_tiers(tier)
-    }
-    fn locate(&self, p: &Pile) -> Location<u8> {
-        self.toy.locate(p)
-    }
-    fn position(&self, l: Location<u8>) -> Pile {
-        self.toy.position(l)
-    }
-    fn end(&self, p: &Pile) -> Option<i16> {
-        self.toy.end(p)
-    }
-    fn moves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
-        let first = out.len();
-        self.toy.moves(p, out);
-        out[first..].iter_mut().for_each(|m| m.gain *= self.gain);
-    }
-    fn engine(&self, tier: u8) -> Engine {
-        self.toy.engine(tier)
-    }
-    fn largest_code(&self, _tier: u8) -> Option<u16> {
-        self.largest_code
-    }
-}
-
-/// Slots of one byte give the tables slots of two give, byte for byte; a code that does
-/// not fit a byte, where the game's bound said it would, is refused and nothing is cut.
-#[test]
-fn acyclic_slots_of_one_byte_and_of_two() {
-    let dir = tempfile::tempdir().unwrap();
-    let files = |name: &str, game: &Scaled| {
-        let (tables, _) = build(game, &dir.path().join(name), &[STONES], &retro::solve::Silent, &Default::default())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        let oracle = score_oracle(game, &game.toy.positions(STONES));
-        assert_eq!(check_against_oracle(game, &tables, &oracle), 24, "{name}");
-        (0..=STONES)
-            .map(|t| std::fs::read(dir.path().join(name).join(format!("tier-{t}.tbl"))).unwrap())
-            .collect::<Vec<_>>()
-    };
-    let in_bytes = Scaled { toy: Toy::score(3), gain: 1, largest_code: Some(2 * STONES as u16) };
-    let in_words = Scaled { toy: Toy::score(3), gain: 1, largest_code: None };
-    assert_eq!(files("bytes", &in_bytes), files("words", &in_words));
-    // The memory a build is checked against counts the slot's byte.
-    assert_eq!(in_words.footprint(STONES).work - in_bytes.footprint(STONES).work, 1.0);
-    // Gains of 100 a stone: values past ±127, codes past a byte, in two-byte slots.
-    files("large", &Scaled { toy: Toy::score(3), gain: 100, largest_code: None });
-    let wrong = Scaled { toy: Toy::score(3), gain: 100, largest_code: Some(10) };
-    match build(&wrong, &dir.path().join("wrong"), &[STONES], &retro::solve::Silent, &Default::default()) {
-        Err(BuildError::Solve(SolveError::Range { tier, value })) => {
-            assert_eq!(tier, "2");
-            assert!(value.parse::<i16>().unwrap().unsigned_abs() >= 128, "{value}");
-        }
-        other => panic!("expected a value outside the slots' codes, got {:?}", other.err()),
-    }
-}
-
-/// The toy's score variant with a bug: tier `hidden`'s table left out of the child tiers
-/// every other tier declares, or every tier said to hold one position fewer than it does
-/// (the last one, still reached by moves); its moves in the toy's order or `reversed`.
-struct Faulty {
-    toy: Toy<i16>,
-    hidden: Option<u8>,
-    short: bool,
-    reversed: bool,
-}
-
-impl Game for Faulty {
-    type Position = Pile;
-    type Tier = u8;
-    type Value = i16;
-
-    fn table_key(&self) -> String {
-        self.toy.table_key()
     }
     fn tier_size(&self, tier: u8) -> u64 {
         self.toy.tier_size(tier) - u64::from(self.short)
@@ -186,12 +122,47 @@ impl Game for Faulty {
     fn moves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
         let first = out.len();
         self.toy.moves(p, out);
+        out[first..].iter_mut().for_each(|m| m.gain *= self.gain);
         if self.reversed {
             out[first..].reverse();
         }
     }
     fn engine(&self, tier: u8) -> Engine {
         self.toy.engine(tier)
+    }
+    fn largest_code(&self, _tier: u8) -> Option<u16> {
+        self.largest_code
+    }
+}
+
+/// Slots of one byte give the tables slots of two give, byte for byte; a code that does
+/// not fit a byte, where the game's bound said it would, is refused and nothing is cut.
+#[test]
+fn acyclic_slots_of_one_byte_and_of_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = |name: &str, game: &Altered| {
+        let (tables, _) = build(game, &dir.path().join(name), &[STONES], &retro::solve::Silent, &Default::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let oracle = score_oracle(game, &game.toy.positions(STONES));
+        assert_eq!(check_against_oracle(game, &tables, &oracle), 24, "{name}");
+        (0..=STONES)
+            .map(|t| std::fs::read(dir.path().join(name).join(format!("tier-{t}.tbl"))).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let in_bytes = Altered { largest_code: Some(2 * STONES as u16), ..Altered::score() };
+    let in_words = Altered::score();
+    assert_eq!(files("bytes", &in_bytes), files("words", &in_words));
+    // The memory a build is checked against counts the slot's byte.
+    assert_eq!(in_words.footprint(STONES).work - in_bytes.footprint(STONES).work, 1.0);
+    // Gains of 100 a stone: values past ±127, codes past a byte, in two-byte slots.
+    files("large", &Altered { gain: 100, ..Altered::score() });
+    let wrong = Altered { gain: 100, largest_code: Some(10), ..Altered::score() };
+    match build(&wrong, &dir.path().join("wrong"), &[STONES], &retro::solve::Silent, &Default::default()) {
+        Err(BuildError::Solve(SolveError::Range { tier, value })) => {
+            assert_eq!(tier, "2");
+            assert!(value.parse::<i16>().unwrap().unsigned_abs() >= 128, "{value}");
+        }
+        other => panic!("expected a value outside the slots' codes, got {:?}", other.err()),
     }
 }
 
@@ -200,7 +171,7 @@ impl Game for Faulty {
 #[test]
 fn acyclic_engine_refuses_moves_outside_the_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let solve = |name: &str, game: &Faulty| match build(
+    let solve = |name: &str, game: &Altered| match build(
         game,
         &dir.path().join(name),
         &[STONES],
@@ -210,12 +181,12 @@ fn acyclic_engine_refuses_moves_outside_the_tables() {
         Err(BuildError::Solve(SolveError::Child(e))) => e,
         other => panic!("{name}: expected a child error, got {:?}", other.err()),
     };
-    let hidden = Faulty { toy: Toy::score(3), hidden: Some(0), short: false, reversed: false };
+    let hidden = Altered { hidden: Some(0), ..Altered::score() };
     assert_eq!(solve("hidden", &hidden), ChildError::UnexpectedTier { tier: "1".into(), child: "0".into() });
     // One stone, marker on cell 1: taking it moves the marker to cell 2, past the short
     // tier 0's end; shifting the marker, to cell 2 past the short tier 1's. The first move
     // looked at fails.
-    let short = |reversed| Faulty { toy: Toy::score(3), hidden: None, short: true, reversed };
+    let short = |reversed| Altered { short: true, reversed, ..Altered::score() };
     let past_end = |child: &str| ChildError::RankOutOfRange { tier: "1".into(), child: child.into(), rank: 2 };
     assert_eq!(solve("short", &short(false)), past_end("0"));
     assert_eq!(solve("short-reversed", &short(true)), past_end("1"));
