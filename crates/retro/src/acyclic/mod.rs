@@ -31,4 +31,5 @@
 
 pub mod solve;
 
-pub use solve::{byte_slots, solve_tier};
+pub(crate) use solve::byte_slots;
+pub use solve::solve_tier;

@@ -329,7 +329,7 @@ pub fn solve_tier<'a, G: Game>(
 
 /// Whether [`solve_tier`] keeps one byte a position of `tier` (else two): where the game
 /// bounds the tier's codes below the byte's `UNKNOWN` ([`Game::largest_code`]).
-pub fn byte_slots<G: Game + ?Sized>(game: &G, tier: G::Tier) -> bool {
+pub(crate) fn byte_slots<G: Game + ?Sized>(game: &G, tier: G::Tier) -> bool {
     game.largest_code(tier).is_some_and(|code| code < AtomicU8::UNKNOWN)
 }
 
