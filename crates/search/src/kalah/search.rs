@@ -37,7 +37,7 @@
 
 mod task;
 
-use super::transposition::{Entry, Fetched, TranspositionTable};
+use super::transposition::{self, Entry, TranspositionTable};
 use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
 use retro::store::ProbeError;
 use retro::table::Table;
@@ -159,19 +159,22 @@ enum Source<'t> {
     Search(u64),
 }
 
-/// A child's value, or what the transposition table knows of it.
-#[derive(Clone, Copy)]
-enum Loaded {
-    Value(i16),
-    Bounds(u64, Option<Entry>),
+/// What a node's children, read, tell it.
+enum Opened {
+    /// The node is cut: a child's value, or a child's stored bound alone, reaches beta
+    /// (the value and the move, pit + 1).
+    Cut(i16, u8),
+    /// The best of the children whose values are known (`i16::MIN` if none) and its move
+    /// (pit + 1; 0 if none), and how many moves are left to search.
+    Search(i16, u8, usize),
 }
 
-/// A move still to be searched at a node.
-#[derive(Clone, Copy)]
+/// A move still to be searched at a node: its index in the node's move list, its child's
+/// seeds and hash, and its place in the order (higher first).
+#[derive(Clone, Copy, Default)]
 struct Pending {
     order: i32,
-    pit: u8,
-    sown: Sown,
+    index: u8,
     seeds: u32,
     key: u64,
 }
@@ -431,7 +434,7 @@ impl<'a> Search<'a> {
     /// Where each child's value is: pure computation.
     #[inline(always)]
     fn child_sources(&self, list: &MoveList, seeds: u32, sources: &mut [Source<'a>; MAX_PITS]) -> Result<(), Halt> {
-        for (i, (_, sown)) in list.iter().enumerate() {
+        for (i, (_, sown)) in list.items().iter().enumerate() {
             let child_seeds = seeds - sown.gain as u32;
             sources[i] = match sown.board.outcome(&self.rules) {
                 Some(v) => Source::Known(v),
@@ -445,33 +448,73 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Every child's value or stored bounds, loaded in one tight loop and decoded after.
+    /// A node's children read, their memory asked for earlier: loaded in one tight loop
+    /// (no branch on a word still being loaded), then taken in one pass: the values known
+    /// at once, the enhanced transposition cutoff (a child's stored bound alone proves the
+    /// cut), and the moves left to search, written to `pending` with their places in the
+    /// order: the stored best move (`stored_best`, pit + 1), then moves that earn another
+    /// turn (the pit nearest the store first), then by what they bank at once.
     #[inline(always)]
-    fn child_values(
+    fn open_children(
         &self,
         list: &MoveList,
         sources: &[Source<'a>; MAX_PITS],
-        loaded: &mut [Loaded; MAX_PITS],
-    ) -> Result<(), Halt> {
-        let mut fetched = [Fetched::default(); MAX_PITS];
+        (stored_best, seeds, beta): (u8, u32, i16),
+        pending: &mut [Pending; MAX_PITS],
+    ) -> Result<Opened, Halt> {
+        let mut found = [0u64; MAX_PITS];
         let mut codes = [None; MAX_PITS];
         for (i, source) in sources[..list.len()].iter().enumerate() {
             match *source {
                 Source::Known(_) => {}
                 Source::Table(table, rank, _) => codes[i] = table.code(rank),
-                Source::Search(key) => fetched[i] = self.transpositions.fetch(key),
+                Source::Search(key) => found[i] = self.transpositions.find(key),
             }
         }
-        for (i, source) in sources[..list.len()].iter().enumerate() {
-            loaded[i] = match *source {
-                Source::Known(v) => Loaded::Value(v),
-                Source::Table(_, rank, seeds) => Loaded::Value(retro::value::code_score(
+        let (mut best, mut best_move) = (i16::MIN, 0u8);
+        let mut stored_cut = None;
+        let mut count = 0;
+        for (i, (&(pit, ref sown), source)) in list.items().iter().zip(sources).enumerate() {
+            let child = match *source {
+                Source::Known(v) => v,
+                Source::Table(_, rank, seeds) => retro::value::code_score(
                     codes[i].ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?,
-                )),
-                Source::Search(key) => Loaded::Bounds(key, fetched[i].entry(key)),
+                ),
+                Source::Search(key) => {
+                    if let Some(e) = transposition::entry(found[i]) {
+                        let lower = match sown.turn {
+                            Turn::Keeps => sown.gain + e.lower,
+                            Turn::Passes => sown.gain - e.upper,
+                        };
+                        if lower >= beta && stored_cut.is_none() {
+                            stored_cut = Some((lower, pit + 1));
+                        }
+                    }
+                    let order = if pit + 1 == stored_best {
+                        i32::MAX
+                    } else if sown.turn == Turn::Keeps {
+                        1 << 20 | (pit as i32) << 8
+                    } else {
+                        (sown.gain as i32) << 8 | pit as i32
+                    };
+                    pending[count] = Pending { order, index: i as u8, seeds: seeds - sown.gain as u32, key };
+                    count += 1;
+                    continue;
+                }
             };
+            let v = worth(sown, child);
+            if v > best {
+                (best, best_move) = (v, pit + 1);
+            }
         }
-        Ok(())
+        // A known value's cut first, then the first stored bound's in pit order.
+        Ok(if best >= beta {
+            Opened::Cut(best, best_move)
+        } else if let Some((lower, pit)) = stored_cut {
+            Opened::Cut(lower, pit)
+        } else {
+            Opened::Search(best, best_move, count)
+        })
     }
 }
 
@@ -488,70 +531,11 @@ fn worth(sown: &Sown, child: i16) -> i16 {
     }
 }
 
-/// The best of the children whose values are known already (`i16::MIN` if none), and its
-/// move (pit + 1; 0 if none).
-#[inline(always)]
-fn best_known(list: &MoveList, loaded: &[Loaded; MAX_PITS]) -> (i16, u8) {
-    let mut best = i16::MIN;
-    let mut best_move = 0u8;
-    for ((pit, sown), loaded) in list.iter().zip(loaded) {
-        if let Loaded::Value(child) = *loaded {
-            let v = worth(&sown, child);
-            if v > best {
-                best = v;
-                best_move = pit as u8 + 1;
-            }
-        }
-    }
-    (best, best_move)
-}
-
-/// The moves still to search at a node of `seeds` seeds whose stored best move is
-/// `stored_best`, written to `pending` (their count is returned), each with its place in
-/// the order: the stored best move, then moves that
-/// earn another turn (the pit nearest the store first), then by what they bank at once.
-/// Breaks with the value and move of the first child whose stored bound alone reaches
-/// `beta`.
-#[inline(always)]
-fn pending_moves(
-    list: &MoveList,
-    loaded: &[Loaded; MAX_PITS],
-    stored_best: u8,
-    seeds: u32,
-    beta: i16,
-    pending: &mut [Option<Pending>; MAX_PITS],
-) -> ControlFlow<(i16, u8), usize> {
-    let mut count = 0;
-    for ((pit, sown), loaded) in list.iter().zip(loaded) {
-        let Loaded::Bounds(key, stored) = *loaded else { continue };
-        let pit = pit as u8;
-        let order = if pit + 1 == stored_best {
-            i32::MAX
-        } else if sown.turn == Turn::Keeps {
-            1 << 20 | (pit as i32) << 8
-        } else {
-            (sown.gain as i32) << 8 | pit as i32
-        };
-        if let Some(e) = stored {
-            let lower = match sown.turn {
-                Turn::Keeps => sown.gain + e.lower,
-                Turn::Passes => sown.gain - e.upper,
-            };
-            if lower >= beta {
-                return ControlFlow::Break((lower, pit + 1));
-            }
-        }
-        pending[count] = Some(Pending { order, pit, sown, seeds: seeds - sown.gain as u32, key });
-        count += 1;
-    }
-    ControlFlow::Continue(count)
-}
-
 /// The indices of the first `count` pending moves, best first (an insertion sort of
 /// indices: at most MAX_PITS moves, and no move copied).
 #[inline(always)]
-fn order(moves: &[Option<Pending>; MAX_PITS], count: usize) -> [u8; MAX_PITS] {
-    let rank = |i: u8| moves[i as usize].map_or(0, |p| p.order);
+fn order(moves: &[Pending; MAX_PITS], count: usize) -> [u8; MAX_PITS] {
+    let rank = |i: u8| moves[i as usize].order;
     let mut sorted = [0u8; MAX_PITS];
     for i in 0..count {
         let mut j = i;

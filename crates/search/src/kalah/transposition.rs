@@ -64,16 +64,11 @@ fn unpack(data: u64) -> Entry {
     }
 }
 
-/// A bucket's words as [`TranspositionTable::fetch`] read them.
-#[derive(Clone, Copy, Default)]
-pub struct Fetched([u64; 2 * WAYS]);
-
-impl Fetched {
-    /// The entry of `key`, if the bucket holds it.
-    #[inline]
-    pub fn entry(&self, key: u64) -> Option<Entry> {
-        self.0.chunks_exact(2).find(|w| w[0] ^ w[1] == key).map(|w| unpack(w[1]))
-    }
+/// The entry a data word found by [`TranspositionTable::find`] holds (0: none; a packed
+/// entry is never 0).
+#[inline]
+pub fn entry(data: u64) -> Option<Entry> {
+    (data != 0).then(|| unpack(data))
 }
 
 /// A lock-free table of search results, keyed by a board's hash, on memory mapped once.
@@ -156,20 +151,25 @@ impl TranspositionTable {
     /// What the table knows of the board with hash `key`.
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<Entry> {
-        self.fetch(key).entry(key)
+        entry(self.find(key))
     }
 
-    /// The raw words of `key`'s bucket, read without a branch: a search reads several
-    /// children's buckets in a row, and a branch on a word still being loaded (is this
-    /// the key?) is mispredicted often enough to make the loads wait for each other.
-    /// [`Fetched::entry`] then decodes them.
+    /// The data word of `key`'s entry, 0 if its bucket holds none ([`entry`] decodes it),
+    /// read without a branch: a search reads several children's buckets in a row, and a
+    /// branch on a word still being loaded (is this the key?) is mispredicted often enough
+    /// to make the loads wait for each other.
     #[inline]
-    pub fn fetch(&self, key: u64) -> Fetched {
+    pub fn find(&self, key: u64) -> u64 {
         let b = &self.bucket(key).0;
-        Fetched(std::array::from_fn(|i| b[i].load(Relaxed)))
+        let words: [u64; 2 * WAYS] = std::array::from_fn(|i| b[i].load(Relaxed));
+        let mut data = 0;
+        for w in words.chunks_exact(2) {
+            data = if w[0] ^ w[1] == key { w[1] } else { data };
+        }
+        data
     }
 
-    /// Asks for a board's bucket to be fetched ahead of its [`TranspositionTable::fetch`]
+    /// Asks for a board's bucket to be fetched ahead of its [`TranspositionTable::find`]
     /// (the search does other work meanwhile).
     #[inline]
     pub fn prefetch(&self, key: u64) {

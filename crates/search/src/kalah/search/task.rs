@@ -47,7 +47,7 @@ struct Frame<'t> {
     /// Cut, or no move left to search.
     done: bool,
     /// The moves to search, in list order, and `count` indices into them best first.
-    pending: [Option<Pending>; MAX_PITS],
+    pending: [Pending; MAX_PITS],
     order: [u8; MAX_PITS],
     count: u8,
     next: u8,
@@ -78,7 +78,7 @@ impl<'t> Frame<'t> {
             list: MoveList::default(),
             sources: [Source::Known(0); MAX_PITS],
             done: false,
-            pending: [None; MAX_PITS],
+            pending: [Pending::default(); MAX_PITS],
             order: [0; MAX_PITS],
             count: 0,
             next: 0,
@@ -184,10 +184,11 @@ impl<'s, 't> Task<'s, 't> {
             let top = &mut self.stack[self.depth - 1];
             match s.next_child(top, &self.worker) {
                 Some(i) => {
-                    let p = top.pending[i as usize].as_ref().expect("a pending move");
-                    let (alpha, beta, gain) = (top.alpha, top.beta, p.sown.gain);
-                    let (board, seeds, key) = (p.sown.board, p.seeds, p.key);
-                    let (alpha, beta) = match p.sown.turn {
+                    let p = top.pending[i as usize];
+                    let (_, sown) = top.list.items()[p.index as usize];
+                    let (alpha, beta, gain) = (top.alpha, top.beta, sown.gain);
+                    let (board, seeds, key) = (sown.board, p.seeds, p.key);
+                    let (alpha, beta) = match sown.turn {
                         Turn::Keeps => (alpha - gain, beta - gain),
                         Turn::Passes => (gain - beta, gain - alpha),
                     };
@@ -294,24 +295,18 @@ impl<'t> Search<'t> {
         Ok(Entered::Pushed)
     }
 
-    /// A frame's children read, their memory asked for earlier: the values known at once,
-    /// the enhanced transposition cutoff, and the moves left to search in order.
+    /// A frame's children read, their memory asked for earlier: cut at once, or the
+    /// moves left to search put in order ([`Search::open_children`]).
     fn open(&self, f: &mut Frame<'t>) -> Result<(), Halt> {
-        let mut loaded = [Loaded::Value(0); MAX_PITS];
-        self.child_values(&f.list, &f.sources, &mut loaded)?;
-        (f.best, f.best_move) = best_known(&f.list, &loaded);
-        if f.best >= f.beta {
-            f.done = true;
-            return Ok(());
-        }
-        f.alpha = f.alpha.max(f.best);
-        match pending_moves(&f.list, &loaded, f.known.best, f.seeds, f.beta, &mut f.pending) {
-            // Enhanced transposition cutoff: a child's stored bound alone proves the cut.
-            ControlFlow::Break(cut) => {
-                (f.best, f.best_move) = cut;
+        let node = (f.known.best, f.seeds, f.beta);
+        match self.open_children(&f.list, &f.sources, node, &mut f.pending)? {
+            Opened::Cut(best, best_move) => {
+                (f.best, f.best_move) = (best, best_move);
                 f.done = true;
             }
-            ControlFlow::Continue(count) => {
+            Opened::Search(best, best_move, count) => {
+                (f.best, f.best_move) = (best, best_move);
+                f.alpha = f.alpha.max(best);
                 f.count = count as u8;
                 f.order = order(&f.pending, count);
             }
@@ -359,18 +354,21 @@ impl<'t> Search<'t> {
     /// The hash of pending move `i`'s child.
     #[inline(always)]
     fn key(f: &Frame<'t>, i: u8) -> u64 {
-        f.pending[i as usize].as_ref().map_or(0, |p| p.key)
+        f.pending[i as usize].key
     }
 
     /// A child's value (from the child's side) handed back to its frame.
     fn deliver(&self, f: &mut Frame<'t>, child: i16) {
-        let p = f.pending[std::mem::replace(&mut f.current, NONE) as usize].as_ref().expect("a child being searched");
+        let current = std::mem::replace(&mut f.current, NONE);
+        debug_assert!(current != NONE, "a child being searched");
+        let p = f.pending[current as usize];
         if f.marked {
             self.busy.leave(p.key);
         }
-        let v = worth(&p.sown, child);
+        let (pit, sown) = f.list.items()[p.index as usize];
+        let v = worth(&sown, child);
         if v > f.best {
-            (f.best, f.best_move) = (v, p.pit + 1);
+            (f.best, f.best_move) = (v, pit + 1);
         }
         if f.best >= f.beta {
             f.done = true;
