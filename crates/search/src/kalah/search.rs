@@ -170,12 +170,11 @@ enum Opened {
 }
 
 /// A move still to be searched at a node: its index in the node's move list, its child's
-/// seeds and hash, and its place in the order (higher first).
+/// hash, and its place in the order (higher first).
 #[derive(Clone, Copy, Default)]
 struct Pending {
     order: i32,
     index: u8,
-    seeds: u32,
     key: u64,
 }
 
@@ -459,7 +458,7 @@ impl<'a> Search<'a> {
         &self,
         list: &MoveList,
         sources: &[Source<'a>; MAX_PITS],
-        (stored_best, seeds, beta): (u8, u32, i16),
+        (stored_best, beta): (u8, i16),
         pending: &mut [Pending; MAX_PITS],
     ) -> Result<Opened, Halt> {
         let mut found = [0u64; MAX_PITS];
@@ -497,7 +496,7 @@ impl<'a> Search<'a> {
                     } else {
                         (sown.gain as i32) << 8 | pit as i32
                     };
-                    pending[count] = Pending { order, index: i as u8, seeds: seeds - sown.gain as u32, key };
+                    pending[count] = Pending { order, index: i as u8, key };
                     count += 1;
                     continue;
                 }
@@ -531,19 +530,16 @@ fn worth(sown: &Sown, child: i16) -> i16 {
     }
 }
 
-/// The indices of the first `count` pending moves, best first (an insertion sort of
-/// indices: at most MAX_PITS moves, and no move copied).
+/// The index of the best of the first `count` pending moves not yet `taken` (a bit
+/// each). Picked one at a time: most nodes are cut by their first move, so sorting all
+/// of them would be wasted.
 #[inline(always)]
-fn order(moves: &[Pending; MAX_PITS], count: usize) -> [u8; MAX_PITS] {
-    let rank = |i: u8| moves[i as usize].order;
-    let mut sorted = [0u8; MAX_PITS];
-    for i in 0..count {
-        let mut j = i;
-        while j > 0 && rank(sorted[j - 1]) < rank(i as u8) {
-            sorted[j] = sorted[j - 1];
-            j -= 1;
+fn next_best(moves: &[Pending; MAX_PITS], count: usize, taken: u8) -> u8 {
+    let mut best = None;
+    for (i, p) in moves[..count].iter().enumerate() {
+        if taken & 1 << i == 0 && best.is_none_or(|(_, order)| p.order > order) {
+            best = Some((i as u8, p.order));
         }
-        sorted[j] = i as u8;
     }
-    sorted
+    best.map_or(0, |(i, _)| i)
 }

@@ -183,17 +183,14 @@ impl TranspositionTable {
         let b = &self.bucket(key).0;
         let data = pack(entry);
         let words: [u64; 2 * WAYS] = std::array::from_fn(|i| b[i].load(Relaxed));
-        // The board's own entry, else the entry of the fewest seeds (an empty one has none).
+        // The board's own entry, else the first entry of the fewest seeds (an empty one,
+        // all zero, has none): the lowest score, the board's own counting below any.
         let mut slot = 0;
-        let mut fewest = u8::MAX;
+        let mut lowest = i32::MAX;
         for (i, w) in words.chunks_exact(2).enumerate() {
-            if w[0] ^ w[1] == key {
-                slot = 2 * i;
-                break;
-            }
-            let seeds = if w[1] == 0 { 0 } else { unpack(w[1]).seeds };
-            if seeds < fewest {
-                (slot, fewest) = (2 * i, seeds);
+            let score = if w[0] ^ w[1] == key { -1 } else { unpack(w[1]).seeds as i32 };
+            if score < lowest {
+                (slot, lowest) = (2 * i, score);
             }
         }
         b[slot].store(key ^ data, Relaxed);

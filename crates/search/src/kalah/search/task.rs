@@ -46,10 +46,11 @@ struct Frame<'t> {
     sources: [Source<'t>; MAX_PITS],
     /// Cut, or no move left to search.
     done: bool,
-    /// The moves to search, in list order, and `count` indices into them best first.
+    /// The moves to search, in list order, `count` of them; those searched or put off in
+    /// the first round (a bit each).
     pending: [Pending; MAX_PITS],
-    order: [u8; MAX_PITS],
     count: u8,
+    taken: u8,
     next: u8,
     /// Moves put off because another task was searching them (see `Busy`).
     deferred: [u8; MAX_PITS],
@@ -79,8 +80,8 @@ impl<'t> Frame<'t> {
             sources: [Source::Known(0); MAX_PITS],
             done: false,
             pending: [Pending::default(); MAX_PITS],
-            order: [0; MAX_PITS],
             count: 0,
+            taken: 0,
             next: 0,
             deferred: [0; MAX_PITS],
             later: 0,
@@ -187,7 +188,7 @@ impl<'s, 't> Task<'s, 't> {
                     let p = top.pending[i as usize];
                     let (_, sown) = top.list.items()[p.index as usize];
                     let (alpha, beta, gain) = (top.alpha, top.beta, sown.gain);
-                    let (board, seeds, key) = (sown.board, p.seeds, p.key);
+                    let (board, seeds, key) = (sown.board, top.seeds - gain as u32, p.key);
                     let (alpha, beta) = match sown.turn {
                         Turn::Keeps => (alpha - gain, beta - gain),
                         Turn::Passes => (gain - beta, gain - alpha),
@@ -282,8 +283,8 @@ impl<'t> Search<'t> {
         (f.seeds, f.key, f.known) = (seeds, key, known);
         (f.window, f.alpha, f.beta) = ((alpha, beta), alpha, beta);
         (f.done, f.current) = (false, NONE);
-        (f.count, f.next, f.later, f.round) = (0, 0, 0, 0);
-        board.moves_into(&self.rules, &mut f.list);
+        (f.count, f.taken, f.next, f.later, f.round) = (0, 0, 0, 0, 0);
+        board.live_moves_into(&self.rules, &mut f.list);
         self.child_sources(&f.list, seeds, &mut f.sources)?;
         for source in &f.sources[..f.list.len()] {
             match *source {
@@ -298,7 +299,7 @@ impl<'t> Search<'t> {
     /// A frame's children read, their memory asked for earlier: cut at once, or the
     /// moves left to search put in order ([`Search::open_children`]).
     fn open(&self, f: &mut Frame<'t>) -> Result<(), Halt> {
-        let node = (f.known.best, f.seeds, f.beta);
+        let node = (f.known.best, f.beta);
         match self.open_children(&f.list, &f.sources, node, &mut f.pending)? {
             Opened::Cut(best, best_move) => {
                 (f.best, f.best_move) = (best, best_move);
@@ -308,7 +309,6 @@ impl<'t> Search<'t> {
                 (f.best, f.best_move) = (best, best_move);
                 f.alpha = f.alpha.max(best);
                 f.count = count as u8;
-                f.order = order(&f.pending, count);
             }
         }
         Ok(())
@@ -329,7 +329,8 @@ impl<'t> Search<'t> {
                     (f.round, f.next) = (1, 0);
                     continue;
                 }
-                let (first, i) = (f.next == 0, f.order[f.next as usize]);
+                let (first, i) = (f.next == 0, next_best(&f.pending, f.count as usize, f.taken));
+                f.taken |= 1 << i;
                 f.next += 1;
                 if company && !first && self.busy.holds(Self::key(f, i)) {
                     f.deferred[f.later as usize] = i;
