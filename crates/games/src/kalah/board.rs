@@ -392,7 +392,7 @@ impl Default for MoveList {
 impl MoveList {
     /// The moves as (pit 0-based, result).
     pub fn iter(&self) -> impl Iterator<Item = (usize, Sown)> + '_ {
-        self.items[..self.len].iter().map(|&(p, s)| (p as usize, s))
+        self.items().iter().map(|&(p, s)| (p as usize, s))
     }
 
     /// The moves as (pit 0-based, result), for loops that index them.
