@@ -244,9 +244,10 @@ impl Board {
 
     /// [`Board::moves`] without allocating, for the solvers' inner loops.
     pub fn moves_into(&self, rules: &Rules, list: &mut MoveList) {
-        list.len = 0;
         if self.outcome(rules).is_none() {
             self.live_moves_into(rules, list);
+        } else {
+            list.len = 0;
         }
     }
 
