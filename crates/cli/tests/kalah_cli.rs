@@ -176,6 +176,23 @@ fn bad_input_is_a_clear_error() {
     assert!(!out.status.success());
 }
 
+/// A damaged table stops the search with its file named and the way out, each said once
+/// (the error's message holds its cause; the printer must not add it again).
+#[test]
+fn a_damaged_table_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["kalah", "--pits", "3", "--seeds", "2", "--endgame-seeds", "6"];
+    assert!(solve(dir.path(), &args).status.success());
+    let tier = dir.path().join("kalah/m3-empty-capture/tier-5.tbl");
+    let bytes = std::fs::read(&tier).unwrap();
+    std::fs::write(&tier, &bytes[..bytes.len() / 2]).unwrap();
+    let out = solve(dir.path(), &args);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.matches("tier-5.tbl: truncated").count(), 1, "{err}");
+    assert_eq!(err.matches("remove the file to have it rebuilt").count(), 1, "{err}");
+}
+
 #[test]
 fn verify_table_checks_kalah_score_tables() {
     let dir = tempfile::tempdir().unwrap();

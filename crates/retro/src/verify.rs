@@ -46,14 +46,15 @@ pub enum VerifyError {
         expected: String,
     },
     /// A value could not be read.
-    #[error("tier {tier}, rank {rank}: {source}")]
+    // The cause is a field, not a `source`: the message says it once.
+    #[error("tier {tier}, rank {rank}: {error}")]
     Probe {
         /// The tier, by name.
         tier: String,
         /// The rank.
         rank: u64,
         /// The cause.
-        source: ProbeError,
+        error: ProbeError,
     },
     /// A stored value whose code is past the bound the game gives for its tier
     /// ([`Game::largest_code`]).
@@ -119,7 +120,7 @@ pub fn verify_tier<G: Game>(game: &G, tables: &Tables<G>, tier: G::Tier) -> Resu
             let mut moves = Vec::new();
             for rank in c * chunk..((c + 1) * chunk).min(size) {
                 let position = game.position(Location::at(tier, rank));
-                let here = |source| VerifyError::Probe { tier: tier.to_string(), rank, source };
+                let here = |error| VerifyError::Probe { tier: tier.to_string(), rank, error };
                 let stored = tables.probe(tier, rank).map_err(here)?;
                 let expected = expected_value(game, tables, &position, &mut moves).map_err(here)?.ok_or_else(|| {
                     VerifyError::NoMove { tier: tier.to_string(), rank, position: position.to_string() }

@@ -37,9 +37,11 @@ pub const SMALL_INSTANCE: u32 = 40;
 /// Why the solver could not be set up or could not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SolverError {
+    // `Index`, `Reserve` and `Build` hold their causes as fields, not `source`s: each
+    // message says its cause once, and a printer following the source chain would repeat it.
     /// The boards of the endgame tables cannot be indexed.
     #[error("indexing the boards: {0}")]
-    Index(#[from] IndexError),
+    Index(IndexError),
     /// The endgame tables asked for do not fit in the memory available.
     #[error(
         "tables up to {seeds} seeds need about {} of memory (largest tier {largest:.3e} boards); \
@@ -73,20 +75,20 @@ pub enum SolverError {
         free: f64,
     },
     /// The system refused the transposition table's memory.
-    #[error("reserving the transposition table ({}): {source}", memory::human(*bytes))]
+    #[error("reserving the transposition table ({}): {error}", memory::human(*bytes))]
     Reserve {
         /// Bytes asked for.
         bytes: f64,
         /// The system's answer.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The endgame tables could not be built or opened.
-    #[error("building tables in {}: {source}", dir.display())]
+    #[error("building tables in {}: {error}", dir.display())]
     Build {
         /// Their directory.
         dir: PathBuf,
         /// Why.
-        source: BuildError,
+        error: BuildError,
     },
     /// A table probe failed (a damaged or missing table).
     #[error(transparent)]
@@ -128,7 +130,7 @@ impl Plan {
         dir: &Path,
         tt_bits: u32,
     ) -> Result<Plan, SolverError> {
-        let game = Kalah::new(m, endgame_seeds, rules)?;
+        let game = Kalah::new(m, endgame_seeds, rules).map_err(SolverError::Index)?;
         Ok(Plan { game, dir: dir.to_owned(), endgame_seeds, seeds, tt_bits })
     }
 
@@ -202,7 +204,7 @@ impl Plan {
         let started = Instant::now();
         let (tables, report) =
             store::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer, &BuildOptions::default())
-                .map_err(|source| SolverError::Build { dir: self.dir.clone(), source })?;
+                .map_err(|error| SolverError::Build { dir: self.dir.clone(), error })?;
         Ok(Solver {
             game: self.game,
             tables,
@@ -273,7 +275,7 @@ impl Solver {
         // Its fit in memory was checked before the build.
         let bytes = (TRANSPOSITION_BYTES_PER_ENTRY << self.tt_bits) as f64;
         let search = Search::new(&self.game, &self.tables, self.endgame_seeds, self.tt_bits)
-            .map_err(|source| SolverError::Reserve { bytes, source })?
+            .map_err(|error| SolverError::Reserve { bytes, error })?
             .with_threads(rayon::current_num_threads());
         Ok(Some(search))
     }
@@ -478,7 +480,7 @@ impl Solver {
 /// the build's working memory (the largest tier's value slots, the
 /// finished tables mapped, the transposition table) within half the free memory.
 pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, SolverError> {
-    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE)?;
+    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE).map_err(SolverError::Index)?;
     let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
     let fits = |k: u32| {
         let positions = game.positions_up_to(k);
