@@ -159,7 +159,7 @@ fn rules(args: &KalahArgs) -> Result<Rules> {
 /// transposition table, warning that a search of that many seeds may not finish.
 fn announce(plan: &Plan, seeds: u32) {
     let to_build = match plan.positions_to_build() {
-        0 => "all built".to_owned(),
+        0 => "all on disk".to_owned(),
         n => format!("{} positions to build, {}", HumanCount(n), crate::build::time_here(plan.build_seconds())),
     };
     eprintln!(
