@@ -39,6 +39,20 @@ fn bad_notation_is_an_error() {
         Err(NotationError::Position(PositionError::Pits(9)))
     );
     assert_eq!(notation::parse("200,0/100,0 0-0 S"), Err(NotationError::Position(PositionError::Seeds(300))));
+    // Stores count towards the game's seeds: a store near its type's limit would overflow.
+    assert_eq!(
+        notation::parse("2,2,2/2,2,2 65534-0 S"),
+        Err(NotationError::Position(PositionError::GameSeeds { pits: 12, stores: 65534 }))
+    );
+    assert!(notation::parse("2,2,2/2,2,2 200-43 N").is_ok());
+    for (text, stores) in [("65536-0", 65536), ("0-99999999999999999999", u32::MAX)] {
+        assert_eq!(
+            notation::parse(&format!("2,2,2/2,2,2 {text} S")),
+            Err(NotationError::Position(PositionError::GameSeeds { pits: 12, stores })),
+            "{text}"
+        );
+    }
+    assert!(matches!(notation::parse("4,4/4,4 -1-0 S"), Err(NotationError::Stores(_))));
     assert_eq!(Position::start(6, 0), Err(PositionError::NoSeeds(0)));
 }
 

@@ -434,6 +434,15 @@ pub enum PositionError {
     /// A start with no seeds in the pits.
     #[error("{0} seeds per pit: the game needs at least 1")]
     NoSeeds(u32),
+    /// More seeds in the pits and stores together than the 255 a game here has: the
+    /// stores only gain seeds from the pits, so a game is bounded by its total.
+    #[error("{pits} seeds in the pits and {stores} in the stores: a game here has at most {MAX_SEEDS} in all")]
+    GameSeeds {
+        /// Seeds in the pits.
+        pits: u32,
+        /// Seeds in both stores.
+        stores: u32,
+    },
 }
 
 /// A full position: pits, stores and the side to move.
@@ -459,6 +468,12 @@ impl Position {
         let seeds: u32 = south.iter().chain(north).map(|&s| s as u32).sum();
         if seeds > MAX_SEEDS {
             return Err(PositionError::Seeds(seeds));
+        }
+        // Bounded so that a store, which only grows by seeds from the pits, never
+        // overflows, and every margin fits the values the tables and search hold.
+        let in_stores = stores[0] as u32 + stores[1] as u32;
+        if seeds + in_stores > MAX_SEEDS {
+            return Err(PositionError::GameSeeds { pits: seeds, stores: in_stores });
         }
         Ok(Position { rows: Board::new(south, north), stores, to_move })
     }

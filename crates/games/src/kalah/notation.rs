@@ -51,6 +51,14 @@ fn row(text: &str, name: &'static str) -> Result<Vec<u8>, NotationError> {
         .collect()
 }
 
+/// A store's count: digits after an optional `+`, as `u16::from_str` reads them, but
+/// as many as written (a count past `u32::MAX` reads as that).
+fn store(text: &str) -> Option<u32> {
+    let text = text.strip_prefix('+').unwrap_or(text);
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| text.parse().unwrap_or(u32::MAX))
+}
+
 /// Reads a position in the notation above.
 pub fn parse(text: &str) -> Result<Position, NotationError> {
     let parts: Vec<&str> = text.split_whitespace().collect();
@@ -61,7 +69,13 @@ pub fn parse(text: &str) -> Result<Position, NotationError> {
     let (south, north) = (row(south, "South")?, row(north, "North")?);
     let stores_err = || NotationError::Stores(crate::echo::excerpt(stores));
     let (s, n) = stores.split_once('-').ok_or_else(stores_err)?;
-    let stores = [s.parse().map_err(|_| stores_err())?, n.parse().map_err(|_| stores_err())?];
+    let [s, n] = [store(s).ok_or_else(stores_err)?, store(n).ok_or_else(stores_err)?];
+    let (Ok(s16), Ok(n16)) = (u16::try_from(s), u16::try_from(n)) else {
+        // A number, but beyond any game: named as such, not as a misspelling.
+        let pits = south.iter().chain(&north).map(|&c| c as u32).sum();
+        return Err(PositionError::GameSeeds { pits, stores: s.saturating_add(n) }.into());
+    };
+    let stores = [s16, n16];
     let side = match side {
         "S" | "s" => Side::South,
         "N" | "n" => Side::North,
