@@ -6,7 +6,7 @@ use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described,
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
-use games::awari::{Awari, Board as AwariBoard, MAX_PITS, START_STONES};
+use games::awari::{Awari, Board as AwariBoard, BoardError, MAX_PITS, START_STONES};
 use retro::{Move, Tables, Turn};
 use serde_json::json;
 use std::path::Path;
@@ -67,6 +67,15 @@ pub fn two_rows(cells: &[u8], stores: Vec<Cell>, start: bool) -> Board {
 }
 
 /// What a request asks about: its pits, the seeds a pit of a start, the board.
+/// A position's text that does not read: well written but not a board here (its size,
+/// or more stones than a board holds), or not written in the notation.
+pub(super) fn read_error(e: BoardError) -> QueryError {
+    match e {
+        BoardError::TooManyStones(_) | BoardError::Pits(_) => QueryError::Impossible(e.to_string()),
+        BoardError::WrongCount(_) | BoardError::BadCount(_) => QueryError::Malformed(e.to_string()),
+    }
+}
+
 fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryError> {
     request.only(&["pits", "seeds", "position"])?;
     let pits = request.number::<usize>("pits", 1..=MAX_PITS)?;
@@ -75,7 +84,7 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryErr
         (Some(_), Some(_)) => {
             return Err(QueryError::parameter("seeds", "give seeds (the start) or a position, not both"))
         }
-        (Some(text), None) => text.parse::<AwariBoard>().map_err(|e| QueryError::Malformed(e.to_string()))?,
+        (Some(text), None) => text.parse::<AwariBoard>().map_err(read_error)?,
         (None, Some(n)) => {
             AwariBoard::start(pits.unwrap_or(MAX_PITS), n).map_err(|e| QueryError::Impossible(e.to_string()))?
         }

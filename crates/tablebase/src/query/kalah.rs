@@ -9,7 +9,7 @@ use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described,
 use crate::registry::{self, RegistryError};
 use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
 use games::kalah::board::MAX_PITS;
-use games::kalah::notation;
+use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
 use games::kalah::{Kalah, Position, Rules};
 use retro::Tables;
@@ -31,6 +31,15 @@ fn preset(rules: &Rules) -> Option<&'static str> {
     Rules::PRESETS.iter().find(|(_, r)| r == rules).map(|&(n, _)| n)
 }
 
+/// A position's text that does not read: well written but not a board here, or not
+/// written in the notation.
+fn read_error(e: NotationError) -> QueryError {
+    match e {
+        NotationError::Position(_) => QueryError::Impossible(e.to_string()),
+        _ => QueryError::Malformed(e.to_string()),
+    }
+}
+
 /// What a request asks about: its pits, the seeds a pit of a start, the position.
 fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError> {
     request.only(&["pits", "rules", "seeds", "position"])?;
@@ -40,7 +49,7 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError
         (Some(_), Some(_)) => {
             return Err(QueryError::parameter("seeds", "give seeds (the start) or a position, not both"))
         }
-        (Some(text), None) => notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?,
+        (Some(text), None) => notation::parse(text).map_err(read_error)?,
         (None, Some(n)) => Position::start(pits.unwrap_or(6), n).map_err(|e| QueryError::Impossible(e.to_string()))?,
         (None, None) => return Err(QueryError::parameter("position", "give seeds (the start) or a position")),
     };
@@ -82,13 +91,12 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
 }
 
 fn answer(db: &Opened<Solver>, request: &Request) -> Result<Answer, QueryError> {
+    // The rules first: a misspelt preset is named before what it leaves unread.
+    let asked_rules = rules(request)?;
     let (m, seeds, position) = asked(request)?;
     let solver = &db.state;
     let rules = *solver.game().rules();
-    if m != solver.game().pits()
-        || super::kalah::rules(request)? != rules
-        || position.seeds_in_pits() > solver.endgame_seeds()
-    {
+    if m != solver.game().pits() || asked_rules != rules || position.seeds_in_pits() > solver.endgame_seeds() {
         return Err(QueryError::NotHere);
     }
     let (margin, turns) = solver.margin_and_turns(None, &position, &|_| {}).map_err(tables_error)?;

@@ -116,9 +116,19 @@ impl Request {
         T: FromStr + PartialOrd + std::fmt::Display + Copy,
     {
         let Some(text) = self.get(name) else { return Ok(None) };
-        let n: T = text
-            .parse()
-            .map_err(|_| QueryError::parameter(name, format!("`{}` is not a number", games::echo::excerpt(text))))?;
+        let outside =
+            || QueryError::parameter(name, format!("{} is not in {} to {}", text.trim(), range.start(), range.end()));
+        // Spaces around are forgiven, as `+` is by `from_str`.
+        let n: T = text.trim().parse().map_err(|_| {
+            let t = text.trim();
+            let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+            if !digits.is_empty() && digits.len() <= 100 && digits.bytes().all(|b| b.is_ascii_digit()) {
+                // A whole number its type cannot hold is out of range, not misspelt.
+                outside()
+            } else {
+                QueryError::parameter(name, format!("`{}` is not a number", games::echo::excerpt(text)))
+            }
+        })?;
         if !range.contains(&n) {
             return Err(QueryError::parameter(name, format!("{n} is not in {} to {}", range.start(), range.end())));
         }
@@ -308,6 +318,15 @@ mod tests {
         assert!(r.only(&["pits"]).is_err());
         assert_eq!(r.number::<usize>("pits", 1..=6).unwrap(), Some(4));
         assert!(r.number::<usize>("pits", 5..=6).is_err());
-        assert!(Request::new([("pits", "99999999999999999999999")]).unwrap().number::<usize>("pits", 1..=6).is_err());
+        let why = |text: &str| match Request::new([("pits", text)]).unwrap().number::<usize>("pits", 1..=6) {
+            Err(QueryError::Parameter { why, .. }) => why,
+            other => panic!("{text}: {other:?}"),
+        };
+        // Numbers out of range are named as such, even past what the type holds.
+        assert_eq!(why("99999999999999999999999"), "99999999999999999999999 is not in 1 to 6");
+        assert_eq!(why("-1"), "-1 is not in 1 to 6");
+        assert_eq!(why("7"), "7 is not in 1 to 6");
+        assert_eq!(why("3.0"), "`3.0` is not a number");
+        assert_eq!(Request::new([("pits", " 3 ")]).unwrap().number::<usize>("pits", 1..=6).unwrap(), Some(3));
     }
 }

@@ -8,7 +8,7 @@ use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described,
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
-use games::njaka::{Njaka, NjakaError, Position, Variant, MAX_HOLES};
+use games::njaka::{Njaka, NjakaError, NotationError, Position, Variant, MAX_HOLES};
 use games::side::Side;
 use retro::{Game, Move, Tables};
 use serde_json::json;
@@ -68,6 +68,17 @@ pub fn board(position: &Position) -> Board {
 
 /// The game (board, variant, direction) and position a request asks about, and for a
 /// start its counters a hole.
+/// A position's text that does not read: well written but not a board here (its size,
+/// or more counters than a board holds), or not written in the notation.
+fn read_error(e: NotationError) -> QueryError {
+    match e {
+        NotationError::Holes(_) | NotationError::TooManyCounters(_) => QueryError::Impossible(e.to_string()),
+        NotationError::Shape(_) | NotationError::Side(_) | NotationError::Hole { .. } => {
+            QueryError::Malformed(e.to_string())
+        }
+    }
+}
+
 fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError> {
     request.only(&["holes", "variant", "direction", "counters", "position"])?;
     let variant = match request.get("variant").unwrap_or("standard") {
@@ -86,7 +97,7 @@ fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError
         (Some(_), _, Some(_)) => {
             return Err(QueryError::parameter("counters", "give counters (the start) or a position, not both"))
         }
-        (Some(text), _, None) => (text.parse::<Position>().map_err(|e| QueryError::Malformed(e.to_string()))?, None),
+        (Some(text), _, None) => (text.parse::<Position>().map_err(read_error)?, None),
         (None, Some(h), Some(s)) => {
             let game = Njaka::new(h, variant, clockwise, 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
             (game.start(s).map_err(|e| QueryError::Impossible(e.to_string()))?, Some(s))

@@ -11,7 +11,7 @@ use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::awari::{MAX_PITS, START_STONES};
-use games::oware::{Oware, Position, TargetRules};
+use games::oware::{NotationError, Oware, Position, TargetRules};
 use retro::{Game, Move, Tables, Turn};
 use serde_json::json;
 use std::path::Path;
@@ -58,6 +58,16 @@ pub fn report(
 }
 
 /// What a request asks about: the game (rules, board, stones, target) and the position.
+/// A position's text that does not read: well written but not a board here (its size,
+/// or more stones than a board holds), or not written in the notation.
+fn read_error(e: NotationError) -> QueryError {
+    match e {
+        NotationError::Board(board) => super::awari::read_error(board),
+        NotationError::TooManyStones(_) => QueryError::Impossible(e.to_string()),
+        NotationError::Shape | NotationError::BadCount(_) => QueryError::Malformed(e.to_string()),
+    }
+}
+
 fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
     request.only(&["rules", "pits", "seeds", "target", "position"])?;
     let rules = match request.get("rules") {
@@ -69,7 +79,7 @@ fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
     let seeds = request.number::<u32>("seeds", 1..=START_STONES)?;
     let target = request.number::<u32>("target", 1..=START_STONES)?;
     let position = match request.position() {
-        Some(text) => Some(text.parse::<Position>().map_err(|e| QueryError::Malformed(e.to_string()))?),
+        Some(text) => Some(text.parse::<Position>().map_err(read_error)?),
         None => None,
     };
     let m = pits.or(position.map(|p| p.board.pits_per_row())).unwrap_or(MAX_PITS);

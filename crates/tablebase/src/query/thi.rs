@@ -102,7 +102,15 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
         }
         (Some(text), None) => notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?,
         (None, Some(s)) => s.start(),
-        (None, None) => Setup::named("trias").expect("a named setup").start(),
+        (None, None) => match size {
+            Some(size) if size != 3 => {
+                return Err(QueryError::parameter(
+                    "position",
+                    format!("give a position of size {size}, or a board (the default board, trias, is 3×3)"),
+                ))
+            }
+            _ => Setup::named("trias").expect("a named setup").start(),
+        },
     };
     let size = size.unwrap_or(position.size());
     if size != position.size() {
@@ -164,8 +172,10 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
 }
 
 fn answer(db: &Opened<Loaded<Thi>>, request: &Request) -> Result<Answer, QueryError> {
+    // The rules first: a misspelt rule set is named before what it leaves unread.
+    let asked_rules = rules(request)?;
     let (size, setup, position) = asked(request)?;
-    if size != db.state.game.size() || rules(request)? != db.state.game.rules() {
+    if size != db.state.game.size() || asked_rules != db.state.game.rules() {
         return Err(QueryError::NotHere);
     }
     let tier = ThiTier::new(position.count(Colour::White) as u8, position.count(Colour::Black) as u8);

@@ -6,7 +6,7 @@ use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described,
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
-use games::trias::{Lap, LapEnd, Position, Side, Trias, MAX_HOLES, MAX_STONES};
+use games::trias::{Lap, LapEnd, NotationError, Position, Side, Trias, MAX_HOLES, MAX_STONES};
 use retro::Tables;
 use serde_json::json;
 use std::path::Path;
@@ -97,6 +97,19 @@ pub fn start_stones(position: &Position) -> Option<u32> {
 }
 
 /// What a request asks about: the position and, for a start, its stones a hole.
+/// A position's text that does not read: well written but not a board here (its size,
+/// or more stones than a board holds), or not written in the notation.
+fn read_error(e: NotationError) -> QueryError {
+    match e {
+        NotationError::Holes(_) | NotationError::TooManyStones(_) => QueryError::Impossible(e.to_string()),
+        NotationError::Shape(_)
+        | NotationError::Side(_)
+        | NotationError::Rows(_)
+        | NotationError::RowLength { .. }
+        | NotationError::Count { .. } => QueryError::Malformed(e.to_string()),
+    }
+}
+
 fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
     request.only(&["holes", "stones", "position"])?;
     let holes = request.number::<usize>("holes", 1..=MAX_HOLES)?;
@@ -105,7 +118,7 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
         (Some(_), _, Some(_)) => {
             return Err(QueryError::parameter("stones", "give stones (the start) or a position, not both"))
         }
-        (Some(text), _, None) => text.parse::<Position>().map_err(|e| QueryError::Malformed(e.to_string()))?,
+        (Some(text), _, None) => text.parse::<Position>().map_err(read_error)?,
         (None, Some(k), Some(s)) => Position::start(k, s).ok_or_else(|| {
             QueryError::Impossible(format!("3x{k} with {s} stones a hole: more than {MAX_STONES} stones"))
         })?,
