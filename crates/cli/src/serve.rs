@@ -5,6 +5,7 @@ use clap::Args;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args)]
 #[command(
@@ -29,6 +30,11 @@ pub struct ServeArgs {
     /// Address and port to listen on (port 0: any free port, printed at start).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// Seconds a connection may take to send a request's headers (a new connection, or
+    /// the next request on a kept-alive one) before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = server::HEADER_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -43,7 +49,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
         Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
-    runtime.block_on(server::serve(library, args.addr, |bound| {
+    let header_timeout = Duration::from_secs(args.header_timeout);
+    runtime.block_on(server::serve(library, args.addr, header_timeout, |bound| {
         println!("listening on http://{bound}/ (Ctrl-C stops)");
         // Scripts and tests wait for this line.
         let _ = std::io::stdout().flush();

@@ -156,7 +156,7 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     let server = Server::start(tables());
     let long = "1,".repeat(5000);
     let many: String = (0..40).map(|i| format!("p{i}=1&")).collect();
-    let cases: [(String, u16, &str); 17] = [
+    let cases: [(String, u16, &str); 24] = [
         ("/api/thi?position=-,-,-/www,www,www/www,www,www%20w".into(), 400, "impossible"),
         ("/api/thi?position=xx".into(), 400, "malformed"),
         ("/api/thi?size=4&position=bbb,bbb,bbb/-,-,-/www,www,www%20w".into(), 400, "impossible"),
@@ -174,6 +174,15 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
         ("/api/kalah?pits=6&seeds=4".into(), 404, "not-built"),
         ("/../../etc/passwd".into(), 404, "not-found"),
         ("/api/..%2F..%2Fetc%2Fpasswd".into(), 400, "unknown-game"),
+        // Stores past any game: refused, not summed until they overflow.
+        ("/api/kalah?position=2,2,2/2,2,2%2065534-0%20S".into(), 400, "impossible"),
+        ("/api/kalah?position=2,2,2/2,2,2%200-65536%20N".into(), 400, "impossible"),
+        // Too many stones is the same kind of fault whichever way it is asked.
+        ("/api/kalah?position=255,255,255/255,255,255%200-0%20S".into(), 400, "impossible"),
+        ("/api/kalah?pits=8&seeds=64".into(), 400, "impossible"),
+        ("/api/njaka?position=255s,2s,2n,2n%20S".into(), 400, "impossible"),
+        ("/api/games?board=primus".into(), 400, "parameter"),
+        ("/api/thi?size=4".into(), 400, "parameter"),
     ];
     for (target, status, kind) in &cases {
         let (got, body) = server.get_json(target);
@@ -186,11 +195,66 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     // Not HTTP at all, and a method the API does not take.
     let (status, _) = server.send(b"\x16\x03\x01garbage\r\n\r\n");
     assert_eq!(status, 400);
-    let (status, _) = server.send(b"DELETE /api/thi?board=primus HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
-    assert_eq!(status, 405);
+    for method in ["DELETE /api/thi?board=primus", "POST /api/games", "PUT /"] {
+        let (status, body) =
+            server.send(format!("{method} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes());
+        let body: Json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{method}: {e}: {body:?}"));
+        assert_eq!((status, body["kind"].as_str()), (405, Some("method")), "{method}: {body}");
+    }
+    // Answers and refusals alike are JSON that no browser may read as anything else.
+    for target in ["/api/games", "/api/nothing"] {
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        write!(stream, "GET {target} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let head = response.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(head.contains("x-content-type-options: nosniff"), "{target}: {head}");
+        assert!(head.contains("content-type: application/json"), "{target}: {head}");
+    }
+    // The fault a misspelt parameter causes is not blamed on another.
+    let (_, body) = server.get_json("/api/kalah?pits=3&rules=foo");
+    assert!(body["error"].as_str().unwrap().contains("`rules`"), "{body}");
     // Still serving.
     let (status, answer) = server.get_json("/api/thi?board=primus");
     assert_eq!((status, answer["game"].as_str()), (200, Some("thi")));
+}
+
+/// A client that sends its headers slowly, or nothing at all, is cut off after
+/// `--header-timeout`, while others are answered meanwhile.
+#[test]
+fn slow_or_silent_clients_are_cut_off() {
+    let tables = tables();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--header-timeout", "1", "--tables"])
+        .arg(tables)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let server =
+        Server { addr: line["listening on http://".len()..].split('/').next().unwrap().parse().unwrap(), child };
+    let silent = TcpStream::connect(server.addr).unwrap();
+    let mut slow = TcpStream::connect(server.addr).unwrap();
+    slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: t\r\n").unwrap();
+    assert_eq!(server.get("/api/games").0, 200);
+    let started = std::time::Instant::now();
+    for mut stream in [silent, slow] {
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut rest = Vec::new();
+        // Closed by the server (an empty read or a reset), not by our own timeout.
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(e) => assert!(
+                !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+                "still open after {:?}",
+                started.elapsed()
+            ),
+        }
+    }
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    assert_eq!(server.get("/api/games").0, 200);
 }
 
 #[test]

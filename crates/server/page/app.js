@@ -58,12 +58,20 @@ function showError(body) {
 async function load(req, remember) {
   let body;
   let ok = false;
+  let res;
   try {
-    const res = await fetch(requestUrl(req));
-    body = await res.json();
-    ok = res.ok;
+    res = await fetch(requestUrl(req));
   } catch (e) {
     body = { error: `no answer from the server: ${e.message}` };
+  }
+  if (res) {
+    try {
+      body = await res.json();
+      ok = res.ok;
+    } catch (e) {
+      // Refused below the API (a request too long for the HTTP layer, say): no JSON.
+      body = { error: `the server answered ${res.status} ${res.statusText} without an explanation` };
+    }
   }
   if (!ok) {
     showError(body);

@@ -3,7 +3,7 @@
 
 use crate::library::Library;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Json;
@@ -30,13 +30,13 @@ struct Shared {
 
 /// A refusal: its status and its JSON body.
 #[derive(Debug, Serialize)]
-struct ApiError {
+pub(crate) struct ApiError {
     #[serde(skip)]
     status: StatusCode,
     /// What is wrong, in a sentence.
     error: String,
     /// Which kind of fault: `parameter`, `malformed`, `impossible`, `unknown-game`,
-    /// `not-built`, `not-found`, `tables`, `busy`.
+    /// `not-built`, `not-found`, `method`, `tables`, `busy`.
     kind: &'static str,
     /// For `not-built`: the command that builds the tables.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,8 +67,21 @@ impl From<QueryError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, [(header::CACHE_CONTROL, "no-store")], Json(&self)).into_response()
+        if self.status.is_server_error() {
+            // The server's fault, not the client's: whoever runs it must hear of it.
+            eprintln!("error: answered {}: {}", self.status, self.error);
+        }
+        let headers = [(header::CACHE_CONTROL, "no-store"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")];
+        if self.status == StatusCode::METHOD_NOT_ALLOWED {
+            return (self.status, headers, [(header::ALLOW, "GET, HEAD")], Json(&self)).into_response();
+        }
+        (self.status, headers, Json(&self)).into_response()
     }
+}
+
+/// A JSON answer that holds for `cache` (a `Cache-Control` value).
+fn answer(cache: &'static str, body: impl Serialize) -> Response {
+    ([(header::CACHE_CONTROL, cache), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")], Json(body)).into_response()
 }
 
 /// `/api/games`, `/api/{game}`, and a JSON 404 for every other path.
@@ -81,6 +94,17 @@ pub fn routes(library: Arc<Library>) -> axum::Router {
         .with_state(shared)
 }
 
+/// Every path here is read-only: any method but `GET` (and `HEAD`) is refused.
+pub(crate) async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+    let method: String = method.as_str().chars().take(20).collect();
+    let path: String = uri.path().chars().take(200).collect();
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method",
+        format!("{method} {path}: this server only answers GET (and HEAD)"),
+    )
+}
+
 async fn not_found(uri: Uri) -> ApiError {
     let path: String = uri.path().chars().take(200).collect();
     ApiError::new(
@@ -91,7 +115,15 @@ async fn not_found(uri: Uri) -> ApiError {
 }
 
 /// What the server holds: every game of the registry with the tables opened for it.
-async fn games(State(shared): State<Arc<Shared>>) -> Response {
+async fn games(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Result<Response, ApiError> {
+    if let Some((name, _)) = form_urlencoded::parse(query.unwrap_or_default().as_bytes()).next() {
+        let name: String = name.chars().take(40).collect();
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "parameter",
+            format!("parameter `{name}`: /api/games takes no parameters"),
+        ));
+    }
     let library = &shared.library;
     let games: Vec<_> = GAMES
         .iter()
@@ -106,7 +138,7 @@ async fn games(State(shared): State<Arc<Shared>>) -> Response {
         "games": games,
         "skipped": library.skipped(),
     });
-    ([(header::CACHE_CONTROL, "no-cache")], Json(body)).into_response()
+    Ok(answer("no-cache", body))
 }
 
 /// One position of one game.
@@ -145,5 +177,5 @@ async fn position(
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", format!("the query failed: {e}")))??;
     // Tables never change while served: an answer holds as long as the server runs.
-    Ok(([(header::CACHE_CONTROL, "max-age=3600")], Json(answer)).into_response())
+    Ok(self::answer("max-age=3600", answer))
 }

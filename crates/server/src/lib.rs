@@ -13,8 +13,13 @@ mod page;
 
 pub use library::{Library, Skipped};
 
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use std::net::SocketAddr;
+use std::pin::pin;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Why the server could not start or stopped.
@@ -28,23 +33,75 @@ pub enum ServeError {
         /// Why (in the message, not a `source`: printed once).
         cause: std::io::Error,
     },
-    /// The server failed while serving.
-    #[error("serving: {0}")]
-    Serve(std::io::Error),
 }
+
+/// How long a connection may take to send a request's headers, counted from when the
+/// server starts waiting for them (a new connection, or the next request on a kept-alive
+/// one): a client that sends nothing, or a byte now and then, is cut off then instead of
+/// holding its connection for ever.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long connections still open at Ctrl-C have to finish their requests.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The routes: the page at `/`, the API under `/api/`.
 pub fn router(library: Arc<Library>) -> axum::Router {
-    axum::Router::new().merge(page::routes()).merge(api::routes(library))
+    axum::Router::new().merge(page::routes()).merge(api::routes(library)).method_not_allowed_fallback(api::wrong_method)
 }
 
-/// Serves `library` on `addr` until Ctrl-C (or SIGTERM); `ready` hears the address bound
-/// (port 0 asks the system for a free one).
-pub async fn serve(library: Library, addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+/// Serves `library` on `addr` until Ctrl-C (or SIGTERM), each connection given
+/// `header_timeout` to send each request's headers ([`HEADER_TIMEOUT`] is the default);
+/// `ready` hears the address bound (port 0 asks the system for a free one).
+///
+/// Its own accept loop rather than `axum::serve`, which sets no deadline on the headers.
+pub async fn serve(
+    library: Library,
+    addr: SocketAddr,
+    header_timeout: Duration,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
     let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
     let bound = listener.local_addr().map_err(|cause| ServeError::Bind { addr, cause })?;
     ready(bound);
-    axum::serve(listener, router(Arc::new(library))).with_graceful_shutdown(stopped()).await.map_err(ServeError::Serve)
+    let service = TowerToHyperService::new(router(Arc::new(library)));
+    let connections = GracefulShutdown::new();
+    let mut stop = pin!(stopped());
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors and the like: the listener itself is
+                    // fine, so wait a little rather than spin, then take the next one.
+                    if !is_connection_error(&e) {
+                        eprintln!("warning: accepting a connection: {e}");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                    }
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(TokioIo::new(stream), service.clone());
+        let connection = connections.watch(connection);
+        tokio::spawn(async move {
+            // A client that hangs up or times out ends only its own connection.
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    // Idle connections close at once; busy ones finish their request, for a while.
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
+    Ok(())
+}
+
+/// Errors of one incoming connection, not of the listener.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(e.kind(), ConnectionRefused | ConnectionAborted | ConnectionReset)
 }
 
 /// Resolves when the process is asked to stop.
