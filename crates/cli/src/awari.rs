@@ -196,9 +196,9 @@ pub fn run(args: AwariArgs) -> Result<()> {
             let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
             bail!(
                 "the position has {n} stones, but {} is missing (tier {missing}): build the tables with \
-                 `solve awari{pits} --stones {n}` (--out {})",
+                 `solve awari{pits} --stones {n}{}`",
                 tier_file(&dir, missing).display(),
-                args.out.display()
+                tablebase::registry::out_flag(&args.out)
             );
         }
         let opened = Instant::now();

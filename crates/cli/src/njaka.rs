@@ -116,9 +116,11 @@ pub fn run(args: NjakaArgs) -> Result<()> {
         {
             bail!(
                 "this position has {root} counters; tier {missing} of its tables is missing in {}: build them with \
-                 `solve njaka --position \"{position}\" --build`{}",
+                 `solve njaka --position \"{position}\" --build{}{}{}`",
                 dir.display(),
-                if args.advanced { " --advanced" } else { "" }
+                if args.advanced { " --advanced" } else { "" },
+                if args.clockwise { " --clockwise" } else { "" },
+                registry::out_flag(&args.query.out)
             );
         }
     }

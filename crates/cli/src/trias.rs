@@ -121,18 +121,25 @@ fn game_for(position: &Position, dir: &std::path::Path) -> Result<Trias> {
 /// A position is answered from the tables already built: a missing tier is named, with
 /// the commands that build it, rather than built unasked (a board's larger tiers can take
 /// hours).
-fn needs_built(game: &Trias, dir: &std::path::Path, root: u8) -> Result<()> {
-    let Some(missing) = (0..=root).find(|&t| !retro::store::tier_file(dir, t).exists()) else {
+fn needs_built(game: &Trias, out: &std::path::Path, dir: &std::path::Path, root: u8) -> Result<()> {
+    let missing: Vec<u8> = (0..=root).filter(|&t| !retro::store::tier_file(dir, t).exists()).collect();
+    if missing.is_empty() {
         return Ok(());
-    };
+    }
     let k = game.holes();
-    let positions: u64 = (missing..=root).map(|t| game.tier_size(t)).sum();
+    let positions: u64 = missing.iter().map(|&t| game.tier_size(t)).sum();
     let per_hole = (root as u32).div_ceil(3 * k as u32);
+    let tiers = match &missing[..] {
+        [one] => format!("tier {one} is"),
+        [first, .., last] if missing.len() == (last - first) as usize + 1 => format!("tiers {first} to {last} are"),
+        many => format!("tiers {} are", many.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")),
+    };
     bail!(
-        "this position has {root} stones; the 3x{k} tables in {} stop before tier {missing}: tiers {missing} to {root} \
-         ({positions} positions) are missing. Build them with `solve trias --holes {k} --stones {per_hole}` (every \
-         tier up to {} stones), or add --build to build just these",
+        "this position has {root} stones; in the 3x{k} tables in {}, {tiers} missing ({positions} positions). Build \
+         them with `solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
+         build just these",
         dir.display(),
+        registry::out_flag(out),
         3 * k as u32 * per_hole
     )
 }
@@ -143,7 +150,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let game = game_for(&position, &dir)?;
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
-        needs_built(&game, &dir, root)?;
+        needs_built(&game, &args.query.out, &dir, root)?;
     }
     let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.query.json)?;
     if args.query.verify {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, solve, stderr};
+use common::{json, run_named_command, solve, stderr};
 
 #[test]
 fn starts_of_both_variants_are_solved() {
@@ -23,6 +23,22 @@ fn starts_of_both_variants_are_solved() {
         assert_eq!(best, report["value"]["score"].as_i64());
         assert!(["over", "repetition"].contains(&report["line_end"]["kind"].as_str().unwrap()));
     }
+}
+
+/// The command a missing table is answered with builds exactly the tables missing, in
+/// the directory asked for, whatever the variant and direction.
+#[test]
+fn the_command_named_for_missing_tables_builds_them() {
+    let root = tempfile::tempdir().unwrap();
+    let (dir, elsewhere) = (root.path().join("my tables"), root.path().join("cwd"));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let args = ["njaka", "--position", "2s,2n,2s,2n S", "--advanced", "--clockwise"];
+    let out = solve(&dir, &args);
+    assert!(!out.status.success());
+    let built = run_named_command(&stderr(&out), &elsewhere);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(solve(&dir, &args).status.success(), "{}", stderr(&solve(&dir, &args)));
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none(), "built outside --out");
 }
 
 #[test]

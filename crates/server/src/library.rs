@@ -76,7 +76,7 @@ impl Library {
         }
         Err(QueryError::NotBuilt {
             what: format!("the {} tables this request needs", game.name),
-            command: format!("{} --out {}", game.command(request)?, self.root.display()),
+            command: format!("{}{}", game.command(request)?, registry::out_flag(&self.root)),
         })
     }
 }

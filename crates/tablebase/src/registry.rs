@@ -153,6 +153,19 @@ pub fn game_of_key(key: &str) -> Result<&'static GameEntry, RegistryError> {
     GAMES.iter().find(|g| g.name == word).ok_or_else(|| RegistryError::UnknownGame(key.to_owned()))
 }
 
+/// ` --out ROOT`, for the build commands a message names: `ROOT` quoted for a POSIX
+/// shell where it holds anything but letters, digits and `/._-+,:@%`, so that the
+/// command can be pasted as it stands.
+pub fn out_flag(root: &Path) -> String {
+    let root = root.display().to_string();
+    let plain = !root.is_empty() && root.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+    if plain {
+        format!(" --out {root}")
+    } else {
+        format!(" --out '{}'", root.replace('\'', "'\\''"))
+    }
+}
+
 /// Where THI`'s tables of a board size and rules live under `out`.
 pub fn thi_dir(out: &Path, size: usize, rules: ThiRules) -> PathBuf {
     out.join("thi").join(format!("{size}x{size}-{}{}", rules.set.name(), if rules.bonus { "-bonus" } else { "" }))
@@ -342,5 +355,14 @@ mod tests {
             assert_eq!(game_of_key(&format!("{} pits=3", game.name)).unwrap().name, game.name);
         }
         assert!(matches!(game_of_key("chess kings=2"), Err(RegistryError::UnknownGame(_))));
+    }
+
+    #[test]
+    fn a_root_is_quoted_only_where_a_shell_needs_it() {
+        assert_eq!(out_flag(Path::new("data")), " --out data");
+        assert_eq!(out_flag(Path::new("/tmp/t-1/x.y")), " --out /tmp/t-1/x.y");
+        assert_eq!(out_flag(Path::new("my tables")), " --out 'my tables'");
+        assert_eq!(out_flag(Path::new("it's")), " --out 'it'\\''s'");
+        assert_eq!(out_flag(Path::new("$HOME")), " --out '$HOME'");
     }
 }
