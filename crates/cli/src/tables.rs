@@ -70,6 +70,9 @@ pub struct CompactArgs {
 }
 
 pub fn compact(args: CompactArgs) -> Result<()> {
+    if !args.path.exists() {
+        bail!("{}: no such directory (give a directory of tier-*.tbl files, or the --out root)", args.path.display());
+    }
     let dirs = if args.path.is_dir() { layout::table_dirs(&args.path)? } else { Vec::new() };
     if dirs.is_empty() {
         bail!(
@@ -80,7 +83,8 @@ pub fn compact(args: CompactArgs) -> Result<()> {
     let saving = retro::table::Saving::percent(args.min_saving).expect("clap keeps the percentage in 1..=99");
     for dir in &dirs {
         let _lock = retro::store::lock_directory(dir)?;
-        let (_, files) = layout::table_files(dir)?;
+        // One key, each file under its tier's name: what a build would accept.
+        let layout::Directory { files, .. } = layout::read_directory(dir)?;
         let started = Instant::now();
         let (mut before, mut after, mut rewritten) = (0u64, 0u64, 0usize);
         for file in &files {
@@ -108,24 +112,31 @@ pub fn compact(args: CompactArgs) -> Result<()> {
 
 pub fn info(args: InfoArgs) -> Result<()> {
     if args.file.is_dir() {
-        for dir in layout::table_dirs(&args.file)? {
-            let (_, files) = layout::table_files(&dir)?;
-            let (mut keys, mut positions, mut bytes) = (Vec::new(), 0, 0);
-            for file in &files {
-                let table = layout::open_table(file)?;
-                let key = &table.header().identity.key;
-                if !keys.contains(key) {
-                    keys.push(key.clone());
+        let dirs = layout::table_dirs(&args.file)?;
+        let mut faults = 0;
+        for dir in &dirs {
+            // One key, each file under its tier's name, as a build would accept them; a
+            // directory that fails is named and the others still listed.
+            let (key, files, positions, bytes) = match layout::read_directory(dir) {
+                Ok(layout::Directory { key, files, positions, bytes, .. }) => (key, files, positions, bytes),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    faults += 1;
+                    continue;
                 }
-                positions += table.entries();
-                bytes += table.file_bytes();
-            }
+            };
             println!(
-                "{}: `{}`, {} tier(s), {positions} positions, {}",
+                "{}: `{key}`, {} tier(s), {positions} positions, {}",
                 dir.display(),
-                keys.join("`, `"),
                 files.len(),
                 memory::human(bytes as f64)
+            );
+        }
+        if faults > 0 {
+            bail!(
+                "{faults} of {} table director{} failed the check",
+                dirs.len(),
+                if dirs.len() == 1 { "y" } else { "ies" }
             );
         }
         return Ok(());
@@ -182,7 +193,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
 /// Checks one table file, or every table of one directory.
 fn verify_files(path: &Path) -> Result<()> {
     // Every file's key must agree, and each must sit under its tier's file name.
-    let layout::Directory { dir, files, key, tiers } = layout::read_directory(path)?;
+    let layout::Directory { dir, files, key, tiers, .. } = layout::read_directory(path)?;
     let started = Instant::now();
     let verified = registry::game_of_key(&key)?.verify(&key, &dir, &tiers)?;
     let checked = verified.positions;

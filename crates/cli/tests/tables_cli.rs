@@ -4,7 +4,7 @@
 mod common;
 
 use common::{json, solve, stderr};
-use retro::table::{write_table, Layout, Table};
+use retro::table::{write_table, Layout, Table, TableIdentity};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -233,7 +233,7 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
     let mut drawn = codes.clone();
     drawn.resize(codes.len() + 20_000, 0);
     let extra = dir.join("tier-9-9.tbl");
-    write_table(&extra, &identity, &drawn, Layout::Plain).unwrap();
+    write_table(&extra, &TableIdentity { tier: "9-9".into(), ..identity }, &drawn, Layout::Plain).unwrap();
 
     let output = solve_in_time(&["compact", out.path().to_str().unwrap()]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -249,7 +249,36 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
 
     let output = solve_in_time(&["compact", out.path().join("nothing").to_str().unwrap()]);
     assert!(!output.status.success());
-    assert!(stderr(&output).contains("no table directory"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("nothing: no such directory"), "{}", stderr(&output));
+}
+
+/// A directory whose files disagree (another game's or rules' table, a table under
+/// another tier's name) is named by `info` and refused by `compact`, as by a build;
+/// the sound directories beside it are still listed.
+#[test]
+fn info_and_compact_refuse_a_directory_whose_tables_disagree() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    assert!(solve(out.path(), &["thi", "--board", "primus", "--rules", "fixed1"]).status.success());
+    let fixed1 = out.path().join("thi/3x3-fixed1");
+    let info = |path: &Path| solve_in_time(&["info", path.to_str().unwrap()]);
+    let compact = |path: &Path| solve_in_time(&["compact", path.to_str().unwrap()]);
+    assert!(info(out.path()).status.success());
+    let original = std::fs::read(dir.join("tier-3-2.tbl")).unwrap();
+    for (from, why) in
+        [(fixed1.join("tier-3-2.tbl"), "different games or rules"), (dir.join("tier-3-3.tbl"), "is not named")]
+    {
+        std::fs::copy(&from, dir.join("tier-3-2.tbl")).unwrap();
+        let listed = info(out.path());
+        assert!(!listed.status.success());
+        assert!(stderr(&listed).contains(why), "{}", stderr(&listed));
+        assert!(String::from_utf8_lossy(&listed.stdout).contains("3x3-fixed1"), "the sound one is still listed");
+        let compacted = compact(&dir);
+        assert!(!compacted.status.success());
+        assert!(stderr(&compacted).contains(why), "{}", stderr(&compacted));
+    }
+    std::fs::write(dir.join("tier-3-2.tbl"), original).unwrap();
+    assert!(info(out.path()).status.success());
 }
 
 /// Tables of many values with skewed counts (Kalah's) do not halve, so a plain `solve

@@ -123,6 +123,10 @@ pub struct Directory {
     pub key: String,
     /// The tiers they hold, by name.
     pub tiers: Vec<String>,
+    /// Positions in all of them.
+    pub positions: u64,
+    /// Their bytes on disk.
+    pub bytes: u64,
 }
 
 /// Reads the tables at `path` (a table directory or one file).
@@ -130,8 +134,11 @@ pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
     let (dir, files) = table_files(path)?;
     let mut tiers = Vec::new();
     let mut key = None;
+    let (mut positions, mut bytes) = (0, 0);
     for file in &files {
         let table = open_table(file)?;
+        positions += table.entries();
+        bytes += table.file_bytes();
         let identity = &table.header().identity;
         if *key.get_or_insert_with(|| identity.key.clone()) != identity.key {
             return Err(LayoutError::MixedKeys(dir));
@@ -142,5 +149,5 @@ pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
         }
         tiers.push(identity.tier.clone());
     }
-    Ok(Directory { dir, files, key: key.expect("at least one file"), tiers })
+    Ok(Directory { dir, files, key: key.expect("at least one file"), tiers, positions, bytes })
 }
