@@ -155,13 +155,19 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
             free(free_disk),
         );
     }
+    check_disk(dir, need.disk)
+}
+
+/// Refuses, unless `--force`, a build that will write about `bytes` into `dir` when the
+/// file system there has less free: better said before than found at the last tier.
+pub fn check_disk(dir: &Path, bytes: f64) -> Result<()> {
     if FORCE.load(Relaxed) {
         return Ok(());
     }
-    if let Some(free) = free_disk.filter(|&f| need.disk > f as f64) {
+    if let Some(free) = free_disk(dir).filter(|&f| bytes > f as f64) {
         bail!(
             "the tables need about {} on disk and {} has {} free (--force builds anyway)",
-            memory::human(need.disk),
+            memory::human(bytes),
             dir.display(),
             memory::human(free as f64)
         );

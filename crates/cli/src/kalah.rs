@@ -185,6 +185,7 @@ fn announce(plan: &Plan, seeds: u32) {
 
 /// Builds (or reuses) the tables of `plan` with a progress bar unless `quiet`.
 pub fn build(plan: Plan, quiet: bool) -> Result<Solver> {
+    crate::build::check_disk(plan.dir(), plan.bytes_to_build())?;
     let progress = BuildProgress::new(plan.positions_to_build(), quiet);
     let solver = plan.build(&progress).map_err(naming_the_option)?;
     progress.finish();

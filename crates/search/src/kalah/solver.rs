@@ -177,6 +177,21 @@ impl Plan {
         self.tiers_to_build().map(|t| self.game.tier_size(t)).sum()
     }
 
+    /// Bytes the tiers not yet built will take on disk, about: each file its values, its
+    /// header, and whole blocks of the file system (which small tiers are mostly).
+    pub fn bytes_to_build(&self) -> f64 {
+        self.tiers_to_build()
+            .map(|t| {
+                (self.game.tier_size(t) as f64 * TABLE_BYTES_PER_POSITION + 1024.0).div_euclid(4096.0) * 4096.0 + 4096.0
+            })
+            .sum()
+    }
+
+    /// The directory of the tables.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Seconds of one thread's work the tiers not yet built take, roughly.
     pub fn build_seconds(&self) -> f64 {
         self.tiers_to_build().map(|t| self.game.tier_size(t) as f64 / retro::Game::footprint(&self.game, t).rate).sum()
