@@ -30,9 +30,9 @@ use std::process::ExitCode;
                   Start with:  solve thi --board trias"
 )]
 struct Cli {
-    /// Worker threads (default: one per core).
-    #[arg(long, global = true)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
     #[command(flatten)]
     force: build::ForceFlag,
     #[command(flatten)]
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
     }
     if let Some(threads) = cli.threads {
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads.into()).build_global() {
             eprintln!("error: cannot start {threads} threads: {e}");
             return ExitCode::FAILURE;
         }

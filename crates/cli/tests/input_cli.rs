@@ -39,6 +39,17 @@ fn kalah_help_names_the_default_board() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("else 6"), "{help}");
 }
+/// A thread count of none, or of thousands (which took minutes to start), is refused.
+#[test]
+fn a_thread_count_outside_1_to_1024_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in ["0", "1025", "100000"] {
+        let out = solve(dir.path(), &["--threads", threads, "thi", "--board", "primus"]);
+        assert_eq!(out.status.code(), Some(2), "{threads}: {}", stderr(&out));
+        assert!(stderr(&out).contains("1..=1024"), "{threads}: {}", stderr(&out));
+    }
+}
+
 #[test]
 fn a_huge_bad_input_is_not_echoed_whole() {
     let dir = tempfile::tempdir().unwrap();
