@@ -104,7 +104,7 @@ pub struct KalahArgs {
     position: Option<String>,
     /// Build the full-game table (every board with up to 2·M·N seeds in the pits), report
     /// its size and the number of positions reachable from the start.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "endgame_seeds")]
     table: bool,
     /// Build endgame tables up to this many seeds in the pits and search above them
     /// (default: as many as fit in half the free memory and a budget of boards: 17 for six

@@ -106,21 +106,31 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
         if line.starts_with('#') || line.starts_with("m\t") || line.trim().is_empty() {
             continue;
         }
-        let bad = || format!("{name}:{}: expected `m n rules outcome margin source`", i + 1);
+        let at = format!("{name}:{}", i + 1);
         let f: Vec<&str> = line.split('\t').collect();
-        let [m, n, rules, outcome, margin, source] = f[..] else { bail!(bad()) };
+        let [m, n, rules, outcome, margin, source] = f[..] else {
+            bail!("{at}: expected six tab-separated fields `m n rules outcome margin source`, found {}", f.len())
+        };
+        let number = |what: &str, text: &str| {
+            text.trim().parse::<i64>().map_err(|_| anyhow::anyhow!("{at}: {what} {text:?} is not a whole number"))
+        };
         let outcome = match outcome {
             "W" | "D" | "L" => outcome.chars().next().unwrap_or('?'),
-            _ => bail!("{}: outcome {outcome:?} is not W, D or L", bad()),
+            _ => bail!("{at}: outcome {outcome:?} is not W, D or L"),
         };
-        rows.push(Published {
-            m: m.parse().with_context(bad)?,
-            n: n.parse().with_context(bad)?,
-            rules: rules.to_owned(),
-            outcome,
-            margin: if margin.is_empty() { None } else { Some(margin.parse().with_context(bad)?) },
-            source: source.to_owned(),
-        });
+        let (m, n) = (number("m", m)?, number("n", n)?);
+        let (Ok(m), Ok(n)) = (usize::try_from(m), u32::try_from(n)) else { bail!("{at}: Kalah({m},{n}) is no board") };
+        // Checked here, so that a bad row is named by its line before anything is built.
+        Position::start(m, n).with_context(|| format!("{at}: Kalah({m},{n})"))?;
+        Rules::preset(rules).with_context(|| format!("{at}: rules"))?;
+        let margin = match margin.trim() {
+            "" => None,
+            text => Some(i32::try_from(number("margin", text)?).with_context(|| format!("{at}: margin {text}"))?),
+        };
+        rows.push(Published { m, n, rules: rules.to_owned(), outcome, margin, source: source.to_owned() });
+    }
+    if rows.is_empty() {
+        bail!("{name}: no published values in it (rows of `m n rules outcome margin source`, tab-separated)");
     }
     Ok(rows)
 }
@@ -191,6 +201,14 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             margin.map_or("-".to_owned(), |m| format!("{m:+}")),
             started.elapsed().as_secs_f64(),
             if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
+        );
+    }
+    if checked == 0 {
+        bail!(
+            "none of the {} published values is of at most {} pits and {} seeds (--max-pits, --max-seeds)",
+            rows.len(),
+            args.max_pits,
+            args.max_seeds
         );
     }
     println!("{checked} published values checked, {disagreements} disagreements");

@@ -30,6 +30,29 @@ fn verify_fails_on_a_disagreement() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("DISAGREES with a test"));
 }
 
+/// A file of published values that cannot be read is named by line and field, and a
+/// run that would check nothing is an error, not "0 published values checked".
+#[test]
+fn verify_names_what_is_wrong_in_a_published_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("published.tsv");
+    for (text, expected) in [
+        ("3\t3\tempty-capture\tW\t-\tx\n", "published.tsv:1: margin \"-\" is not a whole number"),
+        ("3\t3\tsomething\tW\t2\tx\n", "published.tsv:1: rules: unknown preset"),
+        ("#\n9\t3\tempty-capture\tW\t2\tx\n", "published.tsv:2: Kalah(9,3)"),
+        ("3\t3\tempty-capture\tW\n", "published.tsv:1: expected six tab-separated fields"),
+        ("", "no published values in it"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let out = solve(dir.path(), &["verify", "kalah", "--published", file.to_str().unwrap()]);
+        assert!(!out.status.success(), "{text:?}");
+        assert!(stderr(&out).contains(expected), "{text:?}: {}", stderr(&out));
+    }
+    let out = solve(dir.path(), &["verify", "kalah", "--max-pits", "0"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("none of the 35 published values"), "{}", stderr(&out));
+}
+
 #[test]
 fn json_report_of_the_start() {
     let dir = tempfile::tempdir().unwrap();
@@ -167,6 +190,8 @@ fn bad_input_is_a_clear_error() {
         (vec!["kalah", "--pits", "9"], "1 to 8"),
         (vec!["kalah", "--pits", "3", "--seeds", "0"], "at least 1"),
         (vec!["kalah", "--capture", "sometimes"], "capture switch"),
+        (vec!["kalah", "--pits", "2", "--seeds", "1", "--table", "--endgame-seeds", "1"], "cannot be used with"),
+        (vec!["kalah", "--position", "2,2/2,2 250-0 S"], "a game here has at most 255 in all"),
     ] {
         let out = solve(dir.path(), &args);
         assert!(!out.status.success(), "{args:?} succeeded");
