@@ -367,7 +367,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
     }
     notes.push(format!("time: {seconds:.1} s"));
     let view = View {
-        title: format!("Kalah({m},{}), rules: {rules}", if args.position.is_none() { args.seeds } else { total }),
+        // Kalah(m, n) names a start; a position has only its pits and its seeds.
+        title: match args.position {
+            None => format!("Kalah({m},{}), rules: {rules}", args.seeds),
+            Some(_) => format!("Kalah, {m} pits a row, {total} seeds in the pits, rules: {rules}"),
+        },
         picture: picture(&position),
         mover: Some(mover.name().to_owned()),
         line_end: match last.final_difference(&rules) {

@@ -1,6 +1,6 @@
 //! Awari's rules checked by hand, and the invariants the cyclic engine relies on.
 
-use games::awari::{Awari, Board};
+use games::awari::{Awari, Board, BoardError};
 use retro::{Game, Location, Move, Turn};
 
 fn board(text: &str) -> Board {
@@ -100,6 +100,8 @@ fn bad_notation_is_an_error() {
         assert!(text.parse::<Board>().is_err(), "{text}");
     }
     assert!("10,10,10,10,10,0,0,0,0,0,0,0".parse::<Board>().is_err(), "50 stones");
+    // Trysse's and Wari's captured counts, given to Awari: named as such, not miscounted.
+    assert_eq!("2,2,2,2 0-0".parse::<Board>(), Err(BoardError::Captures("0-0".into())));
     assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::start(6, 4).unwrap());
 }
 

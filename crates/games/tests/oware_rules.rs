@@ -1,6 +1,6 @@
 //! Trysse and Wari checked by hand: feeding, captures, the target, and how each ends.
 
-use games::oware::{Oware, Position, PositionError, TargetRules};
+use games::oware::{NotationError, Oware, Position, PositionError, TargetRules};
 use retro::{Game, Value};
 
 /// Trysse and Wari on 2 pits a row with 2 stones each (8 stones): targets 4 and 5.
@@ -112,6 +112,8 @@ fn positions_parse_print_and_are_checked_against_the_game() {
     for bad in ["2,2,2,2", "2,2,2 0-0", "2,2,2,2 0", "2,2,2,2 a-0", "2,2,2,2 0-300", "40,9,0,0 0-0", "2,2,2,2 30-30"] {
         assert!(bad.parse::<Position>().is_err(), "{bad}");
     }
+    // The captured counts are named whole, not an empty part before a stray `-`.
+    assert_eq!("2,2,2,2 -1-0".parse::<Position>(), Err(NotationError::BadCount("-1-0".into())));
     assert_eq!(trysse.check(&pos("2,2,2,2 1-0")), Err(PositionError::Stones { found: 9, expected: 8 }));
     assert_eq!(trysse.check(&pos("1,1,1 2,2,1 0-0")), Err(PositionError::Pits { found: 3, expected: 2 }));
     assert_eq!(trysse.check(&pos("0,0,2,0 4-2")), Err(PositionError::MoverAtTarget { mine: 4, target: 4 }));

@@ -75,6 +75,12 @@ pub enum BoardError {
     /// A pit count that is not a whole number of stones.
     #[error("`{0}` is not a pit count (a whole number of stones)")]
     BadCount(String),
+    /// Captured counts (`0-0`) after the pits, which an Awari position does not have.
+    #[error(
+        "`{0}` looks like captured counts: an Awari position is its pit counts alone (captured counts \
+         follow the pits only under the trysse and wari rules)"
+    )]
+    Captures(String),
     /// More stones than the 48 a board here holds.
     #[error("{0} stones on the board; a board here holds at most {START_STONES}")]
     TooManyStones(u32),
@@ -312,6 +318,9 @@ impl std::str::FromStr for Board {
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+        if let Some(word) = words.iter().find(|w| w.len() > 1 && w[1..].contains('-')) {
+            return Err(BoardError::Captures(crate::echo::excerpt(word)));
+        }
         pits_per_row(words.len())?;
         let mut pits = Vec::with_capacity(words.len());
         for word in &words {

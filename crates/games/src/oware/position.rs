@@ -27,8 +27,8 @@ pub enum NotationError {
     /// The pit counts are not a board here.
     #[error(transparent)]
     Board(#[from] BoardError),
-    /// A captured count that is not a whole number of stones.
-    #[error("`{0}` is not a captured count (a whole number of stones)")]
+    /// Captured counts that are not two whole numbers of stones.
+    #[error("`{0}` is not the captured counts `<mover's>-<opponent's>`, two whole numbers of stones (e.g. `0-0`)")]
     BadCount(String),
     /// More stones on the board and captured than the 48 a game here has.
     #[error("{0} stones in all; a game here has at most 48")]
@@ -51,7 +51,7 @@ impl std::str::FromStr for Position {
         let (pits, captured) = text.trim().rsplit_once(char::is_whitespace).ok_or(NotationError::Shape)?;
         let (mine, theirs) = captured.split_once('-').ok_or(NotationError::Shape)?;
         let count = |word: &str| -> Result<u8, NotationError> {
-            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(crate::echo::excerpt(word)))?;
+            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(crate::echo::excerpt(captured)))?;
             u8::try_from(n).map_err(|_| NotationError::TooManyStones(n))
         };
         let position = Position { board: pits.parse()?, mine: count(mine)?, theirs: count(theirs)? };

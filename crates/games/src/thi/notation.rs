@@ -18,6 +18,14 @@ pub enum NotationError {
         /// Rows given.
         rows: usize,
     },
+    /// Rows all of one length, but not as long as there are rows.
+    #[error("{rows} rows of {squares} squares: a board is square, as many squares a row as rows")]
+    NotSquare {
+        /// Rows given.
+        rows: usize,
+        /// Squares in each.
+        squares: usize,
+    },
     /// A row whose squares are not as many as the rows (boards are square).
     #[error("row {row} has {found} squares, the board has {expected} files")]
     RowLength {
@@ -71,6 +79,10 @@ pub fn parse(text: &str) -> Result<Position, NotationError> {
     let n = rows.len();
     if !(3..=MAX_SIZE).contains(&n) {
         return Err(NotationError::RowCount { rows: n });
+    }
+    let lengths: Vec<usize> = rows.iter().map(|r| r.split(',').count()).collect();
+    if lengths[0] != n && lengths.iter().all(|&l| l == lengths[0]) {
+        return Err(NotationError::NotSquare { rows: n, squares: lengths[0] });
     }
     let mut position = Position::empty(n, to_move);
     for (i, row_text) in rows.iter().enumerate() {
@@ -133,6 +145,7 @@ mod tests {
         assert!(matches!(parse("b,b,b/-,-,-/w,w,w x"), Err(NotationError::Side(_))));
         assert!(matches!(parse("b,b,b/w,w,w w"), Err(NotationError::RowCount { rows: 2 })));
         assert!(matches!(parse("b,b/-,-,-/w,w,w w"), Err(NotationError::RowLength { row: 3, .. })));
+        assert_eq!(parse("b,b,b/-,-,-/w,w,w/-,-,- w"), Err(NotationError::NotSquare { rows: 4, squares: 3 }));
         assert!(matches!(parse("b,b,b/-,x,-/w,w,w w"), Err(NotationError::BadStack { .. })));
         assert!(matches!(parse("b,b,b/-,wwww,-/w,w,w w"), Err(NotationError::TooTall { .. })));
         assert_eq!(
