@@ -185,8 +185,15 @@ fn verdict(
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
     let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
         let spinner = crate::progress::CensusSpinner::new(args.json);
-        let census = cached_census(game, tables, &start, &cache, &|at| spinner.show(at))?;
+        let retro::census::CachedCensus { census, not_saved } =
+            cached_census(game, tables, &start, &cache, &|at| spinner.show(at))?;
         spinner.finish_and_clear();
+        if let Some(e) = not_saved {
+            eprintln!(
+                "warning: the count could not be kept in {} ({e}): it is counted again next time",
+                cache.display()
+            );
+        }
         Some(ReachableReport {
             positions: census.positions,
             win: Some(census.win),

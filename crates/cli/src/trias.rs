@@ -165,8 +165,15 @@ pub fn run(args: TriasArgs) -> Result<()> {
         Some(s) => {
             let cache = tables.dir().join(format!("census-s{s}.txt"));
             let spinner = crate::progress::CensusSpinner::new(args.query.json);
-            let census = cached_census(&game, &tables, &position, &cache, &|at| spinner.show(at))?;
+            let retro::census::CachedCensus { census, not_saved } =
+                cached_census(&game, &tables, &position, &cache, &|at| spinner.show(at))?;
             spinner.finish_and_clear();
+            if let Some(e) = not_saved {
+                eprintln!(
+                    "warning: the count could not be kept in {} ({e}): it is counted again next time",
+                    cache.display()
+                );
+            }
             Some(ReachableReport {
                 positions: census.positions,
                 win: Some(census.win),

@@ -208,6 +208,23 @@ fn an_edited_census_count_is_never_printed() {
     assert_eq!(second["reachable"], first["reachable"]);
 }
 
+/// A count that cannot be saved (here a directory holds the cache's name) is printed,
+/// with a warning, and leaves no temporary file behind.
+#[test]
+fn a_census_that_cannot_be_saved_is_said_and_leaves_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let cache = dir.join("census-primus.txt");
+    std::fs::remove_file(&cache).unwrap();
+    std::fs::create_dir(&cache).unwrap();
+    let run = solve(out.path(), &["thi", "--board", "primus", "--json"]);
+    assert!(stderr(&run).contains("could not be kept"), "{}", stderr(&run));
+    assert!(json(&run)["reachable"]["positions"].as_u64().is_some_and(|n| n > 0));
+    let left: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().flatten().filter(|e| e.path().to_string_lossy().ends_with(".tmp")).collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn a_redirected_build_reports_each_tier() {
     let out = tempfile::tempdir().unwrap();

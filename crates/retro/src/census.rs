@@ -269,6 +269,16 @@ fn expand<G: Game>(
     Ok(())
 }
 
+/// A census and, if it was counted but could not be kept for the next run, why.
+#[derive(Debug)]
+pub struct CachedCensus {
+    /// The census.
+    pub census: Census,
+    /// Why the count was not saved in the cache file (a full or read-only disk): the next
+    /// run counts again.
+    pub not_saved: Option<std::io::Error>,
+}
+
 /// The census of `start`, read from `cache` if that file was written for the same start
 /// and the same tables (by the tables' checksums) and its own checksum holds; otherwise
 /// computed and written there. A cache that does not match, or was edited, is
@@ -279,14 +289,14 @@ pub fn cached_census<G: Game>(
     start: &G::Position,
     cache: &std::path::Path,
     progress: &dyn Fn(Progress),
-) -> Result<Census, ProbeError> {
+) -> Result<CachedCensus, ProbeError> {
     let fingerprint = format!("{:016x}", tables.fingerprint());
     let header = format!("start={start}\ntables={fingerprint}\n");
     // Only a regular file is read: a FIFO under the cache's name would block for ever.
     let cached = std::fs::metadata(cache).is_ok_and(|m| m.is_file());
     if let Some(text) = cached.then(|| std::fs::read_to_string(cache).ok()).flatten() {
         if let Some(census) = read_cache(&text, &header) {
-            return Ok(census);
+            return Ok(CachedCensus { census, not_saved: None });
         }
     }
     let census = reachable_census(game, tables, start, progress)?;
@@ -295,12 +305,14 @@ pub fn cached_census<G: Game>(
         census.positions, census.win, census.draw, census.loss
     );
     let text = format!("{body}checksum={:016x}\n", xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
-    // A cache that cannot be written only costs time on the next run.
+    // A cache that cannot be written only costs time on the next run; no half-written
+    // file is left behind.
     let temp = cache.with_extension(format!("{}.tmp", std::process::id()));
-    if std::fs::write(&temp, text).is_ok() {
-        let _ = std::fs::rename(&temp, cache);
+    let saved = std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, cache));
+    if saved.is_err() {
+        let _ = std::fs::remove_file(&temp);
     }
-    Ok(census)
+    Ok(CachedCensus { census, not_saved: saved.err() })
 }
 
 /// The census a cache file holds, if it was written for `header` and its last line, an
