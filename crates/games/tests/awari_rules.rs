@@ -102,6 +102,7 @@ fn bad_notation_is_an_error() {
     assert!("10,10,10,10,10,0,0,0,0,0,0,0".parse::<Board>().is_err(), "50 stones");
     // Trysse's and Wari's captured counts, given to Awari: named as such, not miscounted.
     assert_eq!("2,2,2,2 0-0".parse::<Board>(), Err(BoardError::Captures("0-0".into())));
+    assert!("2,2,2,é-0".parse::<Board>().is_err(), "a word starting with a wide character");
     assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::start(6, 4).unwrap());
 }
 

@@ -318,7 +318,7 @@ impl std::str::FromStr for Board {
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-        if let Some(word) = words.iter().find(|w| w.len() > 1 && w[1..].contains('-')) {
+        if let Some(word) = words.iter().find(|w| w.chars().skip(1).any(|c| c == '-')) {
             return Err(BoardError::Captures(crate::echo::excerpt(word)));
         }
         pits_per_row(words.len())?;
