@@ -93,6 +93,8 @@ fn the_notation_round_trips_and_names_what_is_wrong() {
     for bad in ["2s,2s,2n S", "2s,2x,2n,2n S", "2s,2s,2n,2n W", "2s,2s,2n,2n", "200s,100n S", "s,2n S"] {
         assert!(bad.parse::<Position>().is_err(), "{bad}");
     }
+    // Owners in either case, as the player to move.
+    assert_eq!(position("2S,2s,2N,2n s"), position("2s,2s,2n,2n S"));
     assert_eq!(standard(4).start(2).unwrap().to_string(), "2s,2s,2n,2n S");
     assert_eq!(advanced(4).start(2).unwrap().to_string(), "2s,2n,2s,2n S");
     // The standard game's positions keep its owners.

@@ -64,9 +64,10 @@ impl FromStr for Position {
             let bad = || NotationError::Hole { hole: i + 1, text: crate::echo::excerpt(hole) };
             let owner = hole.chars().last().ok_or_else(bad)?;
             let count: u64 = hole[..hole.len() - owner.len_utf8()].parse().map_err(|_| bad())?;
+            // Either case, as the player to move is read.
             match owner {
-                's' => south |= 1 << i,
-                'n' => {}
+                's' | 'S' => south |= 1 << i,
+                'n' | 'N' => {}
                 _ => return Err(bad()),
             }
             total = total.saturating_add(count);
