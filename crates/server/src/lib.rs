@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
-/// Why the server could not start or stopped.
+/// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address could not be bound.
