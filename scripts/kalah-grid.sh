@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Regenerates a Kalah margin grid of docs/results.md: the first player's margin of
-# Kalah(m, n) for m, n = 1..6 under one preset, each by `solve kalah --value-only` on the
-# automatic endgame tables. Instances above MAX_SEEDS seeds in all are left as `—`.
-# Prints a Markdown table, then each instance's time, on standard output.
-#   scripts/kalah-grid.sh PRESET [MAX_SEEDS] [OUT_DIR]   (defaults: 48 seeds, data/)
+# Kalah(m, n) for n = 1..6 and each m of PITS under one preset, each by `solve kalah
+# --value-only` on the automatic endgame tables. Instances above MAX_SEEDS seeds in all
+# are left as `—`. Prints a Markdown table, then each instance's time, on standard output.
+#   scripts/kalah-grid.sh PRESET [MAX_SEEDS] [OUT_DIR] [PITS]
+#   (defaults: 48 seeds, data/, "1 2 3 4 5 6"; the longer rows: "7 8")
 set -euo pipefail
 cd "$(dirname "$0")/.."
-preset="${1:?usage: scripts/kalah-grid.sh empty-capture|standard|bassett [MAX_SEEDS] [OUT_DIR]}"
+preset="${1:?usage: scripts/kalah-grid.sh empty-capture|standard|bassett [MAX_SEEDS] [OUT_DIR] [PITS]}"
 max="${2:-48}"
 out="${3:-data}"
+pits="${4:-1 2 3 4 5 6}"
 cargo build --release --quiet
 solve=target/release/solve
 times=()
 echo "| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 |"
 echo "|---|---|---|---|---|---|---|"
-for m in 1 2 3 4 5 6; do
+for m in $pits; do
   row="| $m |"
   for n in 1 2 3 4 5 6; do
     if (( 2 * m * n > max )); then
