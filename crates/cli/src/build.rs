@@ -143,9 +143,10 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {} tiers, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
+            "to build: {} tier{}, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
              (free: {} of memory, {} of disk)",
             todo.len(),
+            if todo.len() == 1 { "" } else { "s" },
             need.positions,
             in_parts(&need),
             memory::human(need.memory),

@@ -25,9 +25,10 @@ pub fn print_position(report: &PositionReport, view: &View) {
     let t = &report.tables;
     println!("{}", view.title);
     println!(
-        "tables: {} ({} tiers: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
+        "tables: {} ({} tier{}: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
         t.directory,
         t.tiers,
+        if t.tiers == 1 { "" } else { "s" },
         t.tiers_built,
         t.tiers_reused,
         t.seconds,

@@ -40,11 +40,12 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> Result<()> {
     let library = server::Library::open(&args.tables, |dir, opened| match opened {
         Ok(holding) => eprintln!(
-            "opened {}: `{}`, {} positions in {} tiers",
+            "opened {}: `{}`, {} positions in {} tier{}",
             dir.display(),
             holding.key,
             holding.tables.positions,
-            holding.tables.tiers
+            holding.tables.tiers,
+            if holding.tables.tiers == 1 { "" } else { "s" }
         ),
         Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
     })?;

@@ -13,7 +13,7 @@ pub enum NotationError {
     #[error("side to move must be `w` or `b`, not {0:?}")]
     Side(String),
     /// Too few or too many rows for a board here.
-    #[error("{rows} rows given: a board has 3 to {MAX_SIZE} rows")]
+    #[error("a board has 3 to {MAX_SIZE} rows, not {rows}")]
     RowCount {
         /// Rows given.
         rows: usize,

@@ -24,7 +24,7 @@ pub enum NotationError {
     #[error("the player to move is `S` (South) or `N` (North), not {0:?}")]
     Side(String),
     /// Not three rows.
-    #[error("{0} rows given: a Trias board has three (North's, the middle, South's)")]
+    #[error("a Trias board has three rows (North's, the middle, South's), not {0}")]
     Rows(usize),
     /// Rows of different lengths.
     #[error("the {row} row has {found} holes, the first row {expected}: every row has the same")]
