@@ -2,9 +2,12 @@
 //! (standard error redirected to a file or a pipe) one plain line per tier solved.
 
 use indicatif::{HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
-use retro::census::Progress;
+use retro::census::{cached_census, CachedCensus, Census, Progress};
 use retro::solve::Observer;
+use retro::store::ProbeError;
+use retro::{Game, Tables};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -87,19 +90,38 @@ pub fn spinner(message: &str, hidden: bool) -> ProgressBar {
     bar
 }
 
-/// The spinner of a reachable census, its message following the census from tier to tier;
-/// hidden when `hidden`. Call `finish_and_clear` on it when the census is done.
-pub struct CensusSpinner(ProgressBar);
+/// The census of `start`, read from `cache` or counted and kept there ([`cached_census`]),
+/// with a spinner following it from tier to tier unless `hidden`; a count that could not
+/// be kept is warned of.
+pub fn census<G: Game>(
+    game: &G,
+    tables: &Tables<G>,
+    start: &G::Position,
+    cache: &Path,
+    hidden: bool,
+) -> Result<Census, ProbeError> {
+    let spinner = CensusSpinner::new(hidden);
+    let counted = cached_census(game, tables, start, cache, &|at| spinner.show(at));
+    spinner.0.finish_and_clear();
+    let CachedCensus { census, not_saved } = counted?;
+    if let Some(e) = not_saved {
+        eprintln!("warning: the count could not be kept in {} ({e}): it is counted again next time", cache.display());
+    }
+    Ok(census)
+}
+
+/// The spinner of a reachable census, its message following the census from tier to tier.
+struct CensusSpinner(ProgressBar);
 
 impl CensusSpinner {
     const MESSAGE: &'static str = "counting the positions reachable from the start";
 
-    pub fn new(hidden: bool) -> CensusSpinner {
+    fn new(hidden: bool) -> CensusSpinner {
         CensusSpinner(spinner(Self::MESSAGE, hidden))
     }
 
     /// Shows how far the census is.
-    pub fn show(&self, at: Progress) {
+    fn show(&self, at: Progress) {
         self.0.set_message(format!(
             "{}: tier {} ({} of {} swept), {} positions so far",
             Self::MESSAGE,
@@ -108,9 +130,5 @@ impl CensusSpinner {
             at.tiers,
             HumanCount(at.positions)
         ));
-    }
-
-    pub fn finish_and_clear(&self) {
-        self.0.finish_and_clear();
     }
 }

@@ -5,7 +5,6 @@ use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
-use retro::census::cached_census;
 use retro::{Game, Tables, Value};
 use serde_json::json;
 use std::path::PathBuf;
@@ -184,16 +183,7 @@ fn verdict(
     let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
     let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
-        let spinner = crate::progress::CensusSpinner::new(args.json);
-        let retro::census::CachedCensus { census, not_saved } =
-            cached_census(game, tables, &start, &cache, &|at| spinner.show(at))?;
-        spinner.finish_and_clear();
-        if let Some(e) = not_saved {
-            eprintln!(
-                "warning: the count could not be kept in {} ({e}): it is counted again next time",
-                cache.display()
-            );
-        }
+        let census = crate::progress::census(game, tables, &start, &cache, args.json)?;
         Some(ReachableReport {
             positions: census.positions,
             win: Some(census.win),

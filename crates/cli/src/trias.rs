@@ -5,7 +5,6 @@ use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
-use retro::census::cached_census;
 use retro::{memory, Game};
 use tablebase::report::{print_json, ReachableReport, TablesReport};
 use tablebase::{query, registry};
@@ -164,16 +163,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let reachable = match stones {
         Some(s) => {
             let cache = tables.dir().join(format!("census-s{s}.txt"));
-            let spinner = crate::progress::CensusSpinner::new(args.query.json);
-            let retro::census::CachedCensus { census, not_saved } =
-                cached_census(&game, &tables, &position, &cache, &|at| spinner.show(at))?;
-            spinner.finish_and_clear();
-            if let Some(e) = not_saved {
-                eprintln!(
-                    "warning: the count could not be kept in {} ({e}): it is counted again next time",
-                    cache.display()
-                );
-            }
+            let census = crate::progress::census(&game, &tables, &position, &cache, args.query.json)?;
             Some(ReachableReport {
                 positions: census.positions,
                 win: Some(census.win),
