@@ -2,6 +2,7 @@
 //! memory, disk, time), refused when it does not fit unless `--force`, and shown with a
 //! progress bar over the positions still to solve.
 
+use crate::printer::counted;
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use retro::memory::{self, TooBig};
@@ -143,10 +144,9 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {} tier{}, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
+            "to build: {}, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
              (free: {} of memory, {} of disk)",
-            todo.len(),
-            if todo.len() == 1 { "" } else { "s" },
+            counted(todo.len() as u64, "tier", "tiers"),
             need.positions,
             in_parts(&need),
             memory::human(need.memory),
@@ -180,8 +180,7 @@ pub fn check_disk(dir: &Path, bytes: f64) -> Result<()> {
 /// 12 min on 2 threads`.
 pub fn time_here(seconds: f64) -> String {
     let threads = rayon::current_num_threads();
-    let plural = if threads == 1 { "" } else { "s" };
-    format!("{} on {threads} thread{plural}", duration(seconds / threads as f64))
+    format!("{} on {}", duration(seconds / threads as f64), counted(threads as u64, "thread", "threads"))
 }
 
 /// A duration for people: `40 s`, `12 min`, `3.5 h`.

@@ -148,11 +148,11 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     };
     let title = match counters {
         Some(s) => format!(
-            "Njaka's game ({}{}), {} holes with {s} counter{} each, South moves first",
+            "Njaka's game ({}{}), {} holes with {} each, South moves first",
             game.variant().name(),
             if game.clockwise() { ", clockwise" } else { "" },
             game.holes(),
-            if s == 1 { "" } else { "s" }
+            crate::printer::counted(s, "counter", "counters")
         ),
         None => format!("Njaka's game ({}), a position with {} counters", game.variant().name(), position.counters()),
     };

@@ -20,15 +20,20 @@ pub struct View {
     pub notes: Vec<String>,
 }
 
+/// `n` and its noun, singular for one: `1 tier`, `3 tiers`.
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Prints `report` as text.
 pub fn print_position(report: &PositionReport, view: &View) {
     let t = &report.tables;
     println!("{}", view.title);
     println!(
-        "tables: {} ({} tier{}: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
+        "tables: {} ({}: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
         t.directory,
-        t.tiers,
-        if t.tiers == 1 { "" } else { "s" },
+        counted(t.tiers as u64, "tier", "tiers"),
         t.tiers_built,
         t.tiers_reused,
         t.seconds,
@@ -63,7 +68,7 @@ pub fn print_position(report: &PositionReport, view: &View) {
     } else {
         // A move of the line is a ply, or in Kalah a whole turn (its extra moves joined).
         let moves = report.line.len();
-        println!("principal line ({moves} move{}): {}", if moves == 1 { "" } else { "s" }, report.line.join(" "));
+        println!("principal line ({}): {}", counted(moves as u64, "move", "moves"), report.line.join(" "));
     }
     let end = match report.line_end.kind {
         LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),

@@ -40,12 +40,11 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> Result<()> {
     let library = server::Library::open(&args.tables, |dir, opened| match opened {
         Ok(holding) => eprintln!(
-            "opened {}: `{}`, {} positions in {} tier{}",
+            "opened {}: `{}`, {} positions in {}",
             dir.display(),
             holding.key,
             holding.tables.positions,
-            holding.tables.tiers,
-            if holding.tables.tiers == 1 { "" } else { "s" }
+            crate::printer::counted(holding.tables.tiers as u64, "tier", "tiers")
         ),
         Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
     })?;

@@ -132,14 +132,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 memory::human(bytes as f64)
             );
         }
-        if faults > 0 {
-            bail!(
-                "{faults} of {} table director{} failed the check",
-                dirs.len(),
-                if dirs.len() == 1 { "y" } else { "ies" }
-            );
-        }
-        return Ok(());
+        return refuse_faults(faults, dirs.len());
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();
@@ -180,11 +173,16 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             faults += 1;
         }
     }
+    refuse_faults(faults, dirs.len())
+}
+
+/// An error if `faults` of the `dirs` table directories looked at failed their check
+/// (each already named).
+fn refuse_faults(faults: usize, dirs: usize) -> Result<()> {
     if faults > 0 {
         bail!(
-            "{faults} of {} table director{} failed the check",
-            dirs.len(),
-            if dirs.len() == 1 { "y" } else { "ies" }
+            "{faults} of {} failed the check",
+            crate::printer::counted(dirs as u64, "table directory", "table directories")
         );
     }
     Ok(())

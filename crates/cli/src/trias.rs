@@ -200,9 +200,9 @@ pub fn run(args: TriasArgs) -> Result<()> {
     }
     let title = match stones {
         Some(s) => format!(
-            "Trias 3x{} with {s} stone{} a hole ({} stones), South moves first",
+            "Trias 3x{} with {} a hole ({} stones), South moves first",
             game.holes(),
-            if s == 1 { "" } else { "s" },
+            crate::printer::counted(s, "stone", "stones"),
             3 * game.holes() as u32 * s
         ),
         None => format!("Trias 3x{}, a position with {} stones", game.holes(), position.stones()),
