@@ -116,18 +116,17 @@ impl Request {
         T: FromStr + PartialOrd + std::fmt::Display + Copy,
     {
         let Some(text) = self.get(name) else { return Ok(None) };
-        let outside =
-            || QueryError::parameter(name, format!("{} is not in {} to {}", text.trim(), range.start(), range.end()));
         // Spaces around are forgiven, as `+` is by `from_str`.
-        let n: T = text.trim().parse().map_err(|_| {
-            let t = text.trim();
-            let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-            if !digits.is_empty() && digits.len() <= 100 && digits.bytes().all(|b| b.is_ascii_digit()) {
-                // A whole number its type cannot hold is out of range, not misspelt.
-                outside()
-            } else {
-                QueryError::parameter(name, format!("`{}` is not a number", games::echo::excerpt(text)))
-            }
+        let trimmed = text.trim();
+        let n: T = trimmed.parse().map_err(|_| {
+            let digits = trimmed.strip_prefix(['+', '-']).unwrap_or(trimmed);
+            let whole = !digits.is_empty() && digits.len() <= 100 && digits.bytes().all(|b| b.is_ascii_digit());
+            // A whole number its type cannot hold is out of range, not misspelt.
+            let why = match whole {
+                true => format!("{trimmed} is not in {} to {}", range.start(), range.end()),
+                false => format!("`{}` is not a number", games::echo::excerpt(text)),
+            };
+            QueryError::parameter(name, why)
         })?;
         if !range.contains(&n) {
             return Err(QueryError::parameter(name, format!("{n} is not in {} to {}", range.start(), range.end())));
