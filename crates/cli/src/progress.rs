@@ -69,7 +69,8 @@ impl Observer for BuildProgress {
         if tables == 0 {
             return;
         }
-        let line = format!("storing {tables} table(s) compact where that pays");
+        let line =
+            format!("storing {} compact where that pays", crate::printer::counted(tables as u64, "table", "tables"));
         if self.lines.is_some() {
             eprintln!("{line}");
         } else {

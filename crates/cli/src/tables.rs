@@ -99,9 +99,9 @@ pub fn compact(args: CompactArgs) -> Result<()> {
             }
         }
         println!(
-            "{}: {rewritten} of {} table(s) rewritten in blocks, {} -> {} on disk ({:.1} s)",
+            "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
             dir.display(),
-            files.len(),
+            crate::printer::counted(files.len() as u64, "table", "tables"),
             memory::human(before as f64),
             memory::human(after as f64),
             started.elapsed().as_secs_f64()
@@ -126,9 +126,10 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 }
             };
             println!(
-                "{}: `{key}`, {} tier(s), {positions} positions, {}",
+                "{}: `{key}`, {}, {}, {}",
                 dir.display(),
-                files.len(),
+                crate::printer::counted(files.len() as u64, "tier", "tiers"),
+                crate::printer::counted(positions, "position", "positions"),
                 memory::human(bytes as f64)
             );
         }
