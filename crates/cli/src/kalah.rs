@@ -109,7 +109,8 @@ pub struct KalahArgs {
     /// Build endgame tables up to this many seeds in the pits and search above them
     /// (default: as many as fit in half the free memory and a budget of boards: 17 for six
     /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits; for
-    /// instances of up to 40 seeds, a third of their seeds).
+    /// instances of up to 40 seeds, a third of their seeds; under standard and bassett
+    /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3)).
     #[arg(long)]
     endgame_seeds: Option<u32>,
     /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
@@ -273,7 +274,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
         (false, Some(k)) => k.min(total),
-        (false, None) => auto_endgame_seeds(m, total, args.tt_bits)?,
+        (false, None) => auto_endgame_seeds(m, total, args.tt_bits, &rules)?,
     };
     let started = Instant::now();
     let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), args.tt_bits)?;

@@ -160,7 +160,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;
         let endgame_seeds = match args.endgame_seeds.as_str() {
-            "auto" => auto_endgame_seeds(row.m, total, args.tt_bits)?,
+            "auto" => auto_endgame_seeds(row.m, total, args.tt_bits, &rules)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
         let plan = Plan::new(

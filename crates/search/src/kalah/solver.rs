@@ -3,7 +3,7 @@
 
 use super::search::Search;
 use encoding::IndexError;
-use games::kalah::{turn_name, Kalah, Position, Rules};
+use games::kalah::{turn_name, Capture, Kalah, Position, Rules};
 use retro::memory;
 use retro::solve::Observer;
 use retro::store::{self, BuildError, BuildOptions, BuildReport, ProbeError};
@@ -28,6 +28,15 @@ pub const AUTO_POSITIONS: u64 = 55_000_000;
 pub const LARGE_AUTO_POSITIONS: u64 = 1_300_000_000;
 /// Seeds in all above which an instance counts as large (Kalah(5,6) and (6,5) have 60).
 pub const LARGE_INSTANCE: u32 = 50;
+/// Seeds an automatic build leaves above its tables at most, under rules whose capture
+/// needs seeds opposite (standard, bassett), within the budget of an instance of more
+/// than [`LARGE_INSTANCE`] seeds: their search trees are four to nine times
+/// empty-capture's, and the search grows fast with the seeds above the tables. It binds
+/// only on rows of seven pits or more (the budget leaves six pits 31 seeds above their
+/// 17-seed tables at 48 seeds); Kalah(8,3) under bassett, from an empty directory: 12-seed
+/// tables (the budget's) over 47 minutes of CPU unfinished, 15 seeds 833 s, 16 seeds 436 s
+/// (docs/performance.md, Kalah endgame tables).
+pub const MOST_SEEDS_ABOVE: u32 = 32;
 /// Seeds in all up to which an instance counts as small (Kalah(6,3) has 36, Kalah(5,4)
 /// 40): its search is short even above small tables, so an automatic build stops at a
 /// third of its seeds rather than at the budget (docs/performance.md, Kalah endgame
@@ -491,24 +500,60 @@ impl Solver {
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic
-/// budget, at most `total` (a third of it for a small instance, [`SMALL_INSTANCE`]): at most [`AUTO_POSITIONS`] boards ([`LARGE_AUTO_POSITIONS`] for instances of more than [`LARGE_INSTANCE`] seeds), and
-/// the build's working memory (the largest tier's value slots, the
-/// finished tables mapped, the transposition table) within half the free memory.
-pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32) -> Result<u32, SolverError> {
+/// budget, at most `total` (a third of it for a small instance, [`SMALL_INSTANCE`]): at
+/// most [`AUTO_POSITIONS`] boards ([`LARGE_AUTO_POSITIONS`] for instances of more than
+/// [`LARGE_INSTANCE`] seeds, or to leave no more than [`MOST_SEEDS_ABOVE`] seeds above
+/// the tables under `rules` whose capture needs seeds opposite), and the build's working
+/// memory (the largest tier's value slots, the finished tables mapped, the transposition
+/// table) within half the free memory.
+pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> Result<u32, SolverError> {
     let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE).map_err(SolverError::Index)?;
     let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
-    let fits = |k: u32| {
+    let fits = |k: u32, budget: u64| {
         let positions = game.positions_up_to(k);
         let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
             + positions as f64 * TABLE_BYTES_PER_POSITION
             + (TRANSPOSITION_BYTES_PER_ENTRY << tt_bits) as f64;
-        let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
         positions <= budget && need <= free
     };
+    let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
     let most = if total <= SMALL_INSTANCE { total / 3 } else { total };
     let mut k = 0;
-    while k < most && fits(k + 1) {
+    while k < most && fits(k + 1, budget) {
+        k += 1;
+    }
+    // Large trees: closer to the root, within the large budget.
+    let floor = if total > SMALL_INSTANCE && rules.capture != Capture::Empty {
+        total.saturating_sub(MOST_SEEDS_ABOVE)
+    } else {
+        0
+    };
+    while k < floor.min(most) && fits(k + 1, LARGE_AUTO_POSITIONS) {
         k += 1;
     }
     Ok(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The automatic depth of the instances docs/results.md measures (a small
+    /// transposition table, so that free memory does not bind).
+    #[test]
+    fn automatic_tables_leave_large_trees_few_seeds_to_search() {
+        let auto = |m: usize, n: u32, rules: &Rules| auto_endgame_seeds(m, 2 * m as u32 * n, 10, rules).unwrap();
+        for rules in [Rules::EMPTY_CAPTURE, Rules::STANDARD, Rules::BASSETT] {
+            assert_eq!(auto(6, 3, &rules), 12, "small: a third of the seeds");
+            assert_eq!(auto(6, 4, &rules), 17, "the budget");
+            assert_eq!(auto(7, 3, &rules), 14, "the budget");
+            assert_eq!(auto(6, 5, &rules), 24, "the large budget");
+        }
+        // Eight pits: 12 seeds within the budget, 36 seeds above them.
+        assert_eq!(auto(8, 3, &Rules::EMPTY_CAPTURE), 12);
+        assert_eq!(auto(8, 3, &Rules::STANDARD), 48 - MOST_SEEDS_ABOVE);
+        assert_eq!(auto(8, 3, &Rules::BASSETT), 48 - MOST_SEEDS_ABOVE);
+        // Never past the large budget: 17 seeds for eight pits.
+        assert_eq!(auto(8, 4, &Rules::BASSETT), 17);
+    }
 }
