@@ -66,7 +66,6 @@ pub fn two_rows(cells: &[u8], stores: Vec<Cell>, start: bool) -> Board {
     }
 }
 
-/// What a request asks about: its pits, the seeds a pit of a start, the board.
 /// A position's text that does not read: well written but not a board here (its size,
 /// or more stones than a board holds), or not written in the notation.
 pub(super) fn read_error(e: BoardError) -> QueryError {
@@ -78,6 +77,7 @@ pub(super) fn read_error(e: BoardError) -> QueryError {
     }
 }
 
+/// What a request asks about: its pits, the seeds a pit of a start, the board.
 fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryError> {
     request.only(&["pits", "seeds", "position"])?;
     let pits = request.number::<usize>("pits", 1..=MAX_PITS)?;

@@ -66,8 +66,6 @@ pub fn board(position: &Position) -> Board {
     }
 }
 
-/// The game (board, variant, direction) and position a request asks about, and for a
-/// start its counters a hole.
 /// A position's text that does not read: well written but not a board here (its size,
 /// or more counters than a board holds), or not written in the notation.
 fn read_error(e: NotationError) -> QueryError {
@@ -79,6 +77,8 @@ fn read_error(e: NotationError) -> QueryError {
     }
 }
 
+/// The game (board, variant, direction) and position a request asks about, and for a
+/// start its counters a hole.
 fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError> {
     request.only(&["holes", "variant", "direction", "counters", "position"])?;
     let variant = match request.get("variant").unwrap_or("standard") {

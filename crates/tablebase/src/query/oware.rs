@@ -57,7 +57,6 @@ pub fn report(
     Ok((report, line))
 }
 
-/// What a request asks about: the game (rules, board, stones, target) and the position.
 /// A position's text that does not read: well written but not a board here (its size,
 /// or more stones than a board holds), or not written in the notation.
 fn read_error(e: NotationError) -> QueryError {
@@ -68,6 +67,7 @@ fn read_error(e: NotationError) -> QueryError {
     }
 }
 
+/// What a request asks about: the game (rules, board, stones, target) and the position.
 fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
     request.only(&["rules", "pits", "seeds", "target", "position"])?;
     let rules = match request.get("rules") {

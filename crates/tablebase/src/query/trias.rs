@@ -96,7 +96,6 @@ pub fn start_stones(position: &Position) -> Option<u32> {
     start.then_some(first)
 }
 
-/// What a request asks about: the position and, for a start, its stones a hole.
 /// A position's text that does not read: well written but not a board here (its size,
 /// or more stones than a board holds), or not written in the notation.
 fn read_error(e: NotationError) -> QueryError {
@@ -110,6 +109,7 @@ fn read_error(e: NotationError) -> QueryError {
     }
 }
 
+/// What a request asks about: the position and, for a start, its stones a hole.
 fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
     request.only(&["holes", "stones", "position"])?;
     let holes = request.number::<usize>("holes", 1..=MAX_HOLES)?;
