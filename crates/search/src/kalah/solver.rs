@@ -509,26 +509,23 @@ impl Solver {
 pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> Result<u32, SolverError> {
     let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE).map_err(SolverError::Index)?;
     let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
-    let fits = |k: u32, budget: u64| {
-        let positions = game.positions_up_to(k);
-        let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
-            + positions as f64 * TABLE_BYTES_PER_POSITION
-            + (TRANSPOSITION_BYTES_PER_ENTRY << tt_bits) as f64;
-        positions <= budget && need <= free
-    };
-    let budget = if total > LARGE_INSTANCE { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
-    let most = if total <= SMALL_INSTANCE { total / 3 } else { total };
-    let mut k = 0;
-    while k < most && fits(k + 1, budget) {
-        k += 1;
-    }
     // Large trees: closer to the root, within the large budget.
     let floor = if total > SMALL_INSTANCE && rules.capture != Capture::Empty {
         total.saturating_sub(MOST_SEEDS_ABOVE)
     } else {
         0
     };
-    while k < floor.min(most) && fits(k + 1, LARGE_AUTO_POSITIONS) {
+    let fits = |k: u32| {
+        let positions = game.positions_up_to(k);
+        let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
+            + positions as f64 * TABLE_BYTES_PER_POSITION
+            + (TRANSPOSITION_BYTES_PER_ENTRY << tt_bits) as f64;
+        let budget = if total > LARGE_INSTANCE || k <= floor { LARGE_AUTO_POSITIONS } else { AUTO_POSITIONS };
+        positions <= budget && need <= free
+    };
+    let most = if total <= SMALL_INSTANCE { total / 3 } else { total };
+    let mut k = 0;
+    while k < most && fits(k + 1) {
         k += 1;
     }
     Ok(k)
