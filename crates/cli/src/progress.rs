@@ -61,7 +61,11 @@ impl Observer for BuildProgress {
     fn tier_finished(&self, tier: &str) {
         if let Some(lines) = &self.lines {
             let (positions, started) = *lines.lock().unwrap_or_else(|e| e.into_inner());
-            eprintln!("tier {tier} solved: {positions} positions in {:.1} s", started.elapsed().as_secs_f64());
+            eprintln!(
+                "tier {tier} solved: {} in {:.1} s",
+                crate::printer::counted(positions, "position", "positions"),
+                started.elapsed().as_secs_f64()
+            );
         }
     }
 

@@ -205,9 +205,10 @@ fn verify_files(path: &Path) -> Result<()> {
         );
     }
     println!(
-        "{}: verified {checked} positions in {} table(s) of `{key}` in {:.1} s: every stored value equals the best over its successors",
+        "{}: verified {} in {} of `{key}` in {:.1} s: every stored value equals the best over its successors",
         dir.display(),
-        files.len(),
+        crate::printer::counted(checked, "position", "positions"),
+        crate::printer::counted(files.len() as u64, "table", "tables"),
         started.elapsed().as_secs_f64()
     );
     Ok(())
