@@ -2,7 +2,7 @@
 //! memory, disk, time), refused when it does not fit unless `--force`, and shown with a
 //! progress bar over the positions still to solve.
 
-use crate::printer::counted;
+use crate::printer::{amount, counted};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use retro::memory::{self, TooBig};
@@ -106,12 +106,13 @@ fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
 fn refusal(big: &TooBig) -> String {
     let TooBig { need, largest, free } = big;
     format!(
-        "about {} of memory, {} of disk and {} ({:.3e} positions, the largest tier {largest:.3e}{}); \
+        "about {} of memory, {} of disk and {} ({} positions, the largest tier {}{}); \
          this machine has {} available (--force builds anyway)",
         memory::human(need.memory),
         memory::human(need.disk),
         time_here(need.seconds),
-        need.positions,
+        amount(need.positions),
+        amount(*largest),
         in_parts(need),
         memory::human(*free)
     )
@@ -144,10 +145,10 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     if !hidden {
         eprintln!(
-            "to build: {}, {:.3e} positions{}; about {} of memory at the peak, {} on disk, {} \
+            "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
              (free: {} of memory, {} of disk)",
             counted(todo.len() as u64, "tier", "tiers"),
-            need.positions,
+            amount(need.positions),
             in_parts(&need),
             memory::human(need.memory),
             memory::human(need.disk),

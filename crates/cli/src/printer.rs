@@ -2,6 +2,7 @@
 //! what only it knows (its title line, its picture, its player names); everything else
 //! comes from the same [`PositionReport`] that `--json` prints.
 
+use indicatif::HumanCount;
 use retro::memory;
 use tablebase::report::{LineEndKind, PositionReport};
 
@@ -20,10 +21,20 @@ pub struct View {
     pub notes: Vec<String>,
 }
 
-/// `n` and its noun, singular for one: `1 tier`, `3 tiers`.
+/// `n`, its digits grouped, and its noun, singular for one: `1 tier`, `5,698 positions`.
 pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", HumanCount(n), if n == 1 { one } else { many })
+}
+
+/// A count held as a float (it may pass `u64`): digits grouped up to a trillion,
+/// `1.418e15` past it.
+pub fn amount(n: f64) -> String {
+    if n < 1e12 && n.fract() == 0.0 {
+        HumanCount(n as u64).to_string()
+    } else {
+        format!("{n:.3e}")
+    }
 }
 
 /// Prints `report` as text.
@@ -31,13 +42,13 @@ pub fn print_position(report: &PositionReport, view: &View) {
     let t = &report.tables;
     println!("{}", view.title);
     println!(
-        "tables: {} ({}: {} built, {} reused, {:.1} s; {} positions, {}, {:.2} bytes/position)",
+        "tables: {} ({}: {} built, {} reused, {:.1} s; {}, {}, {:.2} bytes/position)",
         t.directory,
         counted(t.tiers as u64, "tier", "tiers"),
         t.tiers_built,
         t.tiers_reused,
         t.seconds,
-        t.positions,
+        counted(t.positions, "position", "positions"),
         memory::human(t.bytes as f64),
         t.bytes as f64 / t.positions.max(1) as f64,
     );
@@ -79,9 +90,13 @@ pub fn print_position(report: &PositionReport, view: &View) {
         // Only the counts the game keeps (Trias has no draws).
         let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
             .iter()
-            .filter_map(|&(n, word)| n.map(|n| format!("{n} {word}")))
+            .filter_map(|&(n, word)| n.map(|n| format!("{} {word}", HumanCount(n))))
             .collect();
-        println!("reachable from the start: {} positions ({} for the player to move)", r.positions, counts.join(", "));
+        println!(
+            "reachable from the start: {} ({} for the player to move)",
+            counted(r.positions, "position", "positions"),
+            counts.join(", ")
+        );
     }
     for note in &view.notes {
         println!("{note}");

@@ -40,10 +40,10 @@ pub struct ServeArgs {
 pub fn run(args: ServeArgs) -> Result<()> {
     let library = server::Library::open(&args.tables, |dir, opened| match opened {
         Ok(holding) => eprintln!(
-            "opened {}: `{}`, {} positions in {}",
+            "opened {}: `{}`, {} in {}",
             dir.display(),
             holding.key,
-            holding.tables.positions,
+            crate::printer::counted(holding.tables.positions, "position", "positions"),
             crate::printer::counted(holding.tables.tiers as u64, "tier", "tiers")
         ),
         Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),

@@ -155,7 +155,7 @@ fn the_out_root_is_checked_whole() {
     let verify = solve_in_time(&["verify-table", root]);
     assert!(verify.status.success(), "{}", stderr(&verify));
     let text = String::from_utf8_lossy(&verify.stdout);
-    assert!(text.contains("thi/3x3-original: verified 5698 positions"), "{text}");
+    assert!(text.contains("thi/3x3-original: verified 5,698 positions"), "{text}");
     assert!(text.contains("kalah/m2-empty-capture: verified"), "{text}");
 
     let info = solve_in_time(&["info", root]);
