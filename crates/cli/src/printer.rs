@@ -102,3 +102,16 @@ pub fn print_position(report: &PositionReport, view: &View) {
         println!("{note}");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{amount, counted};
+
+    #[test]
+    fn counts_group_their_digits_and_large_ones_turn_scientific() {
+        assert_eq!(counted(1u64, "tier", "tiers"), "1 tier");
+        assert_eq!(counted(5698u64, "position", "positions"), "5,698 positions");
+        assert_eq!(amount(14_178_233_123.0), "14,178,233,123");
+        assert_eq!(amount(3.483e15), "3.483e15");
+    }
+}
