@@ -87,7 +87,8 @@ pub struct AwariArgs {
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
     pub(crate) out: PathBuf,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object on standard output instead of text (progress still goes to
+    /// standard error).
     #[arg(long)]
     pub(crate) json: bool,
     /// Longest line printed, in moves.
@@ -154,7 +155,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if let Some(e) = too_big(&game, k, &dir) {
             bail!("tables up to {k} stones {e}: lower --stones");
         }
-        let (tables, seconds, report) = build(&game, k, &dir, args.json)?;
+        let (tables, seconds, report) = build(&game, k, &dir)?;
         let tiers = tier_report(&game, &tables, k)?;
         if args.json {
             let tiers = tiers
@@ -239,7 +240,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
              and those {e}"
         );
     }
-    let (tables, seconds, report) = build(&game, total, &dir, args.json)?;
+    let (tables, seconds, report) = build(&game, total, &dir)?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
     let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
     if args.json {
@@ -261,11 +262,11 @@ fn too_big(game: &Awari, k: u32, dir: &Path) -> Option<String> {
     Some(format!("need {need}"))
 }
 
-fn build(game: &Awari, k: u32, dir: &Path, quiet: bool) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {
+fn build(game: &Awari, k: u32, dir: &Path) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {
     let tiers = game.tiers_up_to(k);
-    crate::build::announce(game, dir, &tiers, quiet)?;
+    crate::build::announce(game, dir, &tiers)?;
     let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
-    let progress = BuildProgress::new(to_build, quiet);
+    let progress = BuildProgress::new(to_build);
     let started = Instant::now();
     let (tables, report) = store::build(game, dir, &tiers, &progress, &crate::build::options())
         .with_context(|| format!("building tables in {}", dir.display()))?;

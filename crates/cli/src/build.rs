@@ -132,10 +132,9 @@ fn free_disk(dir: &Path) -> Option<u64> {
     fs4::available_space(existing).ok()
 }
 
-/// What a build of `tiers` in `dir` still has to do, said on standard error unless
-/// `hidden`: positions, peak memory, new bytes on disk, a rough time; refused (unless
+/// What a build of `tiers` in `dir` still has to do, said on standard error: positions, peak memory, new bytes on disk, a rough time; refused (unless
 /// `--force`) when memory or disk are short.
-pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) -> Result<()> {
+pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> {
     let todo = not_built::<G>(dir, tiers);
     if todo.is_empty() {
         return Ok(());
@@ -143,20 +142,18 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], hidden: bool) 
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
     let need = memory::Need::of(game, &todo, free_memory, forced_parts());
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
-    if !hidden {
-        eprintln!(
-            "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
+    eprintln!(
+        "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
              (free: {} of memory, {} of disk)",
-            counted(todo.len() as u64, "tier", "tiers"),
-            amount(need.positions),
-            in_parts(&need),
-            memory::human(need.memory),
-            memory::human(need.disk),
-            time_here(need.seconds),
-            free(free_memory),
-            free(free_disk),
-        );
-    }
+        counted(todo.len() as u64, "tier", "tiers"),
+        amount(need.positions),
+        in_parts(&need),
+        memory::human(need.memory),
+        memory::human(need.disk),
+        time_here(need.seconds),
+        free(free_memory),
+        free(free_disk),
+    );
     check_disk(dir, need.disk)
 }
 
@@ -195,19 +192,14 @@ fn duration(seconds: f64) -> String {
 }
 
 /// The tables of `root` and every tier below it, in `dir`: finished tiers reused (after
-/// their checks), the rest announced and solved with a bar (both hidden when `hidden`).
+/// their checks), the rest announced and solved with a bar.
 /// Also returns the wall time in seconds.
-pub fn outcome_tables<G: Game>(
-    game: &G,
-    dir: &Path,
-    root: G::Tier,
-    hidden: bool,
-) -> Result<(Tables<G>, BuildReport, f64)> {
+pub fn outcome_tables<G: Game>(game: &G, dir: &Path, root: G::Tier) -> Result<(Tables<G>, BuildReport, f64)> {
     let order = retro::order::tier_order(game, &[root])?;
-    announce(game, dir, &order, hidden)?;
+    announce(game, dir, &order)?;
     let to_build: u64 =
         order.iter().filter(|&&t| !retro::store::tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
-    let progress = BuildProgress::new(to_build, hidden);
+    let progress = BuildProgress::new(to_build);
     let started = Instant::now();
     let (tables, report) = build(game, dir, &[root], &progress, &options())
         .with_context(|| format!("building tables in {}", dir.display()))?;

@@ -120,7 +120,8 @@ pub struct KalahArgs {
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
     out: PathBuf,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object on standard output instead of text (progress still goes to
+    /// standard error).
     #[arg(long)]
     json: bool,
     /// The value and the principal line only, not every move's exact margin: on large
@@ -184,10 +185,10 @@ fn announce(plan: &Plan, seeds: u32) {
     }
 }
 
-/// Builds (or reuses) the tables of `plan` with a progress bar unless `quiet`.
-pub fn build(plan: Plan, quiet: bool) -> Result<Solver> {
+/// Builds (or reuses) the tables of `plan` with a progress bar.
+pub fn build(plan: Plan) -> Result<Solver> {
     crate::build::check_disk(plan.dir(), plan.bytes_to_build())?;
-    let progress = BuildProgress::new(plan.positions_to_build(), quiet);
+    let progress = BuildProgress::new(plan.positions_to_build());
     let solver = plan.build(&progress).map_err(naming_the_option)?;
     progress.finish();
     Ok(solver)
@@ -204,17 +205,16 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
-/// search and the output is not JSON; `work` may print lines on standard error (above the
+/// search; `work` may print lines on standard error (above the
 /// spinner) through the function it is given, each with the seconds since `since` (the
 /// command's start: the total a user waits, as the final `time:` line counts it).
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
-    hidden: bool,
     since: Instant,
     work: impl FnOnce(&(dyn Fn(String) + Sync)) -> Result<T> + Send,
 ) -> Result<T> {
     let Some(search) = search else { return work(&|_| {}) };
-    let spinner = crate::progress::spinner("searching", hidden);
+    let spinner = crate::progress::spinner("searching");
     let started = Instant::now();
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -278,12 +278,10 @@ pub fn run(args: KalahArgs) -> Result<()> {
     };
     let started = Instant::now();
     let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), args.tt_bits)?;
-    if !args.json {
-        announce(&plan, total);
-    }
-    let solver = build(plan, args.json)?;
+    announce(&plan, total);
+    let solver = build(plan)?;
     let search = solver.search(total)?;
-    let (margin, turns, line) = with_search_progress(search.as_ref(), args.json, started, |say| {
+    let (margin, turns, line) = with_search_progress(search.as_ref(), started, |say| {
         let (margin, turns) = if args.value_only {
             let margin = solver.margin(search.as_ref(), &position)?;
             say(format!("value: {margin:+}"));

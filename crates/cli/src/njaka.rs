@@ -124,7 +124,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             );
         }
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.query.json)?;
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
     if args.query.verify {
         for tier in game.tiers_below(root as u32) {
             retro::verify::verify_tier(&game, &tables, tier)?;

@@ -13,15 +13,15 @@ use std::time::Instant;
 
 pub struct BuildProgress {
     bar: ProgressBar,
-    /// When standard error is no terminal (and output is wanted): the tier being solved,
+    /// When standard error is no terminal: the tier being solved,
     /// its positions and when it started, for its line once solved.
     lines: Option<Mutex<(u64, Instant)>>,
 }
 
 impl BuildProgress {
     /// A bar for `positions` positions; drawn on standard error when it is a terminal.
-    pub fn new(positions: u64, hidden: bool) -> BuildProgress {
-        let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new(positions) };
+    pub fn new(positions: u64) -> BuildProgress {
+        let bar = ProgressBar::new(positions);
         bar.set_style(
             ProgressStyle::with_template(
                 "{spinner} solving tier {msg:>5} [{bar:30}] {human_pos}/{human_len} positions, {rate}/s, eta {guess}",
@@ -41,7 +41,7 @@ impl BuildProgress {
             })
             .progress_chars("=> "),
         );
-        let lines = (!hidden && !std::io::stderr().is_terminal()).then(|| Mutex::new((0, Instant::now())));
+        let lines = (!std::io::stderr().is_terminal()).then(|| Mutex::new((0, Instant::now())));
         BuildProgress { bar, lines }
     }
 
@@ -87,25 +87,19 @@ impl Observer for BuildProgress {
     }
 }
 
-/// A spinner with a message, for work of unknown length; hidden when `hidden`.
-pub fn spinner(message: &str, hidden: bool) -> ProgressBar {
-    let bar = if hidden { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+/// A spinner with a message, for work of unknown length (drawn only on a terminal).
+pub fn spinner(message: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
     bar.set_message(message.to_owned());
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }
 
 /// The census of `start`, read from `cache` or counted and kept there ([`cached_census`]),
-/// with a spinner following it from tier to tier unless `hidden`; a count that could not
+/// with a spinner following it from tier to tier; a count that could not
 /// be kept is warned of.
-pub fn census<G: Game>(
-    game: &G,
-    tables: &Tables<G>,
-    start: &G::Position,
-    cache: &Path,
-    hidden: bool,
-) -> Result<Census, ProbeError> {
-    let spinner = CensusSpinner::new(hidden);
+pub fn census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position, cache: &Path) -> Result<Census, ProbeError> {
+    let spinner = CensusSpinner::new();
     let counted = cached_census(game, tables, start, cache, &|at| spinner.show(at));
     spinner.0.finish_and_clear();
     let CachedCensus { census, not_saved } = counted?;
@@ -121,8 +115,8 @@ struct CensusSpinner(ProgressBar);
 impl CensusSpinner {
     const MESSAGE: &'static str = "counting the positions reachable from the start";
 
-    fn new(hidden: bool) -> CensusSpinner {
-        CensusSpinner(spinner(Self::MESSAGE, hidden))
+    fn new() -> CensusSpinner {
+        CensusSpinner(spinner(Self::MESSAGE))
     }
 
     /// Shows how far the census is.

@@ -16,7 +16,8 @@ pub struct QueryArgs {
     /// With --position: build the tables it needs that are missing, instead of naming them.
     #[arg(long, requires = "position")]
     pub build: bool,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object on standard output instead of text (progress still goes to
+    /// standard error).
     #[arg(long)]
     pub json: bool,
     /// After building, check every stored value against its successors.

@@ -81,7 +81,8 @@ pub struct ThiArgs {
     /// Analyse this position instead of the start (see the notation above).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object on standard output instead of text (progress still goes to
+    /// standard error).
     #[arg(long)]
     json: bool,
     /// After building, check every stored value against its successors.
@@ -153,7 +154,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
     };
 
     let root = game.locate(&setup.start()).tier;
-    let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root, args.json)?;
+    let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root)?;
 
     if args.verify {
         for tier in retro::order::tier_order(&game, &[root])? {
@@ -183,7 +184,7 @@ fn verdict(
     let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
     let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
-        let census = crate::progress::census(game, tables, &start, &cache, args.json)?;
+        let census = crate::progress::census(game, tables, &start, &cache)?;
         Some(ReachableReport {
             positions: census.positions,
             win: Some(census.win),

@@ -151,7 +151,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     if args.query.position.is_some() && !args.query.build {
         needs_built(&game, &args.query.out, &dir, root)?;
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root, args.query.json)?;
+    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
     if args.query.verify {
         for tier in game.tiers_up_to(root as u32) {
             retro::verify::verify_tier(&game, &tables, tier)?;
@@ -163,7 +163,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let reachable = match stones {
         Some(s) => {
             let cache = tables.dir().join(format!("census-s{s}.txt"));
-            let census = crate::progress::census(&game, &tables, &position, &cache, args.query.json)?;
+            let census = crate::progress::census(&game, &tables, &position, &cache)?;
             Some(ReachableReport {
                 positions: census.positions,
                 win: Some(census.win),

@@ -171,9 +171,9 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             &tablebase::registry::kalah_dir(&args.out, row.m, &rules),
             args.tt_bits,
         )?;
-        let solver = build(plan, false)?;
+        let solver = build(plan)?;
         let search = solver.search(total)?;
-        let (computed, margin) = with_search_progress(search.as_ref(), false, Instant::now(), |_| {
+        let (computed, margin) = with_search_progress(search.as_ref(), Instant::now(), |_| {
             Ok(if row.margin.is_some() || args.margins {
                 // The start's margin alone: one MTD(f) search, which proves the other
                 // turns no better without valuing each exactly.

@@ -101,6 +101,25 @@ fn every_game_reports_in_one_schema() {
     }
 }
 
+/// With `--json`, standard output holds the report alone and the build still says on
+/// standard error what it will do and how far it is (docs/json.md).
+#[test]
+fn json_builds_report_their_progress_on_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, tier) in [
+        (&["thi", "--board", "primus", "--json"][..], "tier 3-3 solved: 2,816 positions"),
+        (&["kalah", "--pits", "3", "--seeds", "2", "--json"], "tier 4 solved: 126 positions"),
+    ] {
+        let out = solve(dir.path(), args);
+        json(&out);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains(tier) && (said.contains("to build: ") || said.contains("positions to build")),
+            "{args:?}: {said}"
+        );
+    }
+}
+
 /// A command that fails prints its error on standard error and no JSON (docs/json.md,
 /// Errors).
 #[test]
