@@ -132,8 +132,9 @@ fn free_disk(dir: &Path) -> Option<u64> {
     fs4::available_space(existing).ok()
 }
 
-/// What a build of `tiers` in `dir` still has to do, said on standard error: positions, peak memory, new bytes on disk, a rough time; refused (unless
-/// `--force`) when memory or disk are short.
+/// What a build of `tiers` in `dir` still has to do, said on standard error: positions,
+/// peak memory, new bytes on disk, a rough time; refused (unless `--force`) when memory or
+/// disk are short.
 pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> {
     let todo = not_built::<G>(dir, tiers);
     if todo.is_empty() {
@@ -144,7 +145,7 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     eprintln!(
         "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
-             (free: {} of memory, {} of disk)",
+         (free: {} of memory, {} of disk)",
         counted(todo.len() as u64, "tier", "tiers"),
         amount(need.positions),
         in_parts(&need),

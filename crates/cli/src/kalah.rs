@@ -205,9 +205,9 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
 }
 
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
-/// search; `work` may print lines on standard error (above the
-/// spinner) through the function it is given, each with the seconds since `since` (the
-/// command's start: the total a user waits, as the final `time:` line counts it).
+/// search; `work` may print lines on standard error (above the spinner) through the
+/// function it is given, each with the seconds since `since` (the command's start: the
+/// total a user waits, as the final `time:` line counts it).
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
     since: Instant,

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 pub struct BuildProgress {
     bar: ProgressBar,
-    /// When standard error is no terminal: the tier being solved,
-    /// its positions and when it started, for its line once solved.
+    /// When standard error is no terminal: the tier being solved, its positions and when it
+    /// started, for its line once solved.
     lines: Option<Mutex<(u64, Instant)>>,
 }
 
@@ -96,8 +96,8 @@ pub fn spinner(message: &str) -> ProgressBar {
 }
 
 /// The census of `start`, read from `cache` or counted and kept there ([`cached_census`]),
-/// with a spinner following it from tier to tier; a count that could not
-/// be kept is warned of.
+/// with a spinner following it from tier to tier; a count that could not be kept is
+/// warned of.
 pub fn census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position, cache: &Path) -> Result<Census, ProbeError> {
     let spinner = CensusSpinner::new();
     let counted = cached_census(game, tables, start, cache, &|at| spinner.show(at));
