@@ -172,7 +172,7 @@ fn announce(plan: &Plan, seeds: u32) {
     );
     if plan.searches() {
         eprintln!(
-            "search above the tables: transposition table of up to {} (reserved whole, used as the search grows)",
+            "search above the tables: a transposition table of at most {}, its memory taken only as the search fills it",
             memory::human(plan.transposition_bytes() as f64)
         );
         if seeds > LARGE_INSTANCE {
@@ -222,7 +222,7 @@ pub fn with_search_progress<T: Send>(
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 let nodes = search.nodes();
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
-                spinner.set_message(format!("searching: {nodes} boards, {:.2} M/s", rate / 1e6));
+                spinner.set_message(format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6));
                 // Woken at once when the work is done: a short search should not wait.
                 std::thread::park_timeout(std::time::Duration::from_millis(200));
             }
@@ -350,6 +350,10 @@ pub fn run(args: KalahArgs) -> Result<()> {
         return Ok(());
     }
     let mut notes = Vec::new();
+    if reachable.is_some() {
+        // Printed right below the count it explains.
+        notes.push("(a reachable position is its pits, its stores and the side to move)".to_owned());
+    }
     if turns.is_none() {
         notes.push("moves: not valued one by one (--value-only)".to_owned());
     }
@@ -357,13 +361,10 @@ pub fn run(args: KalahArgs) -> Result<()> {
         format!("solved strongly: every position of this game is one table probe (boards up to {endgame_seeds} seeds)")
     } else {
         format!(
-            "solved weakly: MTD(f) search above the tables of boards up to {endgame_seeds} seeds ({} nodes)",
-            search.as_ref().map_or(0, |s| s.nodes())
+            "solved weakly: MTD(f) search above the tables of boards up to {endgame_seeds} seeds ({})",
+            crate::printer::counted(search.as_ref().map_or(0, |s| s.nodes()), "node", "nodes")
         )
     });
-    if let Some(r) = reachable {
-        notes.push(format!("reachable from the start: {r} positions (pits, stores and side to move)"));
-    }
     notes.push(format!("time: {seconds:.1} s"));
     let view = View {
         // Kalah(m, n) names a start; a position has only its pits and its seeds.

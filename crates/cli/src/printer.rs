@@ -87,16 +87,17 @@ pub fn print_position(report: &PositionReport, view: &View) {
     };
     println!("  then: {end}");
     if let Some(r) = &report.reachable {
-        // Only the counts the game keeps (Trias has no draws).
+        // Only the counts the game keeps (Trias has no draws, Kalah counts no values).
         let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
             .iter()
             .filter_map(|&(n, word)| n.map(|n| format!("{} {word}", HumanCount(n))))
             .collect();
-        println!(
-            "reachable from the start: {} ({} for the player to move)",
-            counted(r.positions, "position", "positions"),
-            counts.join(", ")
-        );
+        let positions = counted(r.positions, "position", "positions");
+        if counts.is_empty() {
+            println!("reachable from the start: {positions}");
+        } else {
+            println!("reachable from the start: {positions} ({} for the player to move)", counts.join(", "));
+        }
     }
     for note in &view.notes {
         println!("{note}");

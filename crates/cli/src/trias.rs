@@ -134,10 +134,11 @@ fn needs_built(game: &Trias, out: &std::path::Path, dir: &std::path::Path, root:
         many => format!("tiers {} are", many.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")),
     };
     bail!(
-        "this position has {root} stones; in the 3x{k} tables in {}, {tiers} missing ({positions} positions). Build \
+        "this position has {root} stones; in the 3x{k} tables in {}, {tiers} missing ({}). Build \
          them with `solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
          build just these",
         dir.display(),
+        crate::printer::counted(positions, "position", "positions"),
         registry::out_flag(out),
         3 * k as u32 * per_hole
     )

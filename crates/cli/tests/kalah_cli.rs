@@ -98,6 +98,10 @@ fn full_table_reports_its_size_and_the_reachable_positions() {
         }
     }
     assert_eq!(report["reachable"]["positions"], seen.len() as u64);
+    let out = solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "2", "--table"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(seen.len(), 2_965, "the count the text below is checked against");
+    assert!(text.contains("\nreachable from the start: 2,965 positions\n"), "{text}");
 }
 
 #[test]
@@ -274,7 +278,7 @@ fn a_huge_position_is_sized_first_and_refused_when_it_cannot_fit() {
     let err = stderr(&out);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("210 seeds in the pits; endgame tables up to"), "{err}");
-    assert!(err.contains("transposition table of up to 1.0 TiB"), "{err}");
+    assert!(err.contains("transposition table of at most 1.0 TiB"), "{err}");
     assert!(err.contains("may not finish"), "{err}");
     assert!(err.contains("does not fit") && err.contains("(lower --tt-bits)"), "{err}");
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing built before the refusal");
