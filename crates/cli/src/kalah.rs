@@ -10,7 +10,7 @@ use games::kalah::notation::{self, picture};
 use games::kalah::{Position, Rules};
 use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
-use search::kalah::{auto_endgame_seeds, Plan, Search, Solver, SolverError};
+use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan, Search, Solver, SolverError};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -113,10 +113,11 @@ pub struct KalahArgs {
     /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3)).
     #[arg(long)]
     endgame_seeds: Option<u32>,
-    /// Transposition table of at most 2^B entries of 16 bytes (27: 2 GiB), reserved at once
-    /// and used as the search grows, one entry per board searched.
-    #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
-    tt_bits: u32,
+    /// Transposition table of at most 2^B entries of 16 bytes, one a board searched, its
+    /// memory taken as the search fills it (default: 27, 2 GiB, or fewer where that would
+    /// pass a quarter of the free memory).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
+    tt_bits: Option<u32>,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
     out: PathBuf,
@@ -271,13 +272,14 @@ pub fn run(args: KalahArgs) -> Result<()> {
         }
     };
     let total = position.seeds_in_pits();
+    let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
         (false, Some(k)) => k.min(total),
-        (false, None) => auto_endgame_seeds(m, total, args.tt_bits, &rules)?,
+        (false, None) => auto_endgame_seeds(m, total, tt_bits, &rules)?,
     };
     let started = Instant::now();
-    let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), args.tt_bits)?;
+    let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
     announce(&plan, total);
     let solver = build(plan)?;
     let search = solver.search(total)?;

@@ -4,7 +4,7 @@ use crate::kalah::{build, with_search_progress};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
-use search::kalah::{auto_endgame_seeds, Plan};
+use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -45,9 +45,11 @@ struct VerifyKalahArgs {
     /// (default 16, a small build; `auto` chooses from free memory, as `solve kalah` does).
     #[arg(long, default_value = "16")]
     endgame_seeds: String,
-    /// Transposition table of at most 2^B entries of 16 bytes, used as each search grows.
-    #[arg(long, default_value_t = 27, value_parser = clap::value_parser!(u32).range(4..=36))]
-    tt_bits: u32,
+    /// Transposition table of at most 2^B entries of 16 bytes, one a board searched, its
+    /// memory taken as the search fills it (default: 27, 2 GiB, or fewer where that would
+    /// pass a quarter of the free memory).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
+    tt_bits: Option<u32>,
     /// Directory holding the tables.
     #[arg(long, default_value = "data")]
     out: PathBuf,
@@ -147,6 +149,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
     let rows = read(args.published.as_deref())?;
     let mut disagreements = 0;
     let mut checked = 0;
+    let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     println!(
         "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9}  verdict",
         "instance", "rules", "published", "computed", "margin", "time (s)"
@@ -160,7 +163,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;
         let endgame_seeds = match args.endgame_seeds.as_str() {
-            "auto" => auto_endgame_seeds(row.m, total, args.tt_bits, &rules)?,
+            "auto" => auto_endgame_seeds(row.m, total, tt_bits, &rules)?,
             k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
         };
         let plan = Plan::new(
@@ -169,7 +172,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             endgame_seeds,
             total,
             &tablebase::registry::kalah_dir(&args.out, row.m, &rules),
-            args.tt_bits,
+            tt_bits,
         )?;
         let solver = build(plan)?;
         let search = solver.search(total)?;

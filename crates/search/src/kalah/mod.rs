@@ -7,4 +7,4 @@ pub mod solver;
 pub mod transposition;
 
 pub use search::Search;
-pub use solver::{auto_endgame_seeds, Plan, Solver, SolverError, Turn};
+pub use solver::{auto_endgame_seeds, default_tt_bits, Plan, Solver, SolverError, Turn};

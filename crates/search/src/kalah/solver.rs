@@ -17,6 +17,25 @@ pub const WORK_BYTES_PER_POSITION: f64 = 2.0;
 pub const TABLE_BYTES_PER_POSITION: f64 = 0.8;
 /// Bytes of one transposition-table entry.
 pub const TRANSPOSITION_BYTES_PER_ENTRY: u64 = 16;
+/// Bits of the transposition table when none are asked for: 2^27 entries, 2 GiB.
+pub const DEFAULT_TT_BITS: u32 = 27;
+
+/// Bits of the transposition table when none are asked for: [`DEFAULT_TT_BITS`], or
+/// fewer where that table would pass a quarter of the free memory. The table's memory is
+/// only taken as the search fills it, but a long search fills all of it, and the plan
+/// refuses a table that cannot fit; a short search on a small machine should run with
+/// the table it can have rather than be refused.
+pub fn default_tt_bits() -> u32 {
+    memory::available().map_or(DEFAULT_TT_BITS, tt_bits_within)
+}
+
+/// The bits of the largest transposition table, at most [`DEFAULT_TT_BITS`] and at least
+/// 16 (1 MiB), within a quarter of `free` bytes.
+fn tt_bits_within(free: u64) -> u32 {
+    let entries = free / 4 / TRANSPOSITION_BYTES_PER_ENTRY;
+    entries.max(1).ilog2().clamp(16, DEFAULT_TT_BITS)
+}
+
 /// Boards an automatic endgame build may cover (Kalah(6, ·): every board up to 17 seeds,
 /// 51.9 million): the size at which a larger table stopped paying for itself in the time
 /// from an empty directory (the measurements: docs/performance.md, Kalah endgame tables).
@@ -534,6 +553,19 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_transposition_table_stays_within_a_quarter_of_free_memory() {
+        assert_eq!(tt_bits_within(64 << 30), DEFAULT_TT_BITS);
+        assert_eq!(tt_bits_within(8 << 30), 27, "2 GiB is a quarter of 8 GiB");
+        assert_eq!(tt_bits_within((8 << 30) - 1), 26);
+        assert_eq!(tt_bits_within(1 << 30), 24, "256 MiB");
+        assert_eq!(tt_bits_within(0), 16, "never below 1 MiB");
+        let bits = default_tt_bits();
+        if let Some(free) = memory::available() {
+            assert!(TRANSPOSITION_BYTES_PER_ENTRY << bits <= (free / 4).max(1 << 20));
+        }
+    }
 
     /// The automatic depth of the instances docs/results.md measures (a small
     /// transposition table, so that free memory does not bind).
