@@ -6,7 +6,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables, Value};
-use serde_json::json;
 use std::path::PathBuf;
 use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport};
 use tablebase::{query, registry};
@@ -198,10 +197,8 @@ fn verdict(
         None
     };
     let claim_holds = value == Value::Draw;
-    let details = json!({ "claim_perfect_play_draws": claim_holds });
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
-    let (out, _) =
-        query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, reachable, Some(details))?;
+    let (out, _) = query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, reachable)?;
     if args.json {
         print_json(&out)?;
         return Ok(());
@@ -227,7 +224,7 @@ fn analyse(
     let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
     // The setup's name only where the position is its start.
     let named = (*position == setup.start()).then_some(setup);
-    let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None, None)?;
+    let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;
         return Ok(());

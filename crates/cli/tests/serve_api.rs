@@ -113,6 +113,14 @@ fn every_game_answers_as_its_command_does() {
         let cli = json(&solve(tables, args));
         assert_eq!(verdict(&answer), verdict(&cli), "{query}");
         assert_eq!(answer["schema"], 1);
+        // The command's keys, `details`' too: a key without a value is null, never left out.
+        let keys = |report: &serde_json::Value, section: &str| {
+            report[section].as_object().map(|o| o.keys().cloned().collect::<Vec<_>>())
+        };
+        assert_eq!(keys(&answer, "details"), keys(&cli, "details"), "{query}");
+        for key in cli.as_object().unwrap().keys().filter(|k| *k != "reachable") {
+            assert!(answer.get(key).is_some(), "{query}: no `{key}`");
+        }
         let board = &answer["board"];
         assert!(board["rows"].as_array().is_some_and(|r| !r.is_empty()), "{query}: {board}");
         // The line's positions start at the position and follow the line's moves.

@@ -138,6 +138,9 @@ fn answer(db: &Opened<Solver>, request: &Request) -> Result<Answer, QueryError> 
             "switches": rules.switches(),
             "endgame_seeds": solver.endgame_seeds(),
             "solved": "strongly",
+            // One probe a position: no search, and no time of its own to report.
+            "search_nodes": null,
+            "seconds": null,
         })),
     };
     Ok(Answer { report, board: board(&position), line_positions: positions })

@@ -8,7 +8,7 @@ use crate::analysis::{self, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::thi::{notation, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
-use retro::{Game, Move, Tables};
+use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::Path;
 
@@ -16,8 +16,8 @@ use std::path::Path;
 const NAMED: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
 
 /// The report of `position` (`setup`'s start or any position of its board), with the
-/// positions of its principal line.
-#[allow(clippy::too_many_arguments)]
+/// positions of its principal line. A start's report says whether the article's claim
+/// holds for it (`details.claim_perfect_play_draws`): that perfect play draws.
 pub fn report(
     game: &Thi,
     tables: &Tables<Thi>,
@@ -26,11 +26,15 @@ pub fn report(
     max_line: usize,
     tables_report: TablesReport,
     reachable: Option<ReachableReport>,
-    details: Option<serde_json::Value>,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
     let named: Vec<(String, Move<Position>)> =
         game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
     let rules = game.rules();
+    let start = setup.is_some_and(|s| *position == s.start());
+    let details = match start {
+        true => Some(json!({ "claim_perfect_play_draws": tables.value(game, position)? == Value::Draw })),
+        false => None,
+    };
     let header = Header {
         game: "thi".to_owned(),
         parameters: json!({
@@ -40,7 +44,7 @@ pub fn report(
             "bonus": rules.bonus,
         }),
         rules: rules.set.name().to_owned(),
-        start: setup.is_some_and(|s| *position == s.start()),
+        start,
         to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
         details,
     };
@@ -184,7 +188,7 @@ fn answer(db: &Opened<Loaded<Thi>>, request: &Request) -> Result<Answer, QueryEr
     }
     let tables_report = db.holding.tables.clone();
     let (report, line) =
-        report(&db.state.game, &db.state.tables, setup, &position, request.max_line()?, tables_report, None, None)
+        report(&db.state.game, &db.state.tables, setup, &position, request.max_line()?, tables_report, None)
             .map_err(tables_error)?;
     Ok(Answer { report, board: board(&position), line_positions: line })
 }
