@@ -5,8 +5,8 @@
 //! 4 KiB pages (5×5 THI` tier 5-5: 3.9 GB, a million pages) nearly every such access also
 //! misses the TLB, and its page walk misses the caches too, which a virtual machine's
 //! nested page tables make several times dearer; on 2 MiB pages the TLB covers gigabytes.
-//! An anonymous map starts zeroed (every slot undecided, as the scan expects), so the
-//! slots need no pass to clear them either.
+//! The scan writes every position's slot before a push reads one, so the map needs no
+//! pass to clear it.
 
 use crate::error::SolveError;
 use memmap2::MmapMut;
