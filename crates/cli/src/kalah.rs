@@ -205,6 +205,9 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
     anyhow::anyhow!("{e} (lower {option})")
 }
 
+/// How often a search prints its progress where no spinner is drawn.
+const SEARCH_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
 /// search; `work` may print lines on standard error (above the spinner) through the
 /// function it is given, each with the seconds since `since` (the command's start: the
@@ -220,10 +223,18 @@ pub fn with_search_progress<T: Send>(
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         let ticker = scope.spawn(|| {
+            let mut logged = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 let nodes = search.nodes();
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
-                spinner.set_message(format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6));
+                let message = format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6);
+                // Without a spinner drawn (a log, or a pipe), a line now and then says
+                // the search is alive and how fast it goes.
+                if spinner.is_hidden() && logged.elapsed() >= SEARCH_LOG_EVERY {
+                    eprintln!("{message} ({:.0} s)", since.elapsed().as_secs_f64());
+                    logged = Instant::now();
+                }
+                spinner.set_message(message);
                 // Woken at once when the work is done: a short search should not wait.
                 std::thread::park_timeout(std::time::Duration::from_millis(200));
             }
