@@ -4,7 +4,7 @@
 //! are in [`crate::oware`].
 
 use crate::memory;
-use crate::printer::{print_position, View};
+use crate::printer::{counted, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -211,7 +211,11 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if args.json {
             print_json(&out)?;
         } else {
-            print_text(&out, &p, format!("Awari, {m} pits a row: a position with {} stones", p.stones()));
+            print_text(
+                &out,
+                &p,
+                format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
+            );
         }
         return Ok(());
     }

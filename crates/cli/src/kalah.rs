@@ -2,7 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
-use crate::printer::{print_position, View};
+use crate::printer::{counted, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -163,12 +163,17 @@ fn rules(args: &KalahArgs) -> Result<Rules> {
 fn announce(plan: &Plan, seeds: u32) {
     let to_build = match plan.positions_to_build() {
         0 => "all on disk".to_owned(),
-        n => format!("{} positions to build, {}", HumanCount(n), crate::build::time_here(plan.build_seconds())),
+        n => format!(
+            "{} to build, {}",
+            counted(n, "position", "positions"),
+            crate::build::time_here(plan.build_seconds())
+        ),
     };
     eprintln!(
-        "{seeds} seeds in the pits; endgame tables up to {} seeds: {} positions, about {} ({to_build})",
+        "{} in the pits; endgame tables up to {} seeds: {}, about {} ({to_build})",
+        counted(seeds, "seed", "seeds"),
         plan.endgame_seeds(),
-        HumanCount(plan.table_positions()),
+        counted(plan.table_positions(), "position", "positions"),
         memory::human(plan.table_bytes()),
     );
     if plan.searches() {
@@ -375,7 +380,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     } else {
         format!(
             "solved weakly: MTD(f) search above the tables of boards up to {endgame_seeds} seeds ({})",
-            crate::printer::counted(search.as_ref().map_or(0, |s| s.nodes()), "node", "nodes")
+            counted(search.as_ref().map_or(0, |s| s.nodes()), "node", "nodes")
         )
     });
     notes.push(format!("time: {seconds:.1} s"));
@@ -383,7 +388,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
         // Kalah(m, n) names a start; a position has only its pits and its seeds.
         title: match args.position {
             None => format!("Kalah({m},{}), rules: {rules}", args.seeds),
-            Some(_) => format!("Kalah, {m} pits a row, {total} seeds in the pits, rules: {rules}"),
+            Some(_) => {
+                format!("Kalah, {m} pits a row, {} in the pits, rules: {rules}", counted(total, "seed", "seeds"))
+            }
         },
         picture: picture(&position),
         mover: Some(mover.name().to_owned()),

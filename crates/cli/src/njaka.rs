@@ -1,6 +1,6 @@
 //! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
 
-use crate::printer::{print_position, View};
+use crate::printer::{counted, print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -115,8 +115,9 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             game.tiers_below(root as u32).iter().find(|&&t| !retro::store::tier_file(&dir, t).exists())
         {
             bail!(
-                "this position has {root} counters; tier {missing} of its tables is missing in {}: build them with \
+                "this position has {}; tier {missing} of its tables is missing in {}: build them with \
                  `solve njaka --position \"{position}\" --build{}{}{}`",
+                counted(root, "counter", "counters"),
                 dir.display(),
                 if args.advanced { " --advanced" } else { "" },
                 if args.clockwise { " --clockwise" } else { "" },
@@ -154,7 +155,11 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             game.holes(),
             crate::printer::counted(s, "counter", "counters")
         ),
-        None => format!("Njaka's game ({}), a position with {} counters", game.variant().name(), position.counters()),
+        None => format!(
+            "Njaka's game ({}), a position with {}",
+            game.variant().name(),
+            counted(position.counters(), "counter", "counters")
+        ),
     };
     let view = View {
         title,

@@ -1,6 +1,6 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
-use crate::printer::{print_position, View};
+use crate::printer::{counted, print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -127,18 +127,20 @@ fn needs_built(game: &Trias, out: &std::path::Path, dir: &std::path::Path, root:
     }
     let k = game.holes();
     let positions: u64 = missing.iter().map(|&t| game.tier_size(t)).sum();
-    let per_hole = (root as u32).div_ceil(3 * k as u32);
+    // A start needs a stone a hole: the smallest one whose tables hold this position.
+    let per_hole = (root as u32).div_ceil(3 * k as u32).max(1);
     let tiers = match &missing[..] {
         [one] => format!("tier {one} is"),
         [first, .., last] if missing.len() == (last - first) as usize + 1 => format!("tiers {first} to {last} are"),
         many => format!("tiers {} are", many.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")),
     };
     bail!(
-        "this position has {root} stones; in the 3x{k} tables in {}, {tiers} missing ({}). Build \
+        "this position has {}; in the 3x{k} tables in {}, {tiers} missing ({}). Build \
          them with `solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
          build just these",
+        counted(root, "stone", "stones"),
         dir.display(),
-        crate::printer::counted(positions, "position", "positions"),
+        counted(positions, "position", "positions"),
         registry::out_flag(out),
         3 * k as u32 * per_hole
     )
@@ -206,7 +208,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
             crate::printer::counted(s, "stone", "stones"),
             3 * game.holes() as u32 * s
         ),
-        None => format!("Trias 3x{}, a position with {} stones", game.holes(), position.stones()),
+        None => format!("Trias 3x{}, a position with {}", game.holes(), counted(position.stones(), "stone", "stones")),
     };
     let view = View {
         title,

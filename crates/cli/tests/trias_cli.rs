@@ -79,6 +79,19 @@ fn a_position_beyond_the_tables_built_names_what_it_needs() {
     assert_eq!((built["tables"]["tiers_built"].as_u64(), built["tables"]["tiers_reused"].as_u64()), (Some(1), Some(7)));
 }
 
+/// The command a missing table names runs, even for a board with no stone, whose tables
+/// a start of one stone a hole builds (no start has none).
+#[test]
+fn an_empty_board_names_a_command_that_builds_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--position", "0,0/0,0/0,0 S"]);
+    let error = stderr(&out);
+    assert!(!out.status.success() && error.contains("this position has 0 stones"), "{error}");
+    assert!(error.contains("`solve trias --holes 2 --stones 1 --out"), "{error}");
+    assert!(solve(dir.path(), &["trias", "--holes", "2", "--stones", "1"]).status.success());
+    assert!(solve(dir.path(), &["trias", "--position", "0,0/0,0/0,0 S"]).status.success());
+}
+
 #[test]
 fn north_to_move_is_named_from_his_side() {
     let dir = tempfile::tempdir().unwrap();
