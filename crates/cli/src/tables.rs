@@ -140,7 +140,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
     println!("file:            {}", args.file.display());
     println!("game and rules:  {}", h.identity.key);
     println!("tier:            {}", h.identity.tier);
-    println!("positions:       {}", h.entries);
+    println!("positions:       {}", indicatif::HumanCount(h.entries));
     println!("value encoding:  {}", h.identity.encoding.name());
     let stored_bits = 8.0 * h.body_len as f64 / h.entries.max(1) as f64;
     if table.is_blocked() {
