@@ -289,16 +289,21 @@ pub fn run(args: KalahArgs) -> Result<()> {
     };
     let total = position.seeds_in_pits();
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
+    // A finished game's value is what the stores and rows already hold: unless tables
+    // are asked for, none is built for it, and nothing is searched.
+    let over = position.final_difference(&rules).is_some();
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
         (false, Some(k)) => k.min(total),
+        (false, None) if over => 0,
         (false, None) => auto_endgame_seeds(m, total, tt_bits, &rules)?,
     };
+    let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();
-    let plan = Plan::new(m, rules, endgame_seeds, total, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
+    let plan = Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
     announce(&plan, total);
     let solver = build(plan)?;
-    let search = solver.search(total)?;
+    let search = solver.search(searched)?;
     let (margin, turns, line) = with_search_progress(search.as_ref(), started, |say| {
         let (margin, turns) = if args.value_only {
             let margin = solver.margin(search.as_ref(), &position)?;
@@ -319,7 +324,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     })?;
     let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
     let seconds = started.elapsed().as_secs_f64();
-    let strongly = endgame_seeds >= total;
+    let strongly = over || endgame_seeds >= total;
     let mover = position.to_move();
     let (line, positions) = line;
     let last = *positions.last().expect("a line starts with its position");
@@ -375,7 +380,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
     if turns.is_none() {
         notes.push("moves: not valued one by one (--value-only)".to_owned());
     }
-    notes.push(if strongly {
+    notes.push(if over {
+        "solved strongly: the game is over here".to_owned()
+    } else if strongly {
         format!("solved strongly: every position of this game is one table probe (boards up to {endgame_seeds} seeds)")
     } else {
         format!(

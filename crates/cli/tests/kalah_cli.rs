@@ -268,6 +268,24 @@ fn verify_works_outside_the_repository() {
     assert!(text.contains("30 published values checked, 0 disagreements"), "{text}");
 }
 
+/// A finished game is answered from its stores and rows: no table of its seeds is built
+/// and nothing is searched, however many seeds the rows hold.
+#[test]
+fn a_finished_game_builds_no_table_and_searches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["kalah", "--position", "0,0,0,0,0,0/10,10,10,10,10,10 0-0 S", "--json"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("transposition"), "{err}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // North keeps the 60 seeds of his row (leftovers go to their owner).
+    assert_eq!(report["value"]["score"], -60);
+    assert_eq!(report["over"], true);
+    assert_eq!(report["tables"]["positions"], 1, "tier 0 alone");
+    assert_eq!(report["details"]["solved"], "strongly");
+    assert_eq!(report["details"]["search_nodes"], serde_json::Value::Null);
+}
+
 /// A position of many seeds says what it will need before building anything, and is
 /// refused when that does not fit; more seeds than a pit holds are refused at once.
 #[test]

@@ -230,8 +230,8 @@ impl Plan {
         self.seeds > self.endgame_seeds
     }
 
-    /// Bytes of the transposition table if there is a search (reserved whole, used as the
-    /// search grows), else 0.
+    /// Bytes of the transposition table if there is a search (its address space; the
+    /// memory is taken as the search fills it), else 0.
     pub fn transposition_bytes(&self) -> u64 {
         if self.searches() {
             TRANSPOSITION_BYTES_PER_ENTRY << self.tt_bits
