@@ -153,7 +153,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             game.variant().name(),
             if game.clockwise() { ", clockwise" } else { "" },
             game.holes(),
-            crate::printer::counted(s, "counter", "counters")
+            counted(s, "counter", "counters")
         ),
         None => format!(
             "Njaka's game ({}), a position with {}",

@@ -5,7 +5,7 @@ use crate::printer::{print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
-use retro::{Game, Tables, Value};
+use retro::{Game, Tables};
 use std::path::PathBuf;
 use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport};
 use tablebase::{query, registry};
@@ -180,7 +180,6 @@ fn verdict(
 ) -> Result<()> {
     let rules = game.rules();
     let start = setup.start();
-    let value = tables.value(game, &start)?;
     let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
     let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
         let census = crate::progress::census(game, tables, &start, &cache)?;
@@ -196,13 +195,14 @@ fn verdict(
         }
         None
     };
-    let claim_holds = value == Value::Draw;
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
     let (out, _) = query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, reachable)?;
     if args.json {
         print_json(&out)?;
         return Ok(());
     }
+    // A start's report says it (`query::thi::report`), for the server as for this command.
+    let claim_holds = out.details.as_ref().and_then(|d| d["claim_perfect_play_draws"].as_bool()) == Some(true);
     let claim = format!(
         "claim \"perfect play always ends in a draw\": {} for {} under {}",
         if claim_holds { "HOLDS" } else { "REFUTED" },

@@ -205,7 +205,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
         Some(s) => format!(
             "Trias 3x{} with {} a hole ({} stones), South moves first",
             game.holes(),
-            crate::printer::counted(s, "stone", "stones"),
+            counted(s, "stone", "stones"),
             3 * game.holes() as u32 * s
         ),
         None => format!("Trias 3x{}, a position with {}", game.holes(), counted(position.stones(), "stone", "stones")),
