@@ -155,6 +155,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         "instance", "rules", "published", "computed", "margin", "time (s)"
     );
     for row in &rows {
+        // Bounded: every row passed `Position::start` when it was read.
         let total = 2 * row.m as u32 * row.n;
         if row.m > args.max_pits || total > args.max_seeds {
             continue;

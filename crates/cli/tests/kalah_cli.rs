@@ -193,6 +193,8 @@ fn bad_input_is_a_clear_error() {
         (vec!["kalah", "--pits", "3", "--position", "4,4/4,4 0-0 S"], "disagrees with the position"),
         (vec!["kalah", "--pits", "9"], "1 to 8"),
         (vec!["kalah", "--pits", "3", "--seeds", "0"], "at least 1"),
+        // 16 pits times 2^28 seeds: 2^32 seeds, not the empty board 32 bits wrap it to.
+        (vec!["kalah", "--pits", "8", "--seeds", "268435456"], "4294967296 seeds in the pits"),
         (vec!["kalah", "--capture", "sometimes"], "capture switch"),
         (vec!["kalah", "--pits", "2", "--seeds", "1", "--table", "--endgame-seeds", "1"], "cannot be used with"),
         (vec!["kalah", "--position", "2,2/2,2 250-0 S"], "a game here has at most 255 in all"),

@@ -118,8 +118,10 @@ fn trias_tables_are_found_by_info_and_verify_table() {
 #[test]
 fn bad_input_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["trias", "--holes", "3"], "give --holes K and --stones S"),
+        // 36 holes times 2^30 stones: 2^35, not the 0 that 32 bits wrap it to.
+        (&["trias", "--holes", "12", "--stones", "1073741824"], "is 38654705664 stones"),
         (&["trias", "--holes", "13", "--stones", "1"], "13 holes a row"),
         (&["trias", "--holes", "12", "--stones", "9"], "at most 255"),
         (&["trias", "--holes", "3", "--stones", "0"], "--stones 0"),

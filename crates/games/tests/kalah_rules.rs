@@ -54,6 +54,10 @@ fn bad_notation_is_an_error() {
     }
     assert!(matches!(notation::parse("4,4/4,4 -1-0 S"), Err(NotationError::Stores(_))));
     assert_eq!(Position::start(6, 0), Err(PositionError::NoSeeds(0)));
+    // Seeds a pit whose product with the pits passes 32 bits: refused, not wrapped to an
+    // empty board.
+    assert_eq!(Position::start(8, 1 << 28), Err(PositionError::Seeds(1 << 32)));
+    assert_eq!(Position::start(1, 1 << 31), Err(PositionError::Seeds(1 << 32)));
 }
 
 #[test]

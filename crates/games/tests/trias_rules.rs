@@ -139,3 +139,11 @@ fn the_notation_round_trips_and_names_what_is_wrong() {
     let start = Trias::new(4, 24).unwrap().start(2).unwrap();
     assert_eq!(start.to_string(), "2,2,2,2/2,2,2,2/2,2,2,2 S");
 }
+
+#[test]
+fn a_start_past_the_stones_a_board_holds_is_refused_however_large() {
+    assert!(Position::start(3, 28).is_some());
+    assert!(Position::start(3, 29).is_none());
+    // 36 holes times 2^30 stones wraps to 0 in 32 bits.
+    assert!(Position::start(12, 1 << 30).is_none());
+}

@@ -430,7 +430,7 @@ pub enum PositionError {
     },
     /// More seeds in the pits than the 255 a board here holds.
     #[error("{0} seeds in the pits: a pit holds at most {MAX_SEEDS}, and so does the whole board here")]
-    Seeds(u32),
+    Seeds(u64),
     /// A start with no seeds in the pits.
     #[error("{0} seeds per pit: the game needs at least 1")]
     NoSeeds(u32),
@@ -467,7 +467,7 @@ impl Position {
         }
         let seeds: u32 = south.iter().chain(north).map(|&s| s as u32).sum();
         if seeds > MAX_SEEDS {
-            return Err(PositionError::Seeds(seeds));
+            return Err(PositionError::Seeds(seeds.into()));
         }
         // Bounded so that a store, which only grows by seeds from the pits, never
         // overflows, and every margin fits the values the tables and search hold.
@@ -486,8 +486,11 @@ impl Position {
         if !(1..=MAX_PITS).contains(&m) {
             return Err(PositionError::Pits(m));
         }
-        if 2 * m as u32 * n > MAX_SEEDS {
-            return Err(PositionError::Seeds(2 * m as u32 * n));
+        // In 64 bits: any `n` the command line takes, times 16 pits, fits, so a huge
+        // count is refused rather than wrapped to a small one.
+        let seeds = 2 * m as u64 * u64::from(n);
+        if seeds > MAX_SEEDS.into() {
+            return Err(PositionError::Seeds(seeds));
         }
         let row = vec![n as u8; m];
         Position::new(&row, &row, [0, 0], Side::South)

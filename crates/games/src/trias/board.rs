@@ -96,7 +96,7 @@ impl Position {
     /// The start of a board of `holes` holes a row (1..=[`MAX_HOLES`]) with `stones`
     /// in every hole, South to move; `None` beyond the limits.
     pub fn start(holes: usize, stones: u32) -> Option<Position> {
-        if !(1..=MAX_HOLES).contains(&holes) || 3 * holes as u32 * stones > MAX_STONES {
+        if !(1..=MAX_HOLES).contains(&holes) || 3 * holes as u64 * u64::from(stones) > MAX_STONES.into() {
             return None;
         }
         let mut cells = [0; MAX_CELLS];
