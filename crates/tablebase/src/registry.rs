@@ -8,7 +8,7 @@ use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
 use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::njaka::{Njaka, Variant as NjakaVariant};
 use games::oware::Oware;
-use games::thi::{RuleSet, Rules as ThiRules, Thi, ThiTier};
+use games::thi::{self, RuleSet, Rules as ThiRules, Thi, ThiTier};
 use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
 use retro::store::{open, BuildError};
 use retro::verify::{verify_tier, VerifyError};
@@ -257,6 +257,11 @@ pub(crate) fn thi_game(key: &str, tiers: &[String]) -> Result<(Thi, Vec<ThiTier>
     })?;
     let fields = key_fields(key)?;
     let size: usize = field(&fields, "size", key)?.parse().map_err(|e| bad(key, format!("board size: {e}")))?;
+    // A key is read from disk: a side the index cannot hold is refused here, before a
+    // board of it is ever laid out.
+    if !(3..=thi::board::MAX_SIZE).contains(&size) {
+        return Err(bad(key, format!("board side {size}: this version indexes 3 to {}", thi::board::MAX_SIZE)));
+    }
     let rules = field(&fields, "rules", key)?;
     let set = RuleSet::from_name(rules).ok_or_else(|| bad(key, format!("unknown THI` rules `{rules}`")))?;
     let bonus = yes(field(&fields, "bonus", key)?, key)?;
@@ -355,6 +360,20 @@ mod tests {
             assert_eq!(game_of_key(&format!("{} pits=3", game.name)).unwrap().name, game.name);
         }
         assert!(matches!(game_of_key("chess kings=2"), Err(RegistryError::UnknownGame(_))));
+    }
+
+    #[test]
+    fn a_key_naming_a_board_the_index_cannot_hold_is_refused() {
+        let tiers = ["3-3".to_owned()];
+        for size in [0, 2, 10, 1000] {
+            let key = format!("thi size={size} rules=original bonus=no");
+            assert!(matches!(thi_game(&key, &tiers), Err(RegistryError::BadKey { .. })), "{key}");
+        }
+        assert!(thi_game("thi size=3 rules=original bonus=no", &tiers).is_ok());
+        let far = thi_game("thi size=9 rules=original bonus=no", &["255-255".to_owned()]);
+        assert!(far.is_err(), "a tier of 510 counters");
+        let kalah = "kalah pits=9 capture=empty skip-origin=no end=side-empty leftovers=owner must-leave-move=no";
+        assert!(matches!(kalah_game(kalah, &["4".to_owned()]), Err(RegistryError::BadKey { .. })));
     }
 
     #[test]
