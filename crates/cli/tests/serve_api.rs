@@ -164,7 +164,7 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     let server = Server::start(tables());
     let long = "1,".repeat(5000);
     let many: String = (0..40).map(|i| format!("p{i}=1&")).collect();
-    let cases: [(String, u16, &str); 24] = [
+    let cases: [(String, u16, &str); 25] = [
         ("/api/thi?position=-,-,-/www,www,www/www,www,www%20w".into(), 400, "impossible"),
         ("/api/thi?position=xx".into(), 400, "malformed"),
         ("/api/thi?size=4&position=bbb,bbb,bbb/-,-,-/www,www,www%20w".into(), 400, "impossible"),
@@ -182,6 +182,8 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
         ("/api/kalah?pits=6&seeds=4".into(), 404, "not-built"),
         ("/../../etc/passwd".into(), 404, "not-found"),
         ("/api/..%2F..%2Fetc%2Fpasswd".into(), 400, "unknown-game"),
+        // A name that does not decode to text: JSON too, not the framework's plain text.
+        ("/api/%FF".into(), 400, "unknown-game"),
         // Stores past any game: refused, not summed until they overflow.
         ("/api/kalah?position=2,2,2/2,2,2%2065534-0%20S".into(), 400, "impossible"),
         ("/api/kalah?position=2,2,2/2,2,2%200-65536%20N".into(), 400, "impossible"),

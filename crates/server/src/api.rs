@@ -2,6 +2,7 @@
 //! in the schema of `docs/json.md`, every refusal a JSON error with a 4xx status.
 
 use crate::library::Library;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -17,15 +18,15 @@ use tokio::sync::Semaphore;
 /// Most parameters one request may give: every game takes fewer than ten.
 const MAX_PARAMETERS: usize = 16;
 
-/// Queries run at once, a few a core: each is short, and more would only queue in the
-/// blocking pool.
-fn concurrent_queries() -> usize {
-    4 * std::thread::available_parallelism().map_or(2, |n| n.get())
+/// The permits of the queries run at once, a few a core: each is short, and more would
+/// only queue in the blocking pool. Closing them refuses every query still waiting.
+pub(crate) fn query_permits() -> Arc<Semaphore> {
+    Arc::new(Semaphore::new(4 * std::thread::available_parallelism().map_or(2, |n| n.get())))
 }
 
 struct Shared {
     library: Arc<Library>,
-    permits: Semaphore,
+    permits: Arc<Semaphore>,
 }
 
 /// A refusal: its status and its JSON body.
@@ -84,9 +85,10 @@ fn answer(cache: &'static str, body: impl Serialize) -> Response {
     ([(header::CACHE_CONTROL, cache), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")], Json(body)).into_response()
 }
 
-/// `/api/games`, `/api/{game}`, and a JSON 404 for every other path.
-pub fn routes(library: Arc<Library>) -> axum::Router {
-    let shared = Arc::new(Shared { library, permits: Semaphore::new(concurrent_queries()) });
+/// `/api/games`, `/api/{game}`, and a JSON 404 for every other path; a query waits for
+/// one of `permits`, and is refused as `busy` once they are closed.
+pub fn routes(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
+    let shared = Arc::new(Shared { library, permits });
     axum::Router::new()
         .route("/api/games", get(games))
         .route("/api/{game}", get(position))
@@ -144,9 +146,17 @@ async fn games(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> 
 /// One position of one game.
 async fn position(
     State(shared): State<Arc<Shared>>,
-    Path(game): Path<String>,
+    game: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    // Left to axum, a name that does not decode (`/api/%FF`) got a plain-text 400.
+    let Ok(Path(game)) = game else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "unknown-game",
+            "the game's name in the path is not UTF-8 once decoded",
+        ));
+    };
     let Some(entry) = registry::game_named(&game) else {
         let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
         let name: String = game.chars().take(40).collect();

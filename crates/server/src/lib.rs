@@ -3,7 +3,7 @@
 //! (`docs/api.md`) and explored with a web page shipped inside the binary.
 //!
 //! The steps, in order: [`Library::open`] finds and opens the tables (each file's header
-//! and checksum checked, as every command does); [`router`] maps the API and the page onto
+//! and checksum checked, as every command does); `router` maps the API and the page onto
 //! them; [`serve`] listens until Ctrl-C. Queries run on blocking threads, at most a few a
 //! core at once, so a burst of requests queues instead of starving the listener.
 
@@ -21,6 +21,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -44,9 +45,12 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long connections still open at Ctrl-C have to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// The routes: the page at `/`, the API under `/api/`.
-pub fn router(library: Arc<Library>) -> axum::Router {
-    axum::Router::new().merge(page::routes()).merge(api::routes(library)).method_not_allowed_fallback(api::wrong_method)
+/// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`.
+fn router(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
+    axum::Router::new()
+        .merge(page::routes())
+        .merge(api::routes(library, permits))
+        .method_not_allowed_fallback(api::wrong_method)
 }
 
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM), each connection given
@@ -63,7 +67,8 @@ pub async fn serve(
     let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
     let bound = listener.local_addr().map_err(|cause| ServeError::Bind { addr, cause })?;
     ready(bound);
-    let service = TowerToHyperService::new(router(Arc::new(library)));
+    let permits = api::query_permits();
+    let service = TowerToHyperService::new(router(Arc::new(library), Arc::clone(&permits)));
     let connections = GracefulShutdown::new();
     let mut stop = pin!(stopped());
     loop {
@@ -93,6 +98,8 @@ pub async fn serve(
         });
     }
     drop(listener);
+    // Queries still waiting for their turn are refused (`busy`) rather than run now.
+    permits.close();
     // Idle connections close at once; busy ones finish their request, for a while.
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
     Ok(())
