@@ -31,8 +31,10 @@ pub struct InfoArgs {
                   over its successors, read from the same directory: the tables a tier depends on \
                   must be present. Reports the first wrong position in \
                   the game's notation, or how many positions were checked. Exits non-zero on any \
-                  fault. Passing this check everywhere proves the tables hold the true values \
-                  (see docs/architecture.md)."
+                  fault. For outcomes with distances (THI`, Trias, Trysse, Wari) and for scores \
+                  without cycles (Kalah), passing this check everywhere proves the tables hold the \
+                  true values; for scores with cycles (Awari, Njaka) it is necessary, not \
+                  sufficient, and the report says so (see docs/architecture.md)."
 )]
 pub struct VerifyTableArgs {
     /// A table file, a directory of them, or the root of several (the --out directory).
