@@ -140,3 +140,18 @@ proptest! {
         }
     }
 }
+
+/// The command named for THI` tables that are not built sets up a board holding the
+/// position's counters: stacks on one row where they fit, else single counters on rows.
+#[test]
+fn a_thi_position_names_a_setup_that_holds_its_counters() {
+    let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
+    let row = |c: &str| [c; 8].join(",");
+    let rows = |c: &str, n: usize| vec![row(c); n].join("/");
+    let command = |position: String| thi.command(&Request::new([("size", "8"), ("position", &position)]).unwrap());
+    // The start of `--size 8 --rows 4`: 32 single counters a side.
+    let start = format!("{}/{} w", rows("b", 4), rows("w", 4));
+    assert_eq!(command(start).unwrap(), "solve thi --size 8 --rows 4 --rules original");
+    let three = format!("{}/{}/{} w", rows("b", 3), rows("-", 2), rows("w", 3));
+    assert_eq!(command(three).unwrap(), "solve thi --size 8 --height 3 --rules original");
+}

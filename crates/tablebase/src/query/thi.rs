@@ -134,19 +134,23 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     let rules = rules(request)?;
     let (size, _, position) = asked(request)?;
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
-    // Stacks of at most three on a first row: the largest setup of a board.
-    if counters > 3 * size as u32 {
+    // The largest setups: stacks of three on the first row, or single counters on the
+    // first size/2 rows (more on the boards of 8 and 9).
+    let most = (3 * size).max(size * (size / 2)) as u32;
+    if counters > most {
         return Err(QueryError::Impossible(format!(
-            "{counters} counters of one colour: no setup of {size}×{size} has more than {}",
-            3 * size
+            "{counters} counters of one colour: no setup of {size}×{size} has more than {most}"
         )));
     }
-    let counters = counters as u8;
+    let counters = counters.max(1);
+    let rows = counters.div_ceil(size as u32);
     let board = if size == 3 {
-        let named = ["primus", "duo", "trias"][(counters.max(1) as usize - 1) / 3];
+        let named = ["primus", "duo", "trias"][(counters as usize - 1) / 3];
         format!("--board {named}")
+    } else if rows <= 3 {
+        format!("--size {size} --height {rows}")
     } else {
-        format!("--size {size} --height {}", counters.max(1).div_ceil(size as u8))
+        format!("--size {size} --rows {rows}")
     };
     let bonus = if rules.bonus { " --bonus" } else { "" };
     Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
