@@ -207,7 +207,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
         let seconds = opened.elapsed().as_secs_f64();
         let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-        let (out, _) = query::awari::report(&game, &tables, &p, None, tables_report, args.max_line)?;
+        let (out, _) = query::awari::report(&game, &tables, &p, p.start_seeds(), tables_report, args.max_line)?;
         if args.json {
             print_json(&out)?;
         } else {

@@ -287,6 +287,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
             (Position::start(m, args.seeds)?, m)
         }
     };
+    // The seeds a pit of a start, however it was given (--seeds, or its position).
+    let start_seeds = position.start_seeds();
     let total = position.seeds_in_pits();
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     // A finished game's value is what the stores and rows already hold: unless tables
@@ -322,7 +324,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
         let line = solver.principal_line(search.as_ref(), &position, margin, args.max_line)?;
         Ok((margin, turns, line))
     })?;
-    let reachable = if args.table && args.position.is_none() { Some(solver.game().reachable(&position)) } else { None };
+    let reachable = if args.table && start_seeds.is_some() { Some(solver.game().reachable(&position)) } else { None };
     let seconds = started.elapsed().as_secs_f64();
     let strongly = over || endgame_seeds >= total;
     let mover = position.to_move();
@@ -332,10 +334,10 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let out = PositionReport {
         schema: SCHEMA,
         game: "kalah".to_owned(),
-        parameters: json!({"pits": m, "seeds": args.position.is_none().then_some(args.seeds)}),
+        parameters: json!({"pits": m, "seeds": start_seeds}),
         rules: rules.name(),
         position: position.to_string(),
-        start: args.position.is_none(),
+        start: start_seeds.is_some(),
         to_move: mover.name().to_lowercase(),
         over: position.final_difference(&rules).is_some(),
         value: ValueReport::score(margin),
@@ -393,9 +395,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
     notes.push(format!("time: {seconds:.1} s"));
     let view = View {
         // Kalah(m, n) names a start; a position has only its pits and its seeds.
-        title: match args.position {
-            None => format!("Kalah({m},{}), rules: {rules}", args.seeds),
-            Some(_) => {
+        title: match start_seeds {
+            Some(n) => format!("Kalah({m},{n}), rules: {rules}"),
+            None => {
                 format!("Kalah, {m} pits a row, {} in the pits, rules: {rules}", counted(total, "seed", "seeds"))
             }
         },

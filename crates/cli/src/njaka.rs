@@ -108,6 +108,8 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
 pub fn run(args: NjakaArgs) -> Result<()> {
     let (position, counters) = position(&args)?;
     let game = game_for(&args, &position)?;
+    // A start given as a position is the start all the same.
+    let counters = counters.or_else(|| game.start_counters(&position));
     let dir = registry::njaka_dir(&args.query.out, &game);
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {

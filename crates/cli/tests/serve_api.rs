@@ -99,15 +99,20 @@ fn verdict(report: &Json) -> Json {
 fn every_game_answers_as_its_command_does() {
     let tables = tables();
     let server = Server::start(tables);
-    let cases: [(&str, &[&str]); 6] = [
-        ("thi?board=primus", &["thi", "--board", "primus", "--json"]),
-        ("kalah?pits=3&seeds=2", &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]),
-        ("awari?pits=3&seeds=2", &["awari", "--pits", "3", "--seeds", "2", "--json"]),
-        ("oware?rules=wari&pits=2&seeds=2", &["awari", "--rules", "wari", "--pits", "2", "--seeds", "2", "--json"]),
-        ("trias?holes=3&stones=1", &["trias", "--holes", "3", "--stones", "1", "--json"]),
-        ("njaka?holes=4&counters=2", &["njaka", "--holes", "4", "--counters", "2", "--json"]),
+    // Each start asked by its parameters, then the command that asks for it as a position.
+    let cases: [(&str, &[&str], &[&str]); 6] = [
+        ("thi?board=primus", &["thi", "--board", "primus", "--json"], &["thi", "--board", "primus"]),
+        ("kalah?pits=3&seeds=2", &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"], &["kalah", "--table"]),
+        ("awari?pits=3&seeds=2", &["awari", "--pits", "3", "--seeds", "2", "--json"], &["awari"]),
+        (
+            "oware?rules=wari&pits=2&seeds=2",
+            &["awari", "--rules", "wari", "--pits", "2", "--seeds", "2", "--json"],
+            &["awari", "--rules", "wari"],
+        ),
+        ("trias?holes=3&stones=1", &["trias", "--holes", "3", "--stones", "1", "--json"], &["trias"]),
+        ("njaka?holes=4&counters=2", &["njaka", "--holes", "4", "--counters", "2", "--json"], &["njaka"]),
     ];
-    for (query, args) in cases {
+    for (query, args, as_position) in cases {
         let (status, answer) = server.get_json(&format!("/api/{query}"));
         assert_eq!(status, 200, "{query}: {answer}");
         let cli = json(&solve(tables, args));
@@ -121,6 +126,27 @@ fn every_game_answers_as_its_command_does() {
         for key in cli.as_object().unwrap().keys().filter(|k| *k != "reachable") {
             assert!(answer.get(key).is_some(), "{query}: no `{key}`");
         }
+        // The start given as a position is the start all the same, to the server and the
+        // command alike.
+        // The parameters that select the game, not the start (a position fixes that).
+        let game = query.split('?').next().unwrap();
+        let selecting: String = query
+            .split(['?', '&'])
+            .skip(1)
+            .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
+            .map(|p| format!("{p}&"))
+            .collect();
+        let start = answer["position"].as_str().unwrap();
+        let (status, again) =
+            server.get_json(&format!("/api/{game}?{selecting}position={}", start.replace(' ', "%20")));
+        assert_eq!(status, 200, "{game} {start}: {again}");
+        let mut args = as_position.to_vec();
+        args.extend(["--position", start, "--json"]);
+        for report in [&again, &json(&solve(tables, &args))] {
+            assert_eq!(report["start"], true, "{query}: {report}");
+            assert_eq!(report["parameters"], answer["parameters"], "{query}");
+            assert_eq!(report["to_move"], answer["to_move"], "{query}");
+        }
         let board = &answer["board"];
         assert!(board["rows"].as_array().is_some_and(|r| !r.is_empty()), "{query}: {board}");
         // The line's positions start at the position and follow the line's moves.
@@ -130,17 +156,8 @@ fn every_game_answers_as_its_command_does() {
         // A move's position is answered too, and its value is the move's, seen by the
         // player to move there.
         if let Some(best) = answer["moves"].as_array().unwrap().iter().find(|m| m["move"] == answer["best"]) {
-            let game = query.split('?').next().unwrap();
-            let selecting: Vec<&str> = query
-                .split(['?', '&'])
-                .skip(1)
-                .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
-                .collect();
             let position = best["position"].as_str().unwrap().replace(' ', "%20").replace('+', "%2B");
-            let next = format!(
-                "/api/{game}?{}position={position}",
-                selecting.iter().map(|p| format!("{p}&")).collect::<String>()
-            );
+            let next = format!("/api/{game}?{selecting}position={position}");
             let (status, after) = server.get_json(&next);
             assert_eq!(status, 200, "{next}: {after}");
             assert_eq!(after["position"], best["position"]);

@@ -104,6 +104,14 @@ impl Board {
         Ok(Board { pits, m: m as u8 })
     }
 
+    /// The stones a pit if this is the start of its board (every pit alike), however it
+    /// was asked for.
+    pub fn start_seeds(&self) -> Option<u32> {
+        let m = self.pits_per_row();
+        let n = self.stones() / (2 * m as u32);
+        (n > 0 && Board::start(m, n).ok()? == *self).then_some(n)
+    }
+
     /// A board from `2m` counts (the mover's row first) of at most 48 stones in all.
     pub fn new(cells: &[u8]) -> Result<Board, BoardError> {
         pits_per_row(cells.len())?;

@@ -496,6 +496,13 @@ impl Position {
         Position::new(&row, &row, [0, 0], Side::South)
     }
 
+    /// The seeds a pit if this is the start of Kalah(m, n) (every pit alike, the stores
+    /// empty, South to move), however it was asked for.
+    pub fn start_seeds(&self) -> Option<u32> {
+        let n = u32::from(*self.south().first()?);
+        (Position::start(self.pits(), n).ok()? == *self).then_some(n)
+    }
+
     /// Pits a row.
     pub fn pits(&self) -> usize {
         self.rows.pits()

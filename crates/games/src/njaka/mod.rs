@@ -126,6 +126,12 @@ impl Njaka {
         Ok(Position::new(&vec![counters as u8; self.h], self.start_mask(), Side::South))
     }
 
+    /// The counters a hole if `position` is this game's start, however it was asked for.
+    pub fn start_counters(&self, position: &Position) -> Option<u32> {
+        let counters = position.counters() / self.h as u32;
+        (counters > 0 && self.start(counters).ok()? == *position).then_some(counters)
+    }
+
     /// Whether `position` is one of this game's (its board, and in the standard game its
     /// owners) and inside the index.
     pub fn check(&self, position: &Position) -> Result<(), NjakaError> {

@@ -98,7 +98,8 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryErr
             board.pits_per_row()
         )));
     }
-    Ok((board.pits_per_row(), seeds, board))
+    // A start given as a position is the start all the same.
+    Ok((board.pits_per_row(), seeds.or_else(|| board.start_seeds()), board))
 }
 
 /// The command that builds tables answering `request`.

@@ -59,7 +59,8 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError
             position.pits()
         )));
     }
-    Ok((position.pits(), seeds, position))
+    // A start given as a position is the start all the same.
+    Ok((position.pits(), seeds.or_else(|| position.start_seeds()), position))
 }
 
 /// The command that builds tables answering `request`.

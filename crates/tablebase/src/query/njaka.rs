@@ -112,6 +112,8 @@ fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError
     // Indexed for no counters: the request's board and rules, not its tables.
     let game =
         Njaka::new(position.holes(), variant, clockwise, 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
+    // A start given as a position is the start all the same.
+    let start = start.or_else(|| game.start_counters(&position));
     Ok((game, position, start))
 }
 
