@@ -1,5 +1,7 @@
-//! The options every game's subcommand shares for building tables and asking them about
-//! a position (flattened into each game's arguments).
+//! The options of the games built on the tier-game API alone (`solve trias`, `solve
+//! njaka`, flattened into their arguments) for building tables and asking them about a
+//! position. THI`, Kalah and Awari declare the same names themselves, beside options
+//! these do not have (Kalah's search, Awari's stone counts, THI`'s setups).
 
 use clap::Args;
 use std::path::PathBuf;
