@@ -407,7 +407,8 @@ pub fn run(args: KalahArgs) -> Result<()> {
             Some(d) => {
                 format!("game over: final store difference {d:+} for {} ({})", last.to_move().name(), outcome_word(d))
             }
-            None => "cut".to_owned(),
+            // A line cut by --max-line: the printer says where.
+            None => String::new(),
         },
         notes,
     };

@@ -67,7 +67,8 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over at {last}: a {} for the player to move", v.outcome()),
         (None, Some(ply)) => format!("repeats the position after ply {ply}: endless play, a draw"),
-        (None, None) => format!("cut at {last}"),
+        // A line cut by --max-line: the printer says where.
+        (None, None) => String::new(),
     };
     let view = View {
         title: describe(&game),

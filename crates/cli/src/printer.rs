@@ -15,7 +15,9 @@ pub struct View {
     /// The player to move at the position, by name; `None` where the notation does not
     /// say which player he is (an Oware position other than the start).
     pub mover: Option<String>,
-    /// What happens at the end of the principal line, in words (after "then: ").
+    /// How the principal line ends, in words (after "then: "), where it ends: the game
+    /// over, or a repetition. A line cut by --max-line is described here, the same for
+    /// every game.
     pub line_end: String,
     /// Lines printed last (a game's explanations).
     pub notes: Vec<String>,
@@ -83,7 +85,10 @@ pub fn print_position(report: &PositionReport, view: &View) {
     }
     let end = match report.line_end.kind {
         LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),
-        LineEndKind::Cut => format!("cut at {} moves", report.line.len()),
+        // Every game's cut alike: where --max-line stopped the line.
+        LineEndKind::Cut => {
+            format!("cut after {}, at {}", counted(report.line.len() as u64, "move", "moves"), report.line_end.position)
+        }
     };
     println!("  then: {end}");
     if let Some(r) = &report.reachable {

@@ -156,12 +156,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
     let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root)?;
 
     if args.verify {
-        for tier in retro::order::tier_order(&game, &[root])? {
-            retro::verify::verify_tier(&game, &tables, tier)?;
-        }
-        if !args.json {
-            println!("verified: every stored value equals the best over its successors");
-        }
+        crate::build::verify_tables(&game, &tables, root, args.json)?;
     }
 
     match query {
@@ -244,7 +239,8 @@ fn print_text(
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),
         (None, Some(ply)) => format!("repeats the position after ply {ply}: a draw by repetition"),
-        (None, None) => format!("cut at {}", report.line_end.position),
+        // A line cut by --max-line: the printer says where.
+        (None, None) => String::new(),
     };
     let view = View {
         title: format!(
