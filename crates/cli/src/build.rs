@@ -192,6 +192,18 @@ fn duration(seconds: f64) -> String {
     }
 }
 
+/// Checks every stored value of `root` and every tier below it against its successors
+/// (`--verify`), and says so on standard output unless the output is JSON.
+pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json: bool) -> Result<()> {
+    for tier in retro::order::tier_order(game, &[root])? {
+        retro::verify::verify_tier(game, tables, tier)?;
+    }
+    if !json {
+        println!("verified: every stored value equals the best over its successors");
+    }
+    Ok(())
+}
+
 /// The tables of `root` and every tier below it, in `dir`: finished tiers reused (after
 /// their checks), the rest announced and solved with a bar.
 /// Also returns the wall time in seconds.

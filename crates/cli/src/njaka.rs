@@ -129,12 +129,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     }
     let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
     if args.query.verify {
-        for tier in game.tiers_below(root as u32) {
-            retro::verify::verify_tier(&game, &tables, tier)?;
-        }
-        if !args.query.json {
-            println!("verified: every stored value equals the best over its successors");
-        }
+        crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
     let (report, _) = query::njaka::report(&game, &tables, &position, counters, args.query.max_line, tables_report)?;

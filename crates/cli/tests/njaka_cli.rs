@@ -86,3 +86,11 @@ fn bad_input_is_named() {
         assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn verify_checks_the_tables_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["njaka", "--holes", "4", "--counters", "2", "--verify"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified: every stored value"), "{}", stderr(&out));
+}

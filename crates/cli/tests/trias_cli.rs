@@ -137,3 +137,11 @@ fn bad_input_is_named() {
         assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn verify_checks_the_tables_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--holes", "3", "--stones", "1", "--verify"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verified: every stored value"), "{}", stderr(&out));
+}
