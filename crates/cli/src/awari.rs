@@ -5,7 +5,6 @@
 
 use crate::memory;
 use crate::printer::{counted, print_position, View};
-use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
@@ -155,7 +154,8 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if let Some(e) = too_big(&game, k, &dir) {
             bail!("tables up to {k} stones {e}: lower --stones");
         }
-        let (tables, seconds, report) = build(&game, k, &dir)?;
+        // Every tier up to k, not only those a k-stone board reaches (captures skip some).
+        let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(k))?;
         let tiers = tier_report(&game, &tables, k)?;
         if args.json {
             let tiers = tiers
@@ -244,7 +244,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
              and those {e}"
         );
     }
-    let (tables, seconds, report) = build(&game, total, &dir)?;
+    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total))?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
     let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
     if args.json {
@@ -264,18 +264,6 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 fn too_big(game: &Awari, k: u32, dir: &Path) -> Option<String> {
     let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k)).err()?;
     Some(format!("need {need}"))
-}
-
-fn build(game: &Awari, k: u32, dir: &Path) -> Result<(Tables<Awari>, f64, retro::store::BuildReport)> {
-    let tiers = game.tiers_up_to(k);
-    crate::build::announce(game, dir, &tiers)?;
-    let to_build: u64 = tiers.iter().filter(|&&t| !tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
-    let progress = BuildProgress::new(to_build);
-    let started = Instant::now();
-    let (tables, report) = store::build(game, dir, &tiers, &progress, &crate::build::options())
-        .with_context(|| format!("building tables in {}", dir.display()))?;
-    progress.finish();
-    Ok((tables, started.elapsed().as_secs_f64(), report))
 }
 
 /// One tier's line of the report.

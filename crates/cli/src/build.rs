@@ -204,17 +204,17 @@ pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json:
     Ok(())
 }
 
-/// The tables of `root` and every tier below it, in `dir`: finished tiers reused (after
-/// their checks), the rest announced and solved with a bar.
+/// The tables of `roots` and every tier they reach, in `dir`: finished tiers reused
+/// (after their checks), the rest announced and solved with a bar.
 /// Also returns the wall time in seconds.
-pub fn outcome_tables<G: Game>(game: &G, dir: &Path, root: G::Tier) -> Result<(Tables<G>, BuildReport, f64)> {
-    let order = retro::order::tier_order(game, &[root])?;
+pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Tables<G>, BuildReport, f64)> {
+    let order = retro::order::tier_order(game, roots)?;
     announce(game, dir, &order)?;
     let to_build: u64 =
         order.iter().filter(|&&t| !retro::store::tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build);
     let started = Instant::now();
-    let (tables, report) = build(game, dir, &[root], &progress, &options())
+    let (tables, report) = build(game, dir, roots, &progress, &options())
         .with_context(|| format!("building tables in {}", dir.display()))?;
     progress.finish();
     Ok((tables, report, started.elapsed().as_secs_f64()))

@@ -127,7 +127,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
             );
         }
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     if args.query.verify {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }

@@ -55,7 +55,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     let dir = registry::oware_dir(&args.out, &game);
     check_memory(&game, &dir)?;
     let root = game.locate(&position).tier;
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
     let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.max_line)?;
     let start = report.start;

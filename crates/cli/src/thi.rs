@@ -153,7 +153,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
     };
 
     let root = game.locate(&setup.start()).tier;
-    let (tables, report, build_seconds) = crate::build::outcome_tables(&game, &dir, root)?;
+    let (tables, report, build_seconds) = crate::build::tables(&game, &dir, &[root])?;
 
     if args.verify {
         crate::build::verify_tables(&game, &tables, root, args.json)?;

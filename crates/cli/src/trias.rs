@@ -154,7 +154,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     if args.query.position.is_some() && !args.query.build {
         needs_built(&game, &args.query.out, &dir, root)?;
     }
-    let (tables, build, seconds) = crate::build::outcome_tables(&game, &dir, root)?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     if args.query.verify {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
