@@ -189,3 +189,33 @@ async fn position(
     // Tables never change while served: an answer holds as long as the server runs.
     Ok(self::answer("max-age=3600", answer))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    /// At Ctrl-C the permits close: a query still waiting for one is refused, in JSON.
+    #[tokio::test]
+    async fn a_query_once_the_permits_are_closed_is_refused_as_busy() {
+        // The smallest tables there are: Kalah with one pit a row, to 2 seeds.
+        struct Quiet;
+        impl retro::solve::Observer for Quiet {}
+        let root = tempfile::tempdir().unwrap();
+        let rules = games::kalah::Rules::EMPTY_CAPTURE;
+        let game = games::kalah::Kalah::new(1, 2, rules).unwrap();
+        let dir = tablebase::registry::kalah_dir(root.path(), 1, &rules);
+        retro::store::build(&game, &dir, &[2], &Quiet, &retro::store::BuildOptions::default()).unwrap();
+        let library = Arc::new(Library::open(root.path(), |_, _| {}).unwrap());
+        let permits = query_permits();
+        let app = routes(library, Arc::clone(&permits));
+        let ask = || axum::http::Request::get("/api/kalah?pits=1&seeds=1").body(axum::body::Body::empty()).unwrap();
+        assert_eq!(app.clone().oneshot(ask()).await.unwrap().status(), StatusCode::OK);
+        permits.close();
+        let response = app.oneshot(ask()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["kind"], "busy", "{body}");
+    }
+}
