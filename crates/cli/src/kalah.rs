@@ -170,9 +170,9 @@ fn announce(plan: &Plan, seeds: u32) {
         ),
     };
     eprintln!(
-        "{} in the pits; endgame tables up to {} seeds: {}, about {} ({to_build})",
+        "{} in the pits; endgame tables up to {}: {}, about {} ({to_build})",
         counted(seeds, "seed", "seeds"),
-        plan.endgame_seeds(),
+        counted(plan.endgame_seeds(), "seed", "seeds"),
         counted(plan.table_positions(), "position", "positions"),
         memory::human(plan.table_bytes()),
     );
@@ -330,7 +330,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let mover = position.to_move();
     let (line, positions) = line;
     let last = *positions.last().expect("a line starts with its position");
-    let over = last.final_difference(&rules).is_some();
+    let line_ends = last.final_difference(&rules).is_some();
     let out = PositionReport {
         schema: SCHEMA,
         game: "kalah".to_owned(),
@@ -339,7 +339,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
         position: position.to_string(),
         start: start_seeds.is_some(),
         to_move: mover.name().to_lowercase(),
-        over: position.final_difference(&rules).is_some(),
+        over,
         value: ValueReport::score(margin),
         // `None` with --value-only: not computed, which an empty list would not say.
         moves: turns.as_ref().map(|turns| {
@@ -356,7 +356,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
         best: turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone())),
         line,
         line_end: LineEnd {
-            kind: if over { LineEndKind::Over } else { LineEndKind::Cut },
+            kind: if line_ends { LineEndKind::Over } else { LineEndKind::Cut },
             position: last.to_string(),
             repeats_ply: None,
         },
@@ -385,10 +385,14 @@ pub fn run(args: KalahArgs) -> Result<()> {
     notes.push(if over {
         "solved strongly: the game is over here".to_owned()
     } else if strongly {
-        format!("solved strongly: every position of this game is one table probe (boards up to {endgame_seeds} seeds)")
+        format!(
+            "solved strongly: every position of this game is one table probe (boards up to {})",
+            counted(endgame_seeds, "seed", "seeds")
+        )
     } else {
         format!(
-            "solved weakly: MTD(f) search above the tables of boards up to {endgame_seeds} seeds ({})",
+            "solved weakly: MTD(f) search above the tables of boards up to {} ({})",
+            counted(endgame_seeds, "seed", "seeds"),
             counted(search.as_ref().map_or(0, |s| s.nodes()), "node", "nodes")
         )
     });

@@ -288,6 +288,27 @@ fn a_finished_game_builds_no_table_and_searches_nothing() {
     assert_eq!(report["details"]["search_nodes"], serde_json::Value::Null);
 }
 
+/// How a value was found, said in words: a game over, every position a probe, or a
+/// search; a line that plays on to the end does not make the position itself over.
+#[test]
+fn the_report_says_how_the_value_was_found() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, said) in [
+        (&["kalah", "--position", "0,0,0/4,4,4 0-0 S"][..], "solved strongly: the game is over here"),
+        (
+            &["kalah", "--pits", "3", "--seeds", "3", "--table"],
+            "solved strongly: every position of this game is one table probe",
+        ),
+        (&["kalah", "--pits", "3", "--seeds", "3", "--endgame-seeds", "10"], "solved weakly: MTD(f) search"),
+    ] {
+        let out = solve(dir.path(), args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(text.contains(said), "{args:?}: {text}");
+        assert!(text.contains("then: game over"), "{args:?}: the line plays to the end: {text}");
+    }
+}
+
 /// A position of many seeds says what it will need before building anything, and is
 /// refused when that does not fit; more seeds than a pit holds are refused at once.
 #[test]
