@@ -97,7 +97,9 @@ fn answer(db: &Opened<Solver>, request: &Request) -> Result<Answer, QueryError> 
     let (m, seeds, position) = asked(request)?;
     let solver = &db.state;
     let rules = *solver.game().rules();
-    if m != solver.game().pits() || asked_rules != rules || position.seeds_in_pits() > solver.endgame_seeds() {
+    // A finished game needs no table: its stores and rows give its value.
+    let above = position.seeds_in_pits() > solver.endgame_seeds() && position.final_difference(&rules).is_none();
+    if m != solver.game().pits() || asked_rules != rules || above {
         return Err(QueryError::NotHere);
     }
     let (margin, turns) = solver.margin_and_turns(None, &position, &|_| {}).map_err(tables_error)?;
