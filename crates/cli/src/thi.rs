@@ -217,8 +217,9 @@ fn analyse(
     build_seconds: f64,
 ) -> Result<()> {
     let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
-    // The setup's name only where the position is its start.
-    let named = (*position == setup.start()).then_some(setup);
+    // A setup's name only where the position is its start: the one asked for, or any
+    // named one (the server names it too).
+    let named = (*position == setup.start()).then_some(setup).or_else(|| query::thi::named_start(position));
     let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;

@@ -123,10 +123,13 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
             position.size()
         )));
     }
-    // A position of a named setup's start is that setup's start.
-    let setup =
-        setup.or_else(|| NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == position));
-    Ok((size, setup, position))
+    Ok((size, setup.or_else(|| named_start(&position)), position))
+}
+
+/// The named setup whose start `position` is, if any: a start given as a position is
+/// that setup's start, to the command and the server alike.
+pub fn named_start(position: &Position) -> Option<Setup> {
+    NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == *position)
 }
 
 /// The command that builds tables answering `request`.
