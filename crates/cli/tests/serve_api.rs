@@ -19,7 +19,8 @@ fn tables() -> &'static Path {
     TABLES.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         for args in [
-            &["thi", "--board", "primus"][..],
+            // DUO's tables hold PRIMUS's start too.
+            &["thi", "--board", "duo"][..],
             &["kalah", "--pits", "3", "--seeds", "2", "--table"],
             &["awari", "--pits", "3", "--seeds", "2"],
             &["awari", "--rules", "wari", "--pits", "2", "--seeds", "2"],
@@ -101,7 +102,8 @@ fn every_game_answers_as_its_command_does() {
     let server = Server::start(tables);
     // Each start asked by its parameters, then the command that asks for it as a position.
     let cases: [(&str, &[&str], &[&str]); 6] = [
-        ("thi?board=primus", &["thi", "--board", "primus", "--json"], &["thi", "--board", "primus"]),
+        // PRIMUS's start asked of DUO's tables is named all the same.
+        ("thi?board=primus", &["thi", "--board", "primus", "--json"], &["thi", "--board", "duo"]),
         ("kalah?pits=3&seeds=2", &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"], &["kalah", "--table"]),
         ("awari?pits=3&seeds=2", &["awari", "--pits", "3", "--seeds", "2", "--json"], &["awari"]),
         (
@@ -146,6 +148,13 @@ fn every_game_answers_as_its_command_does() {
             assert_eq!(report["start"], true, "{query}: {report}");
             assert_eq!(report["parameters"], answer["parameters"], "{query}");
             assert_eq!(report["to_move"], answer["to_move"], "{query}");
+            // The details but the time (THI`'s claim above all).
+            let timeless = |details: &serde_json::Value| {
+                let mut details = details.clone();
+                details.as_object_mut().map(|d| d.remove("seconds"));
+                details
+            };
+            assert_eq!(timeless(&report["details"]), timeless(&answer["details"]), "{query}");
         }
         let board = &answer["board"];
         assert!(board["rows"].as_array().is_some_and(|r| !r.is_empty()), "{query}: {board}");
@@ -174,6 +183,18 @@ fn every_game_answers_as_its_command_does() {
         .collect();
     assert_eq!(held, ["thi", "kalah", "awari", "oware", "trias", "njaka"]);
     assert_eq!(games["skipped"], serde_json::json!([]));
+}
+
+/// A finished Kalah game is answered from its stores and rows, however many seeds they
+/// hold: no table is needed for it, as `solve kalah` answers it too.
+#[test]
+fn a_finished_kalah_game_above_the_tables_is_answered() {
+    let server = Server::start(tables());
+    let (status, answer) = server.get_json("/api/kalah?position=0,0,0/10,10,10%200-0%20S");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["value"]["score"], -30, "North keeps his row: {answer}");
+    assert_eq!(answer["over"], true);
+    assert_eq!(answer["moves"].as_array().map(Vec::len), Some(0), "{answer}");
 }
 
 #[test]
