@@ -144,7 +144,11 @@ pub fn run(args: AwariArgs) -> Result<()> {
     }
     if let (Some(k), Some(p)) = (args.stones, &position) {
         if p.stones() > k {
-            bail!("the position has {} stones: it needs tables up to --stones {}", p.stones(), p.stones());
+            bail!(
+                "the position has {}: it needs tables up to --stones {}",
+                counted(p.stones(), "stone", "stones"),
+                p.stones()
+            );
         }
     }
     let dir = registry::awari_dir(&args.out, m);
@@ -196,8 +200,9 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if let Some(missing) = tiers.iter().find(|&&t| !tier_file(&dir, t).exists()) {
             let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
             bail!(
-                "the position has {n} stones, but {} is missing (tier {missing}): build the tables with \
+                "the position has {}, but {} is missing (tier {missing}): build the tables with \
                  `solve awari{pits} --stones {n}{}`",
+                counted(n, "stone", "stones"),
                 tier_file(&dir, missing).display(),
                 tablebase::registry::out_flag(&args.out)
             );
@@ -211,11 +216,11 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if args.json {
             print_json(&out)?;
         } else {
-            print_text(
-                &out,
-                &p,
-                format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
-            );
+            let title = match p.start_seeds() {
+                Some(seeds) => start_title(m, seeds),
+                None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
+            };
+            print_text(&out, &p, title);
         }
         return Ok(());
     }
@@ -223,6 +228,15 @@ pub fn run(args: AwariArgs) -> Result<()> {
         print_json(&report)?;
     }
     Ok(())
+}
+
+/// The title of the start of `m` pits a row with `seeds` in each, however it was asked for.
+fn start_title(m: usize, seeds: u32) -> String {
+    format!(
+        "Awari {m}x{seeds}: {m} pits a row, {} in each ({}), South to move",
+        counted(seeds, "stone", "stones"),
+        counted(2 * m as u32 * seeds, "stone", "stones")
+    )
 }
 
 /// The start of `m` pits a row with `seeds` in each: every table up to its stones, then
@@ -250,11 +264,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     if args.json {
         print_json(&out)?;
     } else {
-        print_text(
-            &out,
-            &board,
-            format!("Awari {m}x{seeds}: {m} pits a row, {seeds} stones in each ({total} stones), South to move"),
-        );
+        print_text(&out, &board, start_title(m, seeds));
     }
     Ok(())
 }

@@ -89,7 +89,9 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     let (h, n) = (position.holes(), position.counters());
     let game = match Njaka::new(h, variant(args), args.clockwise, n) {
         Ok(game) => game,
-        Err(NjakaError::Index(_)) => bail!("{h} holes with {n} counters: more positions than a 64-bit index numbers"),
+        Err(NjakaError::Index(_)) => {
+            bail!("{h} holes with {}: more positions than a 64-bit index numbers", counted(n, "counter", "counters"))
+        }
         Err(e) => return Err(e.into()),
     };
     game.check(position)?;
@@ -97,9 +99,10 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     let dir = registry::njaka_dir(&args.query.out, &game);
     if let Err(need) = crate::build::check_memory(&game, &dir, &tiers) {
         bail!(
-            "{h} holes with {n} counters ({}) need the tables of {} tiers: {need}",
+            "{h} holes with {} ({}) need the tables of {}: {need}",
+            counted(n, "counter", "counters"),
             variant(args).name(),
-            tiers.len()
+            counted(tiers.len() as u64, "tier", "tiers")
         );
     }
     Ok(game)
