@@ -21,7 +21,7 @@ runs=()
 for preset in $presets; do
   json="$out/kalah-$m-$n-$preset.json"
   /usr/bin/time -f '%e %M' -o "$json.time" "$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" \
-    "${endgame[@]}" --out "$out" --json > "$json" 2> "$json.err"
+    ${endgame[@]+"${endgame[@]}"} --out "$out" --json > "$json" 2> "$json.err"
   runs+=("$json")
 done
 python3 - "${runs[@]}" <<'EOF'
@@ -49,8 +49,10 @@ for path, report in reports:
     print(f"| {report['rules']} | " + " | ".join(margin(scores[name], scores[name] == best) if name in scores else "–" for name in names) + " |")
     seconds, peak_kb = open(path + ".time").read().split()[-2:]
     details = report["details"]
+    # No search where the tables hold the whole game.
+    nodes = "no search" if details["search_nodes"] is None else f"{details['search_nodes']:,} nodes"
     timing.append(f"{report['rules']} {float(seconds):.1f} s ({details['endgame_seeds']}-seed tables, "
-                  f"{details['search_nodes']:,} nodes, peak {memory(int(peak_kb))})")
+                  f"{nodes}, peak {memory(int(peak_kb))})")
 print()
 print("Times from the directory as it stood: " + "; ".join(timing) + ".")
 EOF

@@ -16,8 +16,8 @@ pub struct View {
     /// say which player he is (an Oware position other than the start).
     pub mover: Option<String>,
     /// How the principal line ends, in words (after "then: "), where it ends: the game
-    /// over, or a repetition. A line cut by --max-line is described here, the same for
-    /// every game.
+    /// over, or a repetition. Not read for a line cut by --max-line, which
+    /// [`print_position`] describes itself, the same for every game.
     pub line_end: String,
     /// Lines printed last (a game's explanations).
     pub notes: Vec<String>,
