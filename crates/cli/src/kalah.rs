@@ -213,12 +213,22 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
 /// How often a search prints its progress where no spinner is drawn.
 const SEARCH_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// The bounds on the margin at `root` that `search` has proved so far, while they are
+/// apart.
+fn proved(search: &Search, root: &Position) -> Option<(i32, i32)> {
+    let (lower, upper) = search.stored_bounds(&root.board())?;
+    let difference = root.store_difference();
+    (lower < upper).then(|| (difference + i32::from(lower), difference + i32::from(upper)))
+}
+
 /// Runs `work` with a spinner counting the boards `search` has searched, if there is a
-/// search; `work` may print lines on standard error (above the spinner) through the
-/// function it is given, each with the seconds since `since` (the command's start: the
-/// total a user waits, as the final `time:` line counts it).
+/// search, and, for a `root` searched alone, the bounds on its margin proved so far;
+/// `work` may print lines on standard error (above the spinner) through the function it
+/// is given, each with the seconds since `since` (the command's start: the total a user
+/// waits, as the final `time:` line counts it).
 pub fn with_search_progress<T: Send>(
     search: Option<&Search>,
+    root: Option<&Position>,
     since: Instant,
     work: impl FnOnce(&(dyn Fn(String) + Sync)) -> Result<T> + Send,
 ) -> Result<T> {
@@ -232,7 +242,11 @@ pub fn with_search_progress<T: Send>(
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 let nodes = search.nodes();
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
-                let message = format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6);
+                let mut message = format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6);
+                // An hour's search that is stopped still says what it had proved.
+                if let Some((lower, upper)) = root.and_then(|p| proved(search, p)) {
+                    message += &format!(", margin {lower:+} to {upper:+}");
+                }
                 // Without a spinner drawn (a log, or a pipe), a line now and then says
                 // the search is alive and how fast it goes.
                 if spinner.is_hidden() && logged.elapsed() >= SEARCH_LOG_EVERY {
@@ -306,7 +320,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
     announce(&plan, total);
     let solver = build(plan)?;
     let search = solver.search(searched)?;
-    let (margin, turns, line) = with_search_progress(search.as_ref(), started, |say| {
+    // Only a search of the position alone narrows its own bounds as it goes.
+    let root = args.value_only.then_some(&position);
+    let (margin, turns, line) = with_search_progress(search.as_ref(), root, started, |say| {
         let (margin, turns) = if args.value_only {
             let margin = solver.margin(search.as_ref(), &position)?;
             say(format!("value: {margin:+}"));

@@ -177,7 +177,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         )?;
         let solver = build(plan)?;
         let search = solver.search(total)?;
-        let (computed, margin) = with_search_progress(search.as_ref(), Instant::now(), |_| {
+        let (computed, margin) = with_search_progress(search.as_ref(), Some(&start), Instant::now(), |_| {
             Ok(if row.margin.is_some() || args.margins {
                 // The start's margin alone: one MTD(f) search, which proves the other
                 // turns no better without valuing each exactly.

@@ -146,3 +146,30 @@ fn a_missing_table_ends_every_search_with_its_error() {
         }
     }
 }
+
+/// The bounds a search leaves in its transposition table on a board always hold the exact
+/// value, and are that value once it is searched: what a long search's progress shows.
+#[test]
+fn stored_bounds_hold_the_value() {
+    for rules in presets() {
+        let (game, _dir, tables) = built(3, 12, rules);
+        for rank in (0..game.tier_size(12)).step_by(11) {
+            let board = game.position(Location::at(12, rank));
+            if board.outcome(&rules).is_some() {
+                continue; // a finished board is answered, never searched
+            }
+            let exact = tables.probe(12, rank).unwrap();
+            let search = Search::new(&game, &tables, 6, 16).unwrap().with_threads(1);
+            assert_eq!(search.stored_bounds(&board), None, "nothing searched yet");
+            // One null-window test proves one side.
+            search.at_least(&board, exact + 1).unwrap();
+            let (lower, upper) = search.stored_bounds(&board).expect("the test stored its bound");
+            assert!(
+                lower <= exact && exact <= upper && upper <= exact,
+                "{rules}: {board:?}: {lower}..{upper}, {exact}"
+            );
+            search.value(&board).unwrap();
+            assert_eq!(search.stored_bounds(&board), Some((exact, exact)), "{rules}: {board:?}");
+        }
+    }
+}

@@ -348,6 +348,13 @@ impl<'a> Search<'a> {
         entry.best.checked_sub(1).map(usize::from)
     }
 
+    /// The bounds the transposition table holds on `board`'s value, if it holds an entry
+    /// for it: what the search has proved of it so far (MTD(f) narrows them test by test).
+    pub fn stored_bounds(&self, board: &Board) -> Option<(i16, i16)> {
+        let entry = self.transpositions.lookup(hash(board))?;
+        Some((entry.lower, entry.upper))
+    }
+
     /// Whether the board's value is at least `target`: one null-window search.
     pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, ProbeError> {
         Ok(self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0] >= target)
