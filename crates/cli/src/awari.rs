@@ -212,11 +212,13 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
         let seconds = opened.elapsed().as_secs_f64();
         let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-        let (out, _) = query::awari::report(&game, &tables, &p, p.start_seeds(), tables_report, args.max_line)?;
+        // A start given as a position is the start all the same.
+        let start_seeds = p.start_seeds();
+        let (out, _) = query::awari::report(&game, &tables, &p, start_seeds, tables_report, args.max_line)?;
         if args.json {
             print_json(&out)?;
         } else {
-            let title = match p.start_seeds() {
+            let title = match start_seeds {
                 Some(seeds) => start_title(m, seeds),
                 None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
             };
