@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
-use retro::store::{self, tier_file};
+use retro::store;
 use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -196,17 +196,13 @@ pub fn run(args: AwariArgs) -> Result<()> {
     if let Some(p) = position {
         let n = p.stones();
         let game = Awari::new(m, n).context("indexing the boards")?;
-        let tiers = game.tiers_up_to(n);
-        if let Some(missing) = tiers.iter().find(|&&t| !tier_file(&dir, t).exists()) {
-            let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-            bail!(
-                "the position has {}, but {} is missing (tier {missing}): build the tables with \
-                 `solve awari{pits} --stones {n}{}`",
-                counted(n, "stone", "stones"),
-                tier_file(&dir, missing).display(),
-                tablebase::registry::out_flag(&args.out)
-            );
-        }
+        let root = game.locate(&p).tier;
+        let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
+        let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.out));
+        crate::build::require_built(&game, &dir, root, &counted(n, "stone", "stones"), &command)?;
+        // The tiers play can reach from here: a capture takes two or three stones, so some
+        // tiers below are never met.
+        let tiers = retro::order::tier_order(&game, &[root])?;
         let opened = Instant::now();
         let tables = store::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
         let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };

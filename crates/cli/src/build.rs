@@ -204,6 +204,31 @@ pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json:
     Ok(())
 }
 
+/// Refuses a position whose tables in `dir` are not all there (`root` and every tier it
+/// reaches), naming the tiers missing, the positions they hold, and `command`, which builds
+/// them: a position is answered from the tables already built, never by building unasked
+/// (a board's larger tiers can take hours). `has` says what the position holds ("7 stones").
+pub fn require_built<G: Game>(game: &G, dir: &Path, root: G::Tier, has: &str, command: &str) -> Result<()> {
+    let mut needed = retro::order::tier_order(game, &[root])?;
+    needed.sort();
+    let missing = not_built::<G>(dir, &needed);
+    let positions: u64 = missing.iter().map(|&t| game.tier_size(t)).sum();
+    let tiers = match &missing[..] {
+        [] => return Ok(()),
+        [one] => format!("tier {one} is"),
+        [first, last] => format!("tiers {first} and {last} are"),
+        [first @ .., last] if missing.len() <= 4 => {
+            format!("tiers {} and {last} are", first.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
+        }
+        [first, .., last] => format!("{} tiers, {first} to {last}, are", missing.len()),
+    };
+    bail!(
+        "this position has {has}; in {}, {tiers} missing ({}): build them with {command}",
+        dir.display(),
+        counted(positions, "position", "positions")
+    )
+}
+
 /// The tables of `roots` and every tier they reach, in `dir`: finished tiers reused
 /// (after their checks), the rest announced and solved with a bar.
 /// Also returns the wall time in seconds.

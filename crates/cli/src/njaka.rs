@@ -116,19 +116,13 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     let dir = registry::njaka_dir(&args.query.out, &game);
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
-        if let Some(&missing) =
-            game.tiers_below(root as u32).iter().find(|&&t| !retro::store::tier_file(&dir, t).exists())
-        {
-            bail!(
-                "this position has {}; tier {missing} of its tables is missing in {}: build them with \
-                 `solve njaka --position \"{position}\" --build{}{}{}`",
-                counted(root, "counter", "counters"),
-                dir.display(),
-                if args.advanced { " --advanced" } else { "" },
-                if args.clockwise { " --clockwise" } else { "" },
-                registry::out_flag(&args.query.out)
-            );
-        }
+        let command = format!(
+            "`solve njaka --position \"{position}\" --build{}{}{}`",
+            if args.advanced { " --advanced" } else { "" },
+            if args.clockwise { " --clockwise" } else { "" },
+            registry::out_flag(&args.query.out)
+        );
+        crate::build::require_built(&game, &dir, root, &counted(root, "counter", "counters"), &command)?;
     }
     let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     if args.query.verify {

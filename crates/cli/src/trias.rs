@@ -117,42 +117,22 @@ fn game_for(position: &Position, dir: &std::path::Path) -> Result<Trias> {
     Ok(game)
 }
 
-/// A position is answered from the tables already built: a missing tier is named, with
-/// the commands that build it, rather than built unasked (a board's larger tiers can take
-/// hours).
-fn needs_built(game: &Trias, out: &std::path::Path, dir: &std::path::Path, root: u8) -> Result<()> {
-    let missing: Vec<u8> = (0..=root).filter(|&t| !retro::store::tier_file(dir, t).exists()).collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let k = game.holes();
-    let positions: u64 = missing.iter().map(|&t| game.tier_size(t)).sum();
-    // A start needs a stone a hole: the smallest one whose tables hold this position.
-    let per_hole = (root as u32).div_ceil(3 * k as u32).max(1);
-    let tiers = match &missing[..] {
-        [one] => format!("tier {one} is"),
-        [first, .., last] if missing.len() == (last - first) as usize + 1 => format!("tiers {first} to {last} are"),
-        many => format!("tiers {} are", many.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")),
-    };
-    bail!(
-        "this position has {}; in the 3x{k} tables in {}, {tiers} missing ({}). Build \
-         them with `solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
-         build just these",
-        counted(root, "stone", "stones"),
-        dir.display(),
-        counted(positions, "position", "positions"),
-        registry::out_flag(out),
-        3 * k as u32 * per_hole
-    )
-}
-
 pub fn run(args: TriasArgs) -> Result<()> {
     let (position, stones) = position(&args)?;
     let dir = registry::trias_dir(&args.query.out, position.holes());
     let game = game_for(&position, &dir)?;
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
-        needs_built(&game, &args.query.out, &dir, root)?;
+        let k = game.holes();
+        // A start needs a stone a hole: the smallest one whose tables hold this position.
+        let per_hole = (root as u32).div_ceil(3 * k as u32).max(1);
+        let command = format!(
+            "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to build \
+             just these",
+            registry::out_flag(&args.query.out),
+            3 * k as u32 * per_hole
+        );
+        crate::build::require_built(&game, &dir, root, &counted(root, "stone", "stones"), &command)?;
     }
     let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     if args.query.verify {

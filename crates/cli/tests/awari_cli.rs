@@ -165,3 +165,21 @@ fn bad_pits_and_rule_combinations_are_errors() {
         assert!(!stderr(&out).contains("panicked"), "{args:?}");
     }
 }
+
+/// A position above the tables built is refused, naming the tiers it needs that are
+/// missing and the command that builds them; the tiers play cannot reach are not asked for.
+#[test]
+fn a_position_beyond_the_tables_built_names_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["awari", "--pits", "3", "--stones", "2"]).status.success());
+    let out = solve(dir.path(), &["awari", "--pits", "3", "--position", "1,1,1,1,1,0"]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    // Five stones reach three and two (a capture takes two or three), never four.
+    assert!(error.contains("tiers 3 and 5 are missing (308 positions)"), "{error}");
+    assert!(error.contains("solve awari --pits 3 --stones 5 --out"), "{error}");
+    // The command it names builds what the position needs.
+    assert!(solve(dir.path(), &["awari", "--pits", "3", "--stones", "5"]).status.success());
+    let answered = json(&solve(dir.path(), &["awari", "--pits", "3", "--position", "1,1,1,1,1,0", "--json"]));
+    assert_eq!(answered["tables"]["tiers_built"], 0);
+}
