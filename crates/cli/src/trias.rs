@@ -73,7 +73,7 @@ fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
                     p.stones()
                 );
             }
-            Ok((p, query::trias::start_stones(&p)))
+            Ok((p, p.start_stones()))
         }
         (None, Some(k), Some(s)) => {
             if s == 0 {

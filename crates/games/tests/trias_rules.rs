@@ -147,3 +147,13 @@ fn a_start_past_the_stones_a_board_holds_is_refused_however_large() {
     // 36 holes times 2^30 stones wraps to 0 in 32 bits.
     assert!(Position::start(12, 1 << 30).is_none());
 }
+
+/// A start is one however it was asked for: every hole alike and not empty, South to move.
+#[test]
+fn a_start_written_as_a_position_is_the_start() {
+    assert_eq!(position("2,2,2/2,2,2/2,2,2 S").start_stones(), Some(2));
+    assert_eq!(Position::start(4, 3).unwrap().start_stones(), Some(3));
+    assert_eq!(position("2,2,2/2,2,2/2,2,2 N").start_stones(), None);
+    assert_eq!(position("2,2,2/2,2,2/2,2,1 S").start_stones(), None);
+    assert_eq!(position("0,0,0/0,0,0/0,0,0 S").start_stones(), None);
+}

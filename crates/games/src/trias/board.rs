@@ -104,6 +104,13 @@ impl Position {
         Some(Position { cells, holes: holes as u8, to_move: Side::South })
     }
 
+    /// The stones a hole if this is a start (every hole alike and not empty, South to
+    /// move), however it was asked for.
+    pub fn start_stones(&self) -> Option<u32> {
+        let first = u32::from(*self.cells().first()?);
+        (first > 0 && Position::start(self.holes(), first).as_ref() == Some(self)).then_some(first)
+    }
+
     /// A position from its cells in the mover's order (`3 × holes` of them) and its mover.
     /// The caller keeps the limits (holes 1..=[`MAX_HOLES`], at most [`MAX_STONES`]).
     pub fn from_cells(cells: &[u8], to_move: Side) -> Position {

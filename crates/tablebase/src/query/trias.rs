@@ -6,7 +6,7 @@ use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described,
 use crate::analysis::{position_report, Header};
 use crate::registry::{self, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
-use games::trias::{Lap, LapEnd, NotationError, Position, Side, Trias, MAX_HOLES, MAX_STONES};
+use games::trias::{Lap, LapEnd, NotationError, Position, Trias, MAX_HOLES, MAX_STONES};
 use retro::Tables;
 use serde_json::json;
 use std::path::Path;
@@ -89,13 +89,6 @@ pub fn board(position: &Position) -> Board {
     Board { layout: "rows", rows, labels: vec!["N".into(), "M".into(), "S".into()], stores: Vec::new() }
 }
 
-/// The stones a hole of `position` if it is a start.
-pub fn start_stones(position: &Position) -> Option<u32> {
-    let first = position.cells()[0] as u32;
-    let start = position.to_move() == Side::South && first > 0 && position.cells().iter().all(|&c| c as u32 == first);
-    start.then_some(first)
-}
-
 /// A position's text that does not read: well written but not a board here (its size,
 /// or more stones than a board holds), or not written in the notation.
 fn read_error(e: NotationError) -> QueryError {
@@ -132,7 +125,7 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
             position.holes()
         )));
     }
-    Ok((position, start_stones(&position)))
+    Ok((position, position.start_stones()))
 }
 
 /// The command that builds tables answering `request`.
