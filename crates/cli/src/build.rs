@@ -128,6 +128,9 @@ fn in_parts(need: &memory::Need) -> String {
 
 /// Bytes free on the file system that holds `dir` (or would: its nearest existing parent).
 fn free_disk(dir: &Path) -> Option<u64> {
+    // A relative path's ancestors end at "", which does not exist: look from the
+    // working directory.
+    let dir = std::path::absolute(dir).ok()?;
     let existing = dir.ancestors().find(|d| d.exists())?;
     fs4::available_space(existing).ok()
 }

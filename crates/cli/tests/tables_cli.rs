@@ -332,3 +332,18 @@ fn a_lower_min_saving_stores_many_valued_tables_in_blocks() {
         assert!(!output.status.success() && stderr(&output).contains("--min-saving"), "{bad}: {}", stderr(&output));
     }
 }
+
+/// A new relative `--out` has its free disk measured (from the working directory), so the
+/// disk check applies to it as to any other: a relative path's ancestors end at "".
+#[test]
+fn a_relative_out_directory_has_its_disk_measured() {
+    let cwd = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["thi", "--board", "primus", "--out", "fresh/tables"])
+        .current_dir(cwd.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(said.contains(" of disk)") && !said.contains("unknown of disk"), "{said}");
+}
