@@ -118,6 +118,12 @@ pub fn run(args: AwariArgs) -> Result<()> {
     if let Some(t) = args.target {
         bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
     }
+    if crate::build::parts_given() {
+        bail!(
+            "--parts: only --rules trysse and wari are solved in parts (the outcome engine); Awari's \
+             scores are solved a whole tier at a time"
+        );
+    }
     let position: Option<Board> = match &args.position {
         Some(text) => {
             Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)

@@ -50,7 +50,7 @@ impl ForceFlag {
 /// command as [`ForceFlag`].
 #[derive(clap::Args)]
 pub struct PartsFlag {
-    /// Solve every tier of the outcome engine (THI`, Trias, Trysse, Wari) from a scratch
+    /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch
     /// file beside the tables, its positions cut into N ranges set one after another (the
     /// parents a level finds outside the first range wait in a file a range): the memory
     /// of one range. By default only a tier whose two bytes a position exceed half the
@@ -73,6 +73,11 @@ impl PartsFlag {
             PARTS.store(parts.into(), Relaxed);
         }
     }
+}
+
+/// Whether `--parts` was given, before the command or after it.
+pub fn parts_given() -> bool {
+    forced_parts().is_some()
 }
 
 /// The parts `--parts` asks for, if it does.

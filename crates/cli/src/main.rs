@@ -64,7 +64,7 @@ impl Command {
         match self {
             Command::Thi(args) => (Some(&args.force), Some(&args.parts)),
             Command::Awari(args) => (Some(&args.force), Some(&args.parts)),
-            Command::Trias(args) => (Some(&args.force), Some(&args.parts)),
+            Command::Trias(args) => (Some(&args.force), None),
             Command::Kalah(args) => (Some(&args.force), None),
             Command::Njaka(args) => (Some(&args.force), None),
             Command::Verify(args) => (Some(args.force()), None),
@@ -81,7 +81,7 @@ impl Cli {
         let (force, parts) = self.command.build_flags();
         if self.parts.given() && parts.is_none() {
             return Some(format!(
-                "--parts does not apply to `solve {name}`: only thi, awari and trias solve their tiers in parts"
+                "--parts does not apply to `solve {name}`: only thi and awari (--rules trysse or wari) solve their tiers in parts"
             ));
         }
         if self.force.given() && force.is_none() {

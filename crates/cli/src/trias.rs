@@ -49,8 +49,6 @@ pub struct TriasArgs {
     explain: bool,
     #[command(flatten)]
     pub force: crate::build::ForceFlag,
-    #[command(flatten)]
-    pub parts: crate::build::PartsFlag,
 }
 
 /// The position asked about and, for a start, its stones a hole.

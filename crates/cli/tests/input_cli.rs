@@ -72,6 +72,8 @@ fn build_flags_before_a_command_they_do_not_apply_to_are_refused() {
     for (args, flag) in [
         (&["--parts", "2", "kalah", "--pits", "2", "--seeds", "1", "--out", table][..], "--parts"),
         (&["--parts", "2", "njaka", "--holes", "2", "--counters", "1", "--out", table][..], "--parts"),
+        // Trias's tiers are solved by the acyclic engine, which has no parts.
+        (&["--parts", "2", "trias", "--holes", "2", "--stones", "1", "--out", table][..], "--parts"),
         (&["--force", "info", table][..], "--force"),
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(args).output().unwrap();
@@ -82,4 +84,23 @@ fn build_flags_before_a_command_they_do_not_apply_to_are_refused() {
     }
     let out = solve(dir.path(), &["--force", "kalah", "--pits", "2", "--seeds", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// `--parts` splits only the outcome engine's tiers: under Awari's own rules (cyclic
+/// scores) it is refused before anything is built, before or after the command; under
+/// Trysse it applies.
+#[test]
+fn parts_are_refused_where_no_tier_is_split() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--parts", "2", "awari", "--pits", "2", "--stones", "3"][..],
+        &["awari", "--pits", "2", "--stones", "3", "--parts", "2"],
+    ] {
+        let out = solve(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains("only --rules trysse and wari are solved in parts"), "{}", stderr(&out));
+    }
+    assert!(!dir.path().join("awari").exists(), "nothing is built");
+    let out = solve(dir.path(), &["--parts", "2", "awari", "--rules", "trysse", "--pits", "2", "--seeds", "1"]);
+    assert!(out.status.success() && stderr(&out).contains("solved in 2 parts"), "{}", stderr(&out));
 }
