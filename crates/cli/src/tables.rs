@@ -201,10 +201,7 @@ fn verify_files(path: &Path) -> Result<()> {
     if !verified.complete {
         // With cycles inside a tier the local check can pass a consistent wrong
         // labelling of a cycle; say so rather than claim a proof.
-        eprintln!(
-            "note: these tiers hold cycles; this check is necessary, not sufficient (see \
-             crates/retro/src/verify.rs)"
-        );
+        eprintln!("{}", crate::build::CYCLES_NOTE);
     }
     println!(
         "{}: verified {} in {} of `{key}` in {:.1} s: every stored value equals the best over its successors",

@@ -93,4 +93,6 @@ fn verify_checks_the_tables_built() {
     let out = solve(dir.path(), &["njaka", "--holes", "4", "--counters", "2", "--verify"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("verified: every stored value"), "{}", stderr(&out));
+    // Cyclic scores: the check is not a proof, and the command says so.
+    assert!(stderr(&out).contains("necessary, not sufficient"), "{}", stderr(&out));
 }
