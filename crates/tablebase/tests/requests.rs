@@ -2,7 +2,7 @@
 //! parsing, never a panic: the server hands these functions whatever a client sends.
 
 use proptest::prelude::*;
-use tablebase::query::Request;
+use tablebase::query::{QueryError, Request};
 use tablebase::registry::GAMES;
 
 /// Text built from the characters the notations use, and some they do not.
@@ -142,16 +142,28 @@ proptest! {
 }
 
 /// The command named for THI` tables that are not built sets up a board holding the
-/// position's counters: stacks on one row where they fit, else single counters on rows.
+/// position's counters: stacks on one row where they fit, else single counters on rows;
+/// or the board asked for. Tables past a 64-bit index are impossible: no command builds them.
 #[test]
 fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
-    let row = |c: &str| [c; 8].join(",");
-    let rows = |c: &str, n: usize| vec![row(c); n].join("/");
-    let command = |position: String| thi.command(&Request::new([("size", "8"), ("position", &position)]).unwrap());
-    // The start of `--size 8 --rows 4`: 32 single counters a side.
-    let start = format!("{}/{} w", rows("b", 4), rows("w", 4));
-    assert_eq!(command(start).unwrap(), "solve thi --size 8 --rows 4 --rules original");
-    let three = format!("{}/{}/{} w", rows("b", 3), rows("-", 2), rows("w", 3));
-    assert_eq!(command(three).unwrap(), "solve thi --size 8 --height 3 --rules original");
+    let command = |size: usize, position: String| {
+        thi.command(&Request::new([("size", size.to_string().as_str()), ("position", &position)]).unwrap())
+    };
+    let row = |size: usize, c: &str| vec![c; size].join(",");
+    // Five on 5×5: one row of single counters, the start of `--height 1`.
+    let five = format!("{}/{}/{}/{}/{} w", row(5, "b"), row(5, "-"), row(5, "-"), row(5, "-"), row(5, "w"));
+    assert_eq!(command(5, five).unwrap(), "solve thi --size 5 --height 1 --rules original");
+    // Seven on 4×4: stacks of two on the first row hold them.
+    let seven = format!("{}/bbb,-,-,-/w,-,-,-/ww,ww,ww,- w", row(4, "b"));
+    assert_eq!(command(4, seven).unwrap(), "solve thi --size 4 --height 2 --rules original");
+    // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it.
+    let rows = |c: &str| vec![row(8, c); 4].join("/");
+    let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
+    assert!(matches!(&error, QueryError::Impossible(m) if m.contains("64-bit index")), "{error:?}");
+    // A named board asked for is named; QUADRAT is past the index.
+    let quadrat = thi.command(&Request::new([("board", "quadrat")]).unwrap()).unwrap_err();
+    assert!(matches!(&quadrat, QueryError::Impossible(m) if m.contains("6×6")), "{quadrat:?}");
+    let duo = thi.command(&Request::new([("board", "duo"), ("rules", "fixed1")]).unwrap()).unwrap();
+    assert_eq!(duo, "solve thi --board duo --rules fixed1");
 }

@@ -132,10 +132,12 @@ pub fn named_start(position: &Position) -> Option<Setup> {
     NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == *position)
 }
 
-/// The command that builds tables answering `request`.
+/// The command that builds tables answering `request`: the setup asked for, else the
+/// smallest one holding the position's counters. Tables no 64-bit index can number are
+/// refused as impossible, since no command builds them.
 pub fn command(request: &Request) -> Result<String, QueryError> {
     let rules = rules(request)?;
-    let (size, _, position) = asked(request)?;
+    let (size, asked_setup, position) = asked(request)?;
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
     // The largest setups: stacks of three on the first row, or single counters on the
     // first size/2 rows (more on the boards of 8 and 9).
@@ -145,15 +147,25 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
             "{counters} counters of one colour: no setup of {size}×{size} has more than {most}"
         )));
     }
-    let counters = counters.max(1);
-    let rows = counters.div_ceil(size as u32);
-    let board = if size == 3 {
-        let named = ["primus", "duo", "trias"][(counters as usize - 1) / 3];
-        format!("--board {named}")
-    } else if rows <= 3 {
-        format!("--size {size} --height {rows}")
-    } else {
-        format!("--size {size} --rows {rows}")
+    let setup = asked_setup.unwrap_or_else(|| {
+        let rows = counters.max(1).div_ceil(size as u32) as u8;
+        if rows <= 3 {
+            Setup::Height { size, height: rows }
+        } else {
+            Setup::Rows { size, rows }
+        }
+    });
+    if Thi::for_setup(setup, rules).is_err() {
+        return Err(QueryError::Impossible(format!(
+            "the tables of {size}×{size} with {} have more positions than a 64-bit index can number: \
+             no command builds them",
+            if counters == 1 { "1 counter a side".to_owned() } else { format!("{counters} counters a side") }
+        )));
+    }
+    let board = match setup {
+        named if NAMED.contains(&named.name().as_str()) => format!("--board {}", named.name()),
+        Setup::Height { height, .. } => format!("--size {size} --height {height}"),
+        Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
     let bonus = if rules.bonus { " --bonus" } else { "" };
     Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
