@@ -359,9 +359,16 @@ fn a_damaged_directory_is_left_out_and_named() {
     assert_eq!(skipped.len(), 1, "{games}");
     assert!(skipped[0]["directory"].as_str().unwrap().ends_with("3x2"), "{games}");
     assert!(skipped[0]["error"].as_str().unwrap().contains("tier-3.tbl"), "{games}");
-    // The rest is served; the damaged game answers as not built.
+    // The rest is served; the damaged game answers as not built, naming what to remove
+    // first (the command alone would stop at the damaged file); other games name nothing.
     assert_eq!(server.get("/api/awari?pits=2&seeds=1").0, 200);
-    assert_eq!(server.get("/api/trias?holes=2&stones=1").0, 404);
+    let (status, body) = server.get_json("/api/trias?holes=2&stones=1");
+    assert_eq!(status, 404);
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("first remove what is damaged") && error.contains("tier-3.tbl"), "{body}");
+    let (status, body) = server.get_json("/api/njaka?holes=2&counters=1");
+    assert_eq!(status, 404);
+    assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");
 }
 
 #[test]

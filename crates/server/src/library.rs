@@ -74,9 +74,19 @@ impl Library {
                 answer => return answer,
             }
         }
+        // A directory of this game's tables that failed its checks may hold what was
+        // asked: the command alone would then stop at the damaged file.
+        let game_dir = self.root.join(game.name);
+        let left_out = self
+            .skipped
+            .iter()
+            .filter(|s| Path::new(&s.directory).starts_with(&game_dir))
+            .map(|s| format!("{}: {}", s.directory, s.error))
+            .collect();
         Err(QueryError::NotBuilt {
             what: format!("the {} tables this request needs", game.name),
             command: format!("{}{}", game.command(request)?, registry::out_flag(&self.root)),
+            left_out,
         })
     }
 }

@@ -45,16 +45,28 @@ pub enum QueryError {
     #[error("these tables are for another board or other rules")]
     NotHere,
     /// The tables that would answer are not built (or not loaded).
-    #[error("{what} are not built here; build them with `{command}`")]
+    #[error("{what} are not built here; build them with `{command}`{}", left_out_note(.left_out))]
     NotBuilt {
         /// What is missing.
         what: String,
         /// The command that builds them.
         command: String,
+        /// Directories of the game's tables that failed their checks and were left out,
+        /// with why: the tables asked for may be one of them, to be rebuilt first.
+        left_out: Vec<String>,
     },
     /// The tables could not answer (a missing or damaged table).
     #[error("the tables could not answer: {0}")]
     Tables(String),
+}
+
+/// What to remove first, for the directories of a game that failed their checks.
+fn left_out_note(left_out: &[String]) -> String {
+    if left_out.is_empty() {
+        String::new()
+    } else {
+        format!(" (first remove what is damaged: left out when the tables were opened, {})", left_out.join("; "))
+    }
 }
 
 impl QueryError {
