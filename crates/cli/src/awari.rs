@@ -4,7 +4,7 @@
 //! are in [`crate::oware`].
 
 use crate::memory;
-use crate::printer::{counted, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
@@ -15,7 +15,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tablebase::report::{print_json, LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
+use tablebase::report::{LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
 use tablebase::{query, registry};
 
 /// The rule sets of the Oware family.
@@ -186,8 +186,8 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 tiers,
             });
         } else {
-            print_tiers(&tiers);
-            println!(
+            print_tiers(&tiers)?;
+            outln!(
                 "tables: {} ({} built, {} reused) in {:.1} s, {} on disk ({:.3} bytes/position), peak memory {}",
                 dir.display(),
                 report.tiers_built,
@@ -196,7 +196,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 memory::human(report.bytes as f64),
                 report.bytes as f64 / report.positions.max(1) as f64,
                 memory::peak_resident().map_or("unknown".to_owned(), |b| memory::human(b as f64)),
-            );
+            )?;
         }
     }
     if let Some(p) = position {
@@ -224,7 +224,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
                 Some(seeds) => start_title(m, seeds),
                 None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
             };
-            print_text(&out, &p, title);
+            print_text(&out, &p, title)?;
         }
         return Ok(());
     }
@@ -268,7 +268,7 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     if args.json {
         print_json(&out)?;
     } else {
-        print_text(&out, &board, start_title(m, seeds));
+        print_text(&out, &board, start_title(m, seeds))?;
     }
     Ok(())
 }
@@ -305,22 +305,22 @@ fn tier_report(game: &Awari, tables: &Tables<Awari>, k: u32) -> Result<Vec<TierL
         .collect()
 }
 
-fn print_tiers(tiers: &[TierLine]) {
-    println!("{:>3} {:>15} {:>15}  values (score for the player to move: positions)", "n", "entries", "published rule");
+fn print_tiers(tiers: &[TierLine]) -> Result<(), crate::printer::StdoutError> {
+    outln!("{:>3} {:>15} {:>15}  values (score for the player to move: positions)", "n", "entries", "published rule")?;
     let count = |c: Option<u64>| c.map_or("-".to_owned(), |c| c.to_string());
     for t in tiers {
         let values: Vec<String> = t.values.iter().map(|(v, c)| format!("{v:+}:{c}")).collect();
-        println!("{:>3} {:>15} {:>15}  {}", t.stones, t.entries, count(t.published), values.join(" "));
+        outln!("{:>3} {:>15} {:>15}  {}", t.stones, t.entries, count(t.published), values.join(" "))?;
     }
-    println!(
+    outln!(
         "sum {:>15} {:>15}",
         tiers.iter().map(|t| t.entries).sum::<u64>(),
         count(tiers.iter().map(|t| t.published).sum::<Option<u64>>())
-    );
+    )
 }
 
 /// Prints a report of `board` as text under `title`.
-fn print_text(report: &PositionReport, board: &Board, title: String) {
+fn print_text(report: &PositionReport, board: &Board, title: String) -> Result<(), crate::printer::StdoutError> {
     let line_end = match report.line_end.kind {
         LineEndKind::Repetition => "a position repeats: the stones left are split".to_owned(),
         _ => "no move: the opponent takes the stones left".to_owned(),
@@ -332,7 +332,7 @@ fn print_text(report: &PositionReport, board: &Board, title: String) {
         line_end,
         notes: vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()],
     };
-    print_position(report, &view);
+    print_position(report, &view)
 }
 
 /// The board as across a table: the opponent's row right to left above the mover's.

@@ -208,7 +208,7 @@ pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json:
         retro::verify::verify_tier(game, tables, tier)?;
     }
     if !json {
-        println!("verified: every stored value equals the best over its successors");
+        outln!("verified: every stored value equals the best over its successors")?;
     }
     if tiers.iter().any(|&t| game.engine(t) == retro::Engine::CyclicScore) {
         // The local check can pass a consistent wrong labelling of a cycle: say so, as

@@ -2,7 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
-use crate::printer::{counted, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tablebase::registry;
 use tablebase::report::{
-    print_json, LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
+    LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
 };
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -432,6 +432,6 @@ pub fn run(args: KalahArgs) -> Result<()> {
         },
         notes,
     };
-    print_position(&out, &view);
+    print_position(&out, &view)?;
     Ok(())
 }

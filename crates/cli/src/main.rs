@@ -1,6 +1,15 @@
 #![warn(missing_docs)]
 //! `solve`: build perfect-play tables for mancala-family games and ask them questions.
 
+/// `println!` that returns a [`printer::StdoutError`] instead of panicking when standard
+/// output cannot be written.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::printer::StdoutError)
+    }};
+}
+
 mod awari;
 mod build;
 mod kalah;
@@ -17,6 +26,7 @@ mod trias;
 mod verify;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::ErrorKind;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -126,6 +136,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`solve … | head`) is no failure of the run.
+        Err(e) if e.downcast_ref::<printer::StdoutError>().is_some_and(|s| s.0.kind() == ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

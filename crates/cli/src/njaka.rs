@@ -1,6 +1,6 @@
 //! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
 
-use crate::printer::{counted, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -9,7 +9,7 @@ use games::side::Side;
 use retro::{memory, Game};
 use tablebase::query;
 use tablebase::registry;
-use tablebase::report::{print_json, LineEndKind, TablesReport};
+use tablebase::report::{LineEndKind, TablesReport};
 
 #[derive(Args)]
 #[command(
@@ -162,6 +162,6 @@ pub fn run(args: NjakaArgs) -> Result<()> {
         line_end,
         notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],
     };
-    print_position(&report, &view);
+    print_position(&report, &view)?;
     Ok(())
 }

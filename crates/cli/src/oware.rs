@@ -4,13 +4,13 @@
 
 use crate::awari::{picture, pits, AwariArgs};
 use crate::memory;
-use crate::printer::{print_position, View};
+use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
 use retro::Game;
 use tablebase::query;
 use tablebase::registry;
-use tablebase::report::{print_json, TablesReport};
+use tablebase::report::TablesReport;
 
 pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     if let Some(k) = args.stones {
@@ -82,7 +82,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         line_end,
         notes: Vec::new(),
     };
-    print_position(&report, &view);
+    print_position(&report, &view)?;
     Ok(())
 }
 

@@ -4,7 +4,20 @@
 
 use indicatif::HumanCount;
 use retro::memory;
+use serde::Serialize;
 use tablebase::report::{LineEndKind, PositionReport};
+
+/// Standard output could not be written: a pipe closed early (`solve … | head`) or a full
+/// disk. Returned, not panicked on as `println!` does; a closed pipe ends the run quietly.
+#[derive(Debug, thiserror::Error)]
+#[error("writing to standard output: {0}")]
+pub struct StdoutError(pub std::io::Error);
+
+/// Prints a report as one pretty JSON object on standard output.
+pub fn print_json(report: &impl Serialize) -> Result<(), StdoutError> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| StdoutError(e.into()))?;
+    outln!("{text}")
+}
 
 /// What a game adds to its report in text.
 pub struct View {
@@ -40,10 +53,10 @@ pub fn amount(n: f64) -> String {
 }
 
 /// Prints `report` as text.
-pub fn print_position(report: &PositionReport, view: &View) {
+pub fn print_position(report: &PositionReport, view: &View) -> Result<(), StdoutError> {
     let t = &report.tables;
-    println!("{}", view.title);
-    println!(
+    outln!("{}", view.title)?;
+    outln!(
         "tables: {} ({}: {} built, {} reused, {:.1} s; {}, {}, {:.2} bytes/position)",
         t.directory,
         counted(t.tiers as u64, "tier", "tiers"),
@@ -53,35 +66,35 @@ pub fn print_position(report: &PositionReport, view: &View) {
         counted(t.positions, "position", "positions"),
         memory::human(t.bytes as f64),
         t.bytes as f64 / t.positions.max(1) as f64,
-    );
-    println!("{}", view.picture);
-    println!("position: {}", report.position);
-    println!("rules: {}", report.rules);
+    )?;
+    outln!("{}", view.picture)?;
+    outln!("position: {}", report.position)?;
+    outln!("rules: {}", report.rules)?;
     let mover = view.mover.as_deref().map_or("the player to move".to_owned(), |name| format!("{name} (to move)"));
     if report.over {
-        println!("the game is over: {} for {mover}", report.value);
+        outln!("the game is over: {} for {mover}", report.value)?;
     } else {
-        println!("value for {mover}: {}", report.value);
+        outln!("value for {mover}: {}", report.value)?;
     }
     if let Some(moves) = report.moves.as_ref().filter(|m| !m.is_empty()) {
-        println!("moves (value for {}):", view.mover.as_deref().unwrap_or("the player to move"));
+        outln!("moves (value for {}):", view.mover.as_deref().unwrap_or("the player to move"))?;
         let width = moves.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(4);
         for m in moves {
             match m.captures {
-                Some(c) if c > 0 => println!("  {:<width$}  {}  (captures {c})", m.name, m.value),
-                _ => println!("  {:<width$}  {}", m.name, m.value),
+                Some(c) if c > 0 => outln!("  {:<width$}  {}  (captures {c})", m.name, m.value)?,
+                _ => outln!("  {:<width$}  {}", m.name, m.value)?,
             }
         }
     }
     if let Some(best) = &report.best {
-        println!("best move: {best}");
+        outln!("best move: {best}")?;
     }
     if report.line.is_empty() {
-        println!("principal line: none");
+        outln!("principal line: none")?;
     } else {
         // A move of the line is a ply, or in Kalah a whole turn (its extra moves joined).
         let moves = report.line.len();
-        println!("principal line ({}): {}", counted(moves as u64, "move", "moves"), report.line.join(" "));
+        outln!("principal line ({}): {}", counted(moves as u64, "move", "moves"), report.line.join(" "))?;
     }
     let end = match report.line_end.kind {
         LineEndKind::Over | LineEndKind::Repetition => view.line_end.clone(),
@@ -90,7 +103,7 @@ pub fn print_position(report: &PositionReport, view: &View) {
             format!("cut after {}, at {}", counted(report.line.len() as u64, "move", "moves"), report.line_end.position)
         }
     };
-    println!("  then: {end}");
+    outln!("  then: {end}")?;
     if let Some(r) = &report.reachable {
         // Only the counts the game keeps (Trias has no draws, Kalah counts no values).
         let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
@@ -99,14 +112,15 @@ pub fn print_position(report: &PositionReport, view: &View) {
             .collect();
         let positions = counted(r.positions, "position", "positions");
         if counts.is_empty() {
-            println!("reachable from the start: {positions}");
+            outln!("reachable from the start: {positions}")?;
         } else {
-            println!("reachable from the start: {positions} ({} for the player to move)", counts.join(", "));
+            outln!("reachable from the start: {positions} ({} for the player to move)", counts.join(", "))?;
         }
     }
     for note in &view.notes {
-        println!("{note}");
+        outln!("{note}")?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `solve serve`: the tables under a root, answered over HTTP and explored in a browser.
 
+use crate::printer::StdoutError;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
@@ -51,9 +52,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
     let header_timeout = Duration::from_secs(args.header_timeout);
     runtime.block_on(server::serve(library, args.addr, header_timeout, |bound| {
-        println!("listening on http://{bound}/ (Ctrl-C stops)");
-        // Scripts and tests wait for this line.
-        let _ = std::io::stdout().flush();
+        // Scripts and tests wait for this line; with standard output closed the server
+        // still serves, and says where on standard error.
+        if outln!("listening on http://{bound}/ (Ctrl-C stops)")
+            .and_then(|()| std::io::stdout().flush().map_err(StdoutError))
+            .is_err()
+        {
+            eprintln!("listening on http://{bound}/ (Ctrl-C stops)");
+        }
     }))?;
     eprintln!("stopped");
     Ok(())

@@ -100,14 +100,14 @@ pub fn compact(args: CompactArgs) -> Result<()> {
                 None => after += table.file_bytes(),
             }
         }
-        println!(
+        outln!(
             "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
             dir.display(),
             crate::printer::counted(files.len() as u64, "table", "tables"),
             memory::human(before as f64),
             memory::human(after as f64),
             started.elapsed().as_secs_f64()
-        );
+        )?;
     }
     Ok(())
 }
@@ -127,40 +127,40 @@ pub fn info(args: InfoArgs) -> Result<()> {
                     continue;
                 }
             };
-            println!(
+            outln!(
                 "{}: `{key}`, {}, {}, {}",
                 dir.display(),
                 crate::printer::counted(files.len() as u64, "tier", "tiers"),
                 crate::printer::counted(positions, "position", "positions"),
                 memory::human(bytes as f64)
-            );
+            )?;
         }
         return refuse_faults(faults, dirs.len());
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();
-    println!("file:            {}", args.file.display());
-    println!("game and rules:  {}", h.identity.key);
-    println!("tier:            {}", h.identity.tier);
-    println!("positions:       {}", indicatif::HumanCount(h.entries));
-    println!("value encoding:  {}", h.identity.encoding.name());
+    outln!("file:            {}", args.file.display())?;
+    outln!("game and rules:  {}", h.identity.key)?;
+    outln!("tier:            {}", h.identity.tier)?;
+    outln!("positions:       {}", indicatif::HumanCount(h.entries))?;
+    outln!("value encoding:  {}", h.identity.encoding.name())?;
     let stored_bits = 8.0 * h.body_len as f64 / h.entries.max(1) as f64;
     if table.is_blocked() {
-        println!("bits/position:   {stored_bits:.3} stored in blocks ({} bits plain)", h.bits);
+        outln!("bits/position:   {stored_bits:.3} stored in blocks ({} bits plain)", h.bits)?;
     } else {
-        println!("bits/position:   {} (packed plain)", h.bits);
+        outln!("bits/position:   {} (packed plain)", h.bits)?;
     }
     if h.identity.encoding == ValueEncoding::OutcomeDistance {
-        println!("max distance:    {} plies", h.max_distance);
+        outln!("max distance:    {} plies", h.max_distance)?;
     }
-    println!("format version:  {}", h.version);
-    println!("body checksum:   {:016x} (XXH3-64, verified)", h.body_checksum);
-    println!("written by:      {}", h.writer);
-    println!(
+    outln!("format version:  {}", h.version)?;
+    outln!("body checksum:   {:016x} (XXH3-64, verified)", h.body_checksum)?;
+    outln!("written by:      {}", h.writer)?;
+    outln!(
         "file size:       {} ({:.3} bytes/position)",
         memory::human(table.file_bytes() as f64),
         table.file_bytes() as f64 / h.entries.max(1) as f64
-    );
+    )?;
     Ok(())
 }
 
@@ -203,12 +203,12 @@ fn verify_files(path: &Path) -> Result<()> {
         // labelling of a cycle; say so rather than claim a proof.
         eprintln!("{}", crate::build::CYCLES_NOTE);
     }
-    println!(
+    outln!(
         "{}: verified {} in {} of `{key}` in {:.1} s: every stored value equals the best over its successors",
         dir.display(),
         crate::printer::counted(checked, "position", "positions"),
         crate::printer::counted(files.len() as u64, "table", "tables"),
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

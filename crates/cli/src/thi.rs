@@ -1,13 +1,13 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::memory;
-use crate::printer::{print_position, View};
+use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables};
 use std::path::PathBuf;
-use tablebase::report::{print_json, PositionReport, ReachableReport, TablesReport};
+use tablebase::report::{PositionReport, ReachableReport, TablesReport};
 use tablebase::{query, registry};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -257,6 +257,6 @@ fn print_text(
         line_end,
         notes,
     };
-    print_position(report, &view);
+    print_position(report, &view)?;
     Ok(())
 }

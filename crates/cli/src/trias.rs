@@ -1,12 +1,12 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
-use crate::printer::{counted, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
 use retro::{memory, Game};
-use tablebase::report::{print_json, ReachableReport, TablesReport};
+use tablebase::report::{ReachableReport, TablesReport};
 use tablebase::{query, registry};
 
 #[derive(Args)]
@@ -190,7 +190,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
         line_end: format!("{} (to move) has no legal move and loses; {} wins", last.name(), last.other().name()),
         notes,
     };
-    print_position(&report, &view);
+    print_position(&report, &view)?;
     Ok(())
 }
 

@@ -150,10 +150,15 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
     let mut disagreements = 0;
     let mut checked = 0;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
-    println!(
+    outln!(
         "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9}  verdict",
-        "instance", "rules", "published", "computed", "margin", "time (s)"
-    );
+        "instance",
+        "rules",
+        "published",
+        "computed",
+        "margin",
+        "time (s)"
+    )?;
     for row in &rows {
         // Bounded: every row passed `Position::start` when it was read.
         let total = 2 * row.m as u32 * row.n;
@@ -196,7 +201,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             Some(p) => format!("{} {p:+}", row.outcome),
             None => row.outcome.to_string(),
         };
-        println!(
+        outln!(
             "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9.1}  {}",
             format!("Kalah({},{})", row.m, row.n),
             row.rules,
@@ -205,7 +210,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             margin.map_or("-".to_owned(), |m| format!("{m:+}")),
             started.elapsed().as_secs_f64(),
             if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
-        );
+        )?;
     }
     if checked == 0 {
         bail!(
@@ -215,7 +220,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             args.max_seeds
         );
     }
-    println!("{checked} published values checked, {disagreements} disagreements");
+    outln!("{checked} published values checked, {disagreements} disagreements")?;
     if disagreements > 0 {
         bail!("{disagreements} computed values disagree with the published ones");
     }

@@ -104,3 +104,34 @@ fn parts_are_refused_where_no_tier_is_split() {
     let out = solve(dir.path(), &["--parts", "2", "awari", "--rules", "trysse", "--pits", "2", "--seeds", "1"]);
     assert!(out.status.success() && stderr(&out).contains("solved in 2 parts"), "{}", stderr(&out));
 }
+
+/// Standard output that cannot be written is an error named on standard error (exit 1),
+/// and a reader that stops early (`solve … | head`) ends the run quietly: neither panics.
+#[test]
+fn output_that_cannot_be_written_is_no_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["thi", "--board", "primus"]).status.success());
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        for json in [false, true] {
+            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_solve"));
+            command.args(["thi", "--board", "primus", "--out"]).arg(dir.path());
+            if json {
+                command.arg("--json");
+            }
+            let out = command.stdout(full.try_clone().unwrap()).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+            assert!(stderr(&out).contains("error: writing to standard output: No space left"), "{}", stderr(&out));
+        }
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["thi", "--board", "primus", "--out"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}

@@ -254,12 +254,6 @@ pub struct TablesOnlyReport {
     pub tiers: Vec<TierReport>,
 }
 
-/// Prints a report as one pretty JSON object on standard output.
-pub fn print_json(report: &impl Serialize) -> serde_json::Result<()> {
-    println!("{}", serde_json::to_string_pretty(report)?);
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
