@@ -447,3 +447,21 @@ fn mutated_positions_are_answered_or_refused_never_a_server_error() {
     }
     assert_eq!(server.get("/api/games").0, 200);
 }
+
+/// The command a 404 names builds what the request needs, even a Trysse position whose
+/// tier the start never reaches (captures take two or three stones).
+#[test]
+fn the_command_named_for_a_position_builds_its_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["awari", "--rules", "trysse", "--pits", "3", "--seeds", "2", "--target", "6"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let target = "/api/oware?rules=trysse&target=6&position=1,2,2,2,2,2%201-0";
+    let (status, body) = Server::start(dir.path()).get_json(target);
+    assert_eq!(status, 404, "{body}");
+    let command = body["command"].as_str().unwrap();
+    assert!(command.contains("--position \"1,2,2,2,2,2 1-0\""), "{command}");
+    let built = common::run_named_command(&format!("`{command}`"), dir.path());
+    assert!(built.status.success(), "{command}: {}", String::from_utf8_lossy(&built.stderr));
+    let (status, body) = Server::start(dir.path()).get_json(target);
+    assert_eq!(status, 200, "{body}");
+}

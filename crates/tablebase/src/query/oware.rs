@@ -107,12 +107,17 @@ fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
 
 /// The command that builds tables answering `request`.
 pub fn command(request: &Request) -> Result<String, QueryError> {
-    let (game, _) = asked(request)?;
+    let (game, position) = asked(request)?;
+    // A position's tier may be one the start never reaches (captures take two or three):
+    // the command for a position builds what that position reaches.
+    let asked_for = match request.position() {
+        Some(_) => format!("--position \"{position}\""),
+        None => format!("--seeds {}", game.seeds()),
+    };
     Ok(format!(
-        "solve awari --rules {} --pits {} --seeds {} --target {}",
+        "solve awari --rules {} --pits {} {asked_for} --target {}",
         game.rules().name(),
         game.pits_per_row(),
-        game.seeds(),
         game.target()
     ))
 }
