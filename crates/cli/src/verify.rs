@@ -90,13 +90,36 @@ struct Published {
 /// data/published/kalah.tsv, built in: `solve verify kalah` works from any directory.
 const PUBLISHED_KALAH: &str = include_str!("../../../data/published/kalah.tsv");
 
+/// The most a file of published results is read to: a few hundred rows take kilobytes.
+const MAX_PUBLISHED_BYTES: u64 = 16 << 20;
+
+/// The text of a file of published results: a regular file (a FIFO would wait for a
+/// writer for ever) of at most [`MAX_PUBLISHED_BYTES`] (a device never ends).
+fn read_text(path: &Path) -> Result<String> {
+    use std::io::Read as _;
+    let metadata = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+    if !metadata.is_file() {
+        bail!("{}: not a regular file; give a tab-separated file of published results", path.display());
+    }
+    let mut text = String::new();
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    file.take(MAX_PUBLISHED_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if text.len() as u64 > MAX_PUBLISHED_BYTES {
+        bail!(
+            "{}: more than {} MiB, far more than a table of published results",
+            path.display(),
+            MAX_PUBLISHED_BYTES >> 20
+        );
+    }
+    Ok(text)
+}
+
 /// The rows of the published results in `path`, or of the built-in copy.
 fn read(path: Option<&Path>) -> Result<Vec<Published>> {
     match path {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            parse(&text, &path.display().to_string())
-        }
+        Some(path) => parse(&read_text(path)?, &path.display().to_string()),
         None => parse(PUBLISHED_KALAH, "data/published/kalah.tsv (built in)"),
     }
 }
