@@ -18,7 +18,10 @@ use std::time::Duration;
                   /api/{game}?…      a position: its value, every move's value, the best line\n\n\
                   docs/api.md lists every parameter. A directory whose tables fail their checks is \
                   left out and named (also in /api/games); a board whose tables are not here answers \
-                  404 with the command that builds them.",
+                  404 with the command that builds them.\n\n\
+                  The tables are read from their files while the server runs: never change a \
+                  served file in place (a file truncated under it stops the server with SIGBUS). \
+                  Stop the server, or rename new files over the old, and restart it.",
     after_help = "Examples:\n  \
                   solve thi --board trias && solve serve\n  \
                   solve serve --tables data --addr 0.0.0.0:8080\n  \
