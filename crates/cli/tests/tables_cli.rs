@@ -347,3 +347,26 @@ fn a_relative_out_directory_has_its_disk_measured() {
     let said = stderr(&out);
     assert!(said.contains(" of disk)") && !said.contains("unknown of disk"), "{said}");
 }
+
+/// A wrong value, its file's checksums made valid, is reported in its own tier: tiers are
+/// checked children first, not in file-name order (tier-10 before tier-6), where a parent
+/// above it would be blamed.
+#[test]
+fn verify_table_names_the_tier_of_a_wrong_value() {
+    let out = tempfile::tempdir().unwrap();
+    json(&solve(out.path(), &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]));
+    let dir = out.path().join("kalah").join("m3-empty-capture");
+    let file = dir.join("tier-6.tbl");
+    let table = Table::open(&file, None).unwrap();
+    let mut codes = table.codes();
+    let identity = table.header().identity.clone();
+    drop(table);
+    // A score two better, for every position of the tier: wrong wherever checked.
+    for code in &mut codes {
+        *code += 4;
+    }
+    write_table(&file, &identity, &codes, Layout::Compact).unwrap();
+    let output = solve_in_time(&["verify-table", dir.to_str().unwrap()]);
+    assert!(!output.status.success(), "verify-table accepted a wrong tier 6");
+    assert!(stderr(&output).contains("tier 6,"), "{}", stderr(&output));
+}

@@ -242,8 +242,14 @@ fn tiers_of<T>(key: &str, tiers: &[String], parse: impl Fn(&str) -> Option<T>) -
 fn verify_tiers<G: Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<Verified, RegistryError> {
     let tables = open(game, dir, &tiers)?;
     let complete = tiers.iter().all(|&t| game.engine(t) != Engine::CyclicScore);
+    // Children before parents: a wrong value is then reported in its own tier, not in
+    // the first parent above it that a file name sorts earlier (tier-10 before tier-6).
+    let order: Vec<G::Tier> = match retro::order::tier_order(game, &tiers) {
+        Ok(order) => order.into_iter().filter(|t| tiers.contains(t)).collect(),
+        Err(_) => tiers,
+    };
     let mut positions = 0;
-    for tier in tiers {
+    for tier in order {
         positions += verify_tier(game, &tables, tier)?;
     }
     Ok(Verified { positions, complete })
