@@ -202,11 +202,14 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     let server = Server::start(tables());
     let long = "1,".repeat(5000);
     let many: String = (0..40).map(|i| format!("p{i}=1&")).collect();
-    let cases: [(String, u16, &str); 25] = [
+    let cases: [(String, u16, &str); 27] = [
         ("/api/thi?position=-,-,-/www,www,www/www,www,www%20w".into(), 400, "impossible"),
         ("/api/thi?position=xx".into(), 400, "malformed"),
         ("/api/thi?size=4&position=bbb,bbb,bbb/-,-,-/www,www,www%20w".into(), 400, "impossible"),
         ("/api/kalah?pits=3&position=1,2/3,4%200-0%20S".into(), 400, "impossible"),
+        // Rows of different lengths are not the notation, in Kalah as in Trias.
+        ("/api/kalah?position=3,3,3/3,3%203-0%20S".into(), 400, "malformed"),
+        ("/api/trias?position=1,1/1,1,1/1,1,1%20S".into(), 400, "malformed"),
         ("/api/chess?board=1".into(), 400, "unknown-game"),
         ("/api/thi?rules=house".into(), 400, "parameter"),
         ("/api/thi?board=primus&colour=red".into(), 400, "parameter"),

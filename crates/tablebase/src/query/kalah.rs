@@ -8,7 +8,7 @@
 use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
 use crate::registry::{self, RegistryError};
 use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
-use games::kalah::board::MAX_PITS;
+use games::kalah::board::{PositionError, MAX_PITS};
 use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
 use games::kalah::{Kalah, Position, Rules};
@@ -35,6 +35,8 @@ fn preset(rules: &Rules) -> Option<&'static str> {
 /// written in the notation.
 fn read_error(e: NotationError) -> QueryError {
     match e {
+        // Rows of different lengths are not written as the notation asks, as Trias's are.
+        NotationError::Position(PositionError::RowLengths { .. }) => QueryError::Malformed(e.to_string()),
         NotationError::Position(_) => QueryError::Impossible(e.to_string()),
         _ => QueryError::Malformed(e.to_string()),
     }

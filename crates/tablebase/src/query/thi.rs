@@ -118,10 +118,8 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
     };
     let size = size.unwrap_or(position.size());
     if size != position.size() {
-        return Err(QueryError::Impossible(format!(
-            "the position is {0}×{0}, the request's size {size}",
-            position.size()
-        )));
+        let what = setup.map_or("the position".to_owned(), |s| format!("board {}", s.name()));
+        return Err(QueryError::Impossible(format!("{what} is {0}×{0}, the request's size {size}", position.size())));
     }
     Ok((size, setup.or_else(|| named_start(&position)), position))
 }
