@@ -468,3 +468,29 @@ fn the_command_named_for_a_position_builds_its_tables() {
     let (status, body) = Server::start(dir.path()).get_json(target);
     assert_eq!(status, 200, "{body}");
 }
+
+/// Tables built with a switch changed from its preset are served under the rules' name
+/// that reports give (`capture-…_skip-…`), and the command for other switches sets each.
+#[test]
+fn rules_off_the_presets_are_served_by_their_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let built =
+        json(&solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "2", "--end", "no-move", "--table", "--json"]));
+    let name = built["rules"].as_str().unwrap().to_owned();
+    assert_eq!(name, "capture-empty_skip-no_end-no-move_leftovers-owner_leave-no");
+    let server = Server::start(dir.path());
+    let (_, games) = server.get_json("/api/games");
+    let kalah = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "kalah").unwrap();
+    assert_eq!(kalah["tables"][0]["parameters"]["rules"], name.as_str(), "{kalah}");
+    let (status, answer) = server.get_json(&format!("/api/kalah?pits=3&seeds=2&rules={name}"));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["value"], built["value"]);
+    let other = "capture-standard_skip-yes_end-no-move_leftovers-none_leave-no";
+    let (status, body) = server.get_json(&format!("/api/kalah?pits=3&seeds=2&rules={other}"));
+    assert_eq!(status, 404, "{body}");
+    let command = body["command"].as_str().unwrap();
+    let out = common::run_named_command(&format!("`{command} --json`"), dir.path());
+    assert_eq!(json(&out)["rules"], other, "{command}");
+    let (status, _) = server.get_json("/api/kalah?pits=3&seeds=2&rules=capture-sometimes");
+    assert_eq!(status, 400);
+}

@@ -271,3 +271,23 @@ fn sowing_agrees_with_dropping_one_seed_at_a_time() {
         assert_eq!(sown.starves, expected[m..2 * m].iter().all(|&s| s == 0), "{case}");
     }
 }
+
+/// Every combination of the switches is named, and its name read back, so that a
+/// report's `rules` can be asked for again; presets read by their own names.
+#[test]
+fn every_rules_name_reads_back() {
+    for capture in [Capture::Empty, Capture::Standard, Capture::OppositeOnly] {
+        for end in [End::SideEmpty, End::NoMove] {
+            for leftovers in [Leftovers::Owner, Leftovers::None] {
+                for (skip_origin, must_leave_move) in [(false, false), (false, true), (true, false), (true, true)] {
+                    let rules = Rules { capture, skip_origin, end, leftovers, must_leave_move };
+                    assert_eq!(Rules::from_name(&rules.name()), Ok(rules), "{}", rules.name());
+                }
+            }
+        }
+    }
+    assert_eq!(Rules::from_name("Bassett"), Ok(Rules::BASSETT));
+    for wrong in ["", "capture-empty", "capture-empty_skip-no_end-no-move_leftovers-owner_leave-maybe", "a_b_c_d_e"] {
+        assert!(Rules::from_name(wrong).is_err(), "{wrong:?}");
+    }
+}

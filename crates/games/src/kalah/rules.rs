@@ -54,6 +54,12 @@ pub enum RulesError {
     /// A preset name other than `empty-capture`, `standard` or `bassett`.
     #[error("unknown preset {0:?}: the presets are empty-capture, standard and bassett")]
     UnknownPreset(String),
+    /// A rules name that is neither a preset nor the switches as [`Rules::name`] joins them.
+    #[error(
+        "unknown rules {0:?}: a preset (empty-capture, standard, bassett) or the switches as \
+         capture-…_skip-…_end-…_leftovers-…_leave-… (e.g. capture-empty_skip-no_end-no-move_leftovers-owner_leave-no)"
+    )]
+    UnknownRules(String),
     /// A value a switch does not take.
     #[error("unknown value {value:?} for the {switch} switch: expected one of {expected}")]
     UnknownSwitch {
@@ -96,6 +102,34 @@ impl Rules {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, r)| r)
             .ok_or_else(|| RulesError::UnknownPreset(crate::echo::excerpt(name)))
+    }
+
+    /// The rules [`Rules::name`] names: a preset, letter case ignored, or the switches
+    /// joined, so that a report's `rules` can be asked for again.
+    pub fn from_name(name: &str) -> Result<Rules, RulesError> {
+        if let Ok(rules) = Rules::preset(name) {
+            return Ok(rules);
+        }
+        let unknown = || RulesError::UnknownRules(crate::echo::excerpt(name));
+        let parts: Vec<&str> = name.split('_').collect();
+        let [capture, skip, end, leftovers, leave] = parts[..] else {
+            return Err(unknown());
+        };
+        let value = |part: &'_ str, switch: &str| {
+            part.strip_prefix(switch).and_then(|rest| rest.strip_prefix('-')).map(str::to_owned).ok_or_else(unknown)
+        };
+        let yes = |part: &str, switch: &str| match value(part, switch)?.as_str() {
+            "yes" => Ok(true),
+            "no" => Ok(false),
+            _ => Err(unknown()),
+        };
+        Ok(Rules {
+            capture: Rules::parse_capture(&value(capture, "capture")?)?,
+            skip_origin: yes(skip, "skip")?,
+            end: Rules::parse_end(&value(end, "end")?)?,
+            leftovers: Rules::parse_leftovers(&value(leftovers, "leftovers")?)?,
+            must_leave_move: yes(leave, "leave")?,
+        })
     }
 
     /// The preset's name if these switches are one, else `None`.
@@ -169,6 +203,27 @@ impl Rules {
                 expected: "owner, none",
             }),
         }
+    }
+}
+
+impl Capture {
+    /// The switch's word, as the table key and `--capture` write it.
+    pub fn name(self) -> &'static str {
+        capture_name(self)
+    }
+}
+
+impl End {
+    /// The switch's word, as the table key and `--end` write it.
+    pub fn name(self) -> &'static str {
+        end_name(self)
+    }
+}
+
+impl Leftovers {
+    /// The switch's word, as the table key and `--leftovers` write it.
+    pub fn name(self) -> &'static str {
+        leftovers_name(self)
     }
 }
 

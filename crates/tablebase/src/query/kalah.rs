@@ -19,16 +19,26 @@ use std::path::Path;
 
 /// The rules a request names by preset.
 fn rules(request: &Request) -> Result<Rules, QueryError> {
-    let name = request.get("rules").unwrap_or("empty-capture");
-    Rules::PRESETS.iter().find(|(n, _)| *n == name).map(|&(_, r)| r).ok_or_else(|| {
-        let known: Vec<&str> = Rules::PRESETS.iter().map(|(n, _)| *n).collect();
-        QueryError::parameter("rules", format!("unknown Kalah preset (known: {})", known.join(", ")))
-    })
+    Rules::from_name(request.get("rules").unwrap_or("empty-capture")).map_err(|e| QueryError::parameter("rules", e))
 }
 
-/// The preset's name of `rules`, if they are one.
-fn preset(rules: &Rules) -> Option<&'static str> {
-    Rules::PRESETS.iter().find(|(_, r)| r == rules).map(|&(n, _)| n)
+/// The `solve kalah` flags that set `rules`: the preset, or the published rules with
+/// every switch given.
+fn rules_flags(rules: &Rules) -> String {
+    match rules.preset_name() {
+        Some(name) => format!("--rules {name}"),
+        None => {
+            let yes_no = |b: bool| if b { "yes" } else { "no" };
+            format!(
+                "--capture {} --skip-origin {} --end {} --leftovers {} --must-leave-move {}",
+                rules.capture.name(),
+                yes_no(rules.skip_origin),
+                rules.end.name(),
+                rules.leftovers.name(),
+                yes_no(rules.must_leave_move)
+            )
+        }
+    }
 }
 
 /// A position's text that does not read: well written but not a board here, or not
@@ -69,10 +79,10 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError
 pub fn command(request: &Request) -> Result<String, QueryError> {
     let rules = rules(request)?;
     let (m, seeds, position) = asked(request)?;
-    let rules = preset(&rules).unwrap_or("empty-capture");
+    let rules = rules_flags(&rules);
     Ok(match seeds {
-        Some(n) => format!("solve kalah --pits {m} --seeds {n} --rules {rules} --table"),
-        None => format!("solve kalah --position \"{position}\" --rules {rules} --table"),
+        Some(n) => format!("solve kalah --pits {m} --seeds {n} {rules} --table"),
+        None => format!("solve kalah --position \"{position}\" {rules} --table"),
     })
 }
 
@@ -84,9 +94,9 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
         let seeds = tables.tiers().copied().max().unwrap_or(0) as u32;
         Described {
             rules: rules.name(),
-            parameters: json!({ "pits": m, "rules": preset(&rules) }),
+            parameters: json!({ "pits": m, "rules": rules.name() }),
             starts: (1..=seeds / (2 * m as u32))
-                .map(|n| json!({ "pits": m, "rules": preset(&rules), "seeds": n }))
+                .map(|n| json!({ "pits": m, "rules": rules.name(), "seeds": n }))
                 .collect(),
         }
     };
