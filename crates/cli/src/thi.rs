@@ -91,8 +91,9 @@ pub struct ThiArgs {
     #[arg(long, default_value_t = 200)]
     max_line: usize,
     /// Count the positions reachable from the start, by value (done anyway for tables of
-    /// up to 10⁹ positions; above that a search about as long as the build).
-    #[arg(long)]
+    /// up to 10⁹ positions; above that a search about as long as the build). A start's
+    /// count: not with --position.
+    #[arg(long, conflicts_with = "position")]
     census: bool,
     #[command(flatten)]
     pub force: crate::build::ForceFlag,

@@ -343,3 +343,13 @@ fn parts_say_so_and_build_the_same_tables() {
     assert!(out.status.success() && stderr(&out).contains("solved in 3 parts from a scratch file"), "{}", stderr(&out));
     assert_eq!(table_checksums(&after.path().join("thi/3x3-original")), table_checksums(&whole));
 }
+
+/// `--census` counts a start's reachable positions: with a position it is refused rather
+/// than ignored.
+#[test]
+fn census_with_a_position_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::solve(dir.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--census"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--census"), "{}", stderr(&out));
+}

@@ -232,8 +232,8 @@ pub struct TierReport {
     pub positions: u64,
     /// Positions by value (the value as text).
     pub values: std::collections::BTreeMap<String, u64>,
-    /// The count under a published index rule, where the game has one (Awari's).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The count under a published index rule, where the game has one (Awari's, on the
+    /// real board of 6 pits); `None` elsewhere.
     pub published_rule: Option<u64>,
 }
 
