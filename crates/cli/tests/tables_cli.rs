@@ -9,6 +9,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// A table named by its bare file name, from inside its directory, is reported in `.`.
+#[test]
+fn a_bare_file_name_is_reported_in_the_working_directory() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let verified = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["verify-table", "tier-2-2.tbl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(
+        String::from_utf8_lossy(&verified.stdout).starts_with(".: verified"),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
+}
+
 /// Builds PRIMUS (original rules) under `out`; returns its table directory.
 fn primus(out: &Path) -> PathBuf {
     json(&solve(out, &["thi", "--board", "primus", "--json"]));
@@ -283,7 +301,11 @@ fn info_and_compact_refuse_a_directory_whose_tables_disagree() {
     assert!(info(out.path()).status.success());
     let original = std::fs::read(dir.join("tier-3-2.tbl")).unwrap();
     for (from, why) in
-        [(fixed1.join("tier-3-2.tbl"), "different games or rules"), (dir.join("tier-3-3.tbl"), "is not named")]
+        // The odd file is named, with its key.
+        [
+            (fixed1.join("tier-3-2.tbl"), "tier-3-2.tbl: its key is `thi size=3 rules=fixed1"),
+            (dir.join("tier-3-3.tbl"), "is not named"),
+        ]
     {
         std::fs::copy(&from, dir.join("tier-3-2.tbl")).unwrap();
         let listed = info(out.path());

@@ -31,8 +31,17 @@ pub enum LayoutError {
         cause: retro::table::TableError,
     },
     /// Tables of two keys in one directory.
-    #[error("{0}: tables of different games or rules in one directory")]
-    MixedKeys(PathBuf),
+    #[error("{path}: its key is `{key}`, but {first} beside it holds `{first_key}`: tables of different games or rules in one directory")]
+    MixedKeys {
+        /// The file whose key differs.
+        path: PathBuf,
+        /// Its key.
+        key: String,
+        /// The directory's first file.
+        first: PathBuf,
+        /// That file's key.
+        first_key: String,
+    },
     /// A table under another tier's file name.
     #[error("{path}: holds tier {tier}, but is not named {expected}")]
     Misnamed {
@@ -87,8 +96,11 @@ pub fn table_dirs(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
 /// directory.
 pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> {
     if !path.is_dir() {
-        let dir = path.parent().map(Path::to_owned).unwrap_or_else(|| PathBuf::from("."));
-        return Ok((dir, vec![path.to_owned()]));
+        // A bare file name lies in the working directory: named `.`, not the empty path.
+        return Ok(match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(dir) => (dir.to_owned(), vec![path.to_owned()]),
+            None => (PathBuf::from("."), vec![Path::new(".").join(path)]),
+        });
     }
     let mut files = Vec::new();
     for entry in std::fs::read_dir(path).map_err(|cause| LayoutError::Read { path: path.to_owned(), cause })? {
@@ -140,8 +152,14 @@ pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
         positions += table.entries();
         bytes += table.file_bytes();
         let identity = &table.header().identity;
-        if *key.get_or_insert_with(|| identity.key.clone()) != identity.key {
-            return Err(LayoutError::MixedKeys(dir));
+        let first_key = key.get_or_insert_with(|| identity.key.clone());
+        if *first_key != identity.key {
+            return Err(LayoutError::MixedKeys {
+                path: file.clone(),
+                key: identity.key.clone(),
+                first: files[0].clone(),
+                first_key: first_key.clone(),
+            });
         }
         let expected = tier_file(&dir, &identity.tier);
         if expected != *file {
