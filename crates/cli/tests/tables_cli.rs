@@ -392,3 +392,18 @@ fn verify_table_names_the_tier_of_a_wrong_value() {
     assert!(!output.status.success(), "verify-table accepted a wrong tier 6");
     assert!(stderr(&output).contains("tier 6,"), "{}", stderr(&output));
 }
+
+/// A file where the tables' directory goes is named, whichever level of the path it is.
+#[test]
+fn a_file_in_the_way_of_the_table_directory_is_named() {
+    for blocking in ["thi", "thi/3x3-original"] {
+        let out = tempfile::tempdir().unwrap();
+        let path = out.path().join(blocking);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, b"").unwrap();
+        let output = solve(out.path(), &["thi", "--board", "primus"]);
+        assert!(!output.status.success());
+        let expected = format!("{}: not a directory, where the tables' directory goes", path.display());
+        assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
+    }
+}

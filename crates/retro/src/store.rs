@@ -95,6 +95,14 @@ pub struct DirectoryLock {
 /// interrupted builds left there: with the claim held, no other build is writing them.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     let io = |error| BuildError::Io { path: dir.to_owned(), error };
+    // What the system says of a file in the way ("File exists", "Not a directory") does
+    // not say which: the nearest thing on the path that is not a directory.
+    if let Some(blocking) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        return Err(BuildError::Io {
+            path: blocking.to_owned(),
+            error: std::io::Error::other("not a directory, where the tables' directory goes: move it away"),
+        });
+    }
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join(".lock");
     if path.exists() {
