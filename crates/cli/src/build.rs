@@ -238,7 +238,8 @@ pub fn require_built<G: Game>(game: &G, dir: &Path, root: G::Tier, has: &str, co
         [first @ .., last] if missing.len() <= 4 => {
             format!("tiers {} and {last} are", first.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
         }
-        [first, .., last] => format!("{} tiers, {first} to {last}, are", missing.len()),
+        // Not "tiers 0 to 9": a tier between that play cannot reach is not among them.
+        [first, .., last] => format!("{} tiers, the lowest {first} and the highest {last}, are", missing.len()),
     };
     bail!(
         "this position has {has}; in {}, {tiers} missing ({}): build them with {command}",

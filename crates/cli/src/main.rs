@@ -136,9 +136,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A reader that stopped early (`solve … | head`) is no failure of the run.
+        // A reader that stopped early (`solve … | head`): quietly, with the status of a
+        // process a closed pipe ends (128 + SIGPIPE), since the run did not finish (a
+        // `verify` cut short has verified nothing).
         Err(e) if e.downcast_ref::<printer::StdoutError>().is_some_and(|s| s.0.kind() == ErrorKind::BrokenPipe) => {
-            ExitCode::SUCCESS
+            ExitCode::from(141)
         }
         Err(e) => {
             eprintln!("error: {e:#}");

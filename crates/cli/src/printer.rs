@@ -8,7 +8,8 @@ use serde::Serialize;
 use tablebase::report::{LineEndKind, PositionReport};
 
 /// Standard output could not be written: a pipe closed early (`solve … | head`) or a full
-/// disk. Returned, not panicked on as `println!` does; a closed pipe ends the run quietly.
+/// disk. Returned, not panicked on as `println!` does; a closed pipe ends the run quietly
+/// (status 141, as a process the pipe's signal ends).
 #[derive(Debug, thiserror::Error)]
 #[error("writing to standard output: {0}")]
 pub struct StdoutError(pub std::io::Error);

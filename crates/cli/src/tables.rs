@@ -172,6 +172,10 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
     let mut faults = 0;
     for dir in &dirs {
         if let Err(e) = verify_files(dir) {
+            // Output that cannot be written is no fault of the tables: it ends the run.
+            if e.downcast_ref::<crate::printer::StdoutError>().is_some() {
+                return Err(e);
+            }
             eprintln!("error: {}: {e:#}", dir.display());
             faults += 1;
         }

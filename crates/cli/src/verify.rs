@@ -93,13 +93,13 @@ const PUBLISHED_KALAH: &str = include_str!("../../../data/published/kalah.tsv");
 /// The most a file of published results is read to: a few hundred rows take kilobytes.
 const MAX_PUBLISHED_BYTES: u64 = 16 << 20;
 
-/// The text of a file of published results: a regular file (a FIFO would wait for a
-/// writer for ever) of at most [`MAX_PUBLISHED_BYTES`] (a device never ends).
+/// The text of a file of published results, at most [`MAX_PUBLISHED_BYTES`] of it (a
+/// device such as /dev/zero never ends). A pipe is read (`--published <(…)`,
+/// `/dev/stdin`); a directory is refused by name.
 fn read_text(path: &Path) -> Result<String> {
     use std::io::Read as _;
-    let metadata = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
-    if !metadata.is_file() {
-        bail!("{}: not a regular file; give a tab-separated file of published results", path.display());
+    if path.is_dir() {
+        bail!("{}: a directory; give a tab-separated file of published results", path.display());
     }
     let mut text = String::new();
     let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;

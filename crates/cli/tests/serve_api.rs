@@ -368,7 +368,7 @@ fn a_damaged_directory_is_left_out_and_named() {
     let (status, body) = server.get_json("/api/trias?holes=2&stones=1");
     assert_eq!(status, 404);
     let error = body["error"].as_str().unwrap();
-    assert!(error.contains("first remove what is damaged") && error.contains("tier-3.tbl"), "{body}");
+    assert!(error.contains("left out as damaged") && error.contains("tier-3.tbl"), "{body}");
     let (status, body) = server.get_json("/api/njaka?holes=2&counters=1");
     assert_eq!(status, 404);
     assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");

@@ -60,12 +60,17 @@ pub enum QueryError {
     Tables(String),
 }
 
-/// What to remove first, for the directories of a game that failed their checks.
+/// The directories of a game that failed their checks, in case the tables asked for are
+/// among them: the command would stop at the damaged file.
 fn left_out_note(left_out: &[String]) -> String {
     if left_out.is_empty() {
         String::new()
     } else {
-        format!(" (first remove what is damaged: left out when the tables were opened, {})", left_out.join("; "))
+        format!(
+            " (left out as damaged when the tables were opened: {}; if these tables are there, first remove \
+             what is damaged)",
+            left_out.join("; ")
+        )
     }
 }
 

@@ -154,10 +154,12 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
         }
     });
     if Thi::for_setup(setup, rules).is_err() {
+        // The setup's counters, not the position's: its tables hold every count up to them.
         return Err(QueryError::Impossible(format!(
-            "the tables of {size}×{size} with {} have more positions than a 64-bit index can number: \
-             no command builds them",
-            if counters == 1 { "1 counter a side".to_owned() } else { format!("{counters} counters a side") }
+            "the smallest setup holding this on {size}×{size}, {} ({} counters a side), has more positions than \
+             a 64-bit index can number: no command builds its tables",
+            setup.name(),
+            setup.counters()
         )));
     }
     let board = match setup {
