@@ -20,7 +20,7 @@ pub use board::{Illegal, Lap, LapEnd, Position, Side, MAX_CELLS, MAX_HOLES, MAX_
 pub use notation::NotationError;
 
 use encoding::{IndexError, WordIndex};
-use retro::{Engine, Game, Location, Move, Turn, Value};
+use retro::{Engine, Footprint, Game, Location, Move, Turn, Value};
 use thiserror::Error;
 
 /// Why a Trias board cannot be set up or indexed.
@@ -154,6 +154,19 @@ impl Game for Trias {
     fn largest_code(&self, tier: u8) -> Option<u16> {
         let plies = u16::from(tier);
         Some(Value::Win(plies).code().max(Value::Loss(plies).code()))
+    }
+
+    /// The acyclic engine's memory, at a rate that falls as the holes fill: a sowing
+    /// laps again whenever it ends in an occupied hole, and fuller holes make longer
+    /// chains. Measured a tier at a time on 3×3 with 5 stones a hole (docs/performance.md,
+    /// Trias): about 2.5 million positions a second a thread up to 2.3 stones a hole,
+    /// then half as fast for each half stone more (3.9 a hole: a tenth). Against the
+    /// builds of docs/results.md this gives 36 s for 3×3 with 3 stones (33.5 s measured),
+    /// 4.5 min for 3×4 with 2 (5.2), 30 min for 3×6 with 1 (33).
+    fn footprint(&self, tier: u8) -> Footprint {
+        let per_hole = f64::from(tier) / (3 * self.holes()) as f64;
+        let slowdown = 2f64.powf(((per_hole - 2.3) / 0.5).max(0.0));
+        Footprint { rate: 2.5e6 / slowdown, ..Footprint::of_tier(self, tier) }
     }
 }
 
