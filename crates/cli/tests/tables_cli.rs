@@ -407,27 +407,3 @@ fn a_file_in_the_way_of_the_table_directory_is_named() {
         assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
     }
 }
-
-/// A build killed while storing its tables compact (a table left plain, a temporary file,
-/// no `.compacted` mark) is finished by the next run, though it has no tier to solve.
-#[test]
-fn a_build_stopped_while_compacting_is_finished_by_the_next() {
-    let out = tempfile::tempdir().unwrap();
-    let dir = primus(out.path());
-    let mark = dir.join(".compacted");
-    assert!(mark.exists());
-    let file = dir.join("tier-3-3.tbl");
-    let table = Table::open(&file, None).unwrap();
-    assert!(table.is_blocked(), "the build stores this one compact");
-    let (codes, identity) = (table.codes(), table.header().identity.clone());
-    drop(table);
-    write_table(&file, &identity, &codes, Layout::Plain).unwrap();
-    let leftover = dir.join(".tier-3-2.tbl.99999.tmp");
-    std::fs::write(&leftover, b"partial").unwrap();
-    std::fs::remove_file(&mark).unwrap();
-    let again = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
-    assert_eq!(again["tables"]["tiers_built"], 0);
-    assert!(Table::open(&file, None).unwrap().is_blocked(), "stored compact again");
-    assert!(mark.exists() && !leftover.exists());
-    assert_eq!(Table::open(&file, None).unwrap().codes(), codes);
-}

@@ -85,11 +85,6 @@ impl From<TableError> for BuildError {
     }
 }
 
-/// The file whose presence says a build stored every table of its directory compact
-/// where that pays: a build interrupted while doing so left some tables plain, which the
-/// next build of the directory stores compact, even when it has no tier to solve.
-const COMPACTED: &str = ".compacted";
-
 /// An exclusive claim on a table directory for one build, released when dropped (also
 /// when the process dies: the operating system drops the lock with the file).
 pub struct DirectoryLock {
@@ -262,19 +257,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
     let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held);
-    let finished = dir.join(COMPACTED);
-    let lock = if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
-        // Every table there: a build interrupted while storing them compact (no mark)
-        // is finished, when the directory can be claimed; else they are only opened.
-        if finished.exists() {
-            None
-        } else {
-            lock_directory(dir).ok()
-        }
-    } else {
-        Some(lock_directory(dir)?)
-    };
-    let Some(_lock) = lock else {
+    if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
         for table in tables.values() {
             report.tiers_reused += 1;
@@ -282,11 +265,8 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             report.bytes += table.file_bytes();
         }
         return Ok((tables, report));
-    };
-    // Unmarked until the tables built now are stored compact too.
-    if finished.exists() {
-        std::fs::remove_file(&finished).map_err(|error| BuildError::Io { path: finished.clone(), error })?;
     }
+    let _lock = lock_directory(dir)?;
     let mut tables: BTreeMap<T, Table> = BTreeMap::new();
     for tier in order {
         let path = tier_file(dir, tier);
@@ -316,7 +296,6 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             *table = open(tier, &file(tier))?;
         }
     }
-    std::fs::write(&finished, b"").map_err(|error| BuildError::Io { path: finished.clone(), error })?;
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
