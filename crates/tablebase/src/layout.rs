@@ -97,10 +97,8 @@ pub fn table_dirs(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
 pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> {
     if !path.is_dir() {
         // A bare file name lies in the working directory: named `.`, not the empty path.
-        return Ok(match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(dir) => (dir.to_owned(), vec![path.to_owned()]),
-            None => (PathBuf::from("."), vec![Path::new(".").join(path)]),
-        });
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        return Ok((dir.to_owned(), vec![path.to_owned()]));
     }
     let mut files = Vec::new();
     for entry in std::fs::read_dir(path).map_err(|cause| LayoutError::Read { path: path.to_owned(), cause })? {
@@ -161,8 +159,9 @@ pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
                 first_key: first_key.clone(),
             });
         }
+        // Every file lies in `dir`: its name alone says whether it is the tier's.
         let expected = tier_file(&dir, &identity.tier);
-        if expected != *file {
+        if expected.file_name() != file.file_name() {
             return Err(LayoutError::Misnamed { path: file.clone(), tier: identity.tier.clone(), expected });
         }
         tiers.push(identity.tier.clone());

@@ -162,7 +162,7 @@ impl Game for Trias {
     /// Trias): about 2.5 million positions a second a thread up to 2.3 stones a hole,
     /// then half as fast for each half stone more (3.9 a hole: a tenth). Against the
     /// builds of docs/results.md this gives 36 s for 3×3 with 3 stones (33.5 s measured),
-    /// 4.5 min for 3×4 with 2 (5.2), 30 min for 3×6 with 1 (33).
+    /// about 4 min for 3×4 with 2 (5.2), 30 min for 3×6 with 1 (33).
     fn footprint(&self, tier: u8) -> Footprint {
         let per_hole = f64::from(tier) / (3 * self.holes()) as f64;
         let slowdown = 2f64.powf(((per_hole - 2.3) / 0.5).max(0.0));

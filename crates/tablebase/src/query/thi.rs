@@ -155,9 +155,10 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
     });
     if Thi::for_setup(setup, rules).is_err() {
         // The setup's counters, not the position's: its tables hold every count up to them.
+        let which = if asked_setup.is_some() { "board" } else { "the smallest setup holding this position," };
         return Err(QueryError::Impossible(format!(
-            "the smallest setup holding this on {size}×{size}, {} ({} counters a side), has more positions than \
-             a 64-bit index can number: no command builds its tables",
+            "{which} {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can number: \
+             no command builds its tables",
             setup.name(),
             setup.counters()
         )));
