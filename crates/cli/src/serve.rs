@@ -57,11 +57,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     runtime.block_on(server::serve(library, args.addr, header_timeout, |bound| {
         // Scripts and tests wait for this line; with standard output closed the server
         // still serves, and says where on standard error.
-        if outln!("listening on http://{bound}/ (Ctrl-C stops)")
-            .and_then(|()| std::io::stdout().flush().map_err(StdoutError))
-            .is_err()
-        {
-            eprintln!("listening on http://{bound}/ (Ctrl-C stops)");
+        let listening = format!("listening on http://{bound}/ (Ctrl-C stops)");
+        if outln!("{listening}").and_then(|()| std::io::stdout().flush().map_err(StdoutError)).is_err() {
+            eprintln!("{listening}");
         }
     }))?;
     eprintln!("stopped");

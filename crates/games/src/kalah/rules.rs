@@ -115,19 +115,20 @@ impl Rules {
         let [capture, skip, end, leftovers, leave] = parts[..] else {
             return Err(unknown());
         };
-        let value = |part: &'_ str, switch: &str| {
-            part.strip_prefix(switch).and_then(|rest| rest.strip_prefix('-')).map(str::to_owned).ok_or_else(unknown)
-        };
-        let yes = |part: &str, switch: &str| match value(part, switch)?.as_str() {
-            "yes" => Ok(true),
-            "no" => Ok(false),
+        // `switch-value`, the value read.
+        fn value<'a>(part: &'a str, switch: &str) -> Option<&'a str> {
+            part.strip_prefix(switch)?.strip_prefix('-')
+        }
+        let yes = |part, switch| match value(part, switch) {
+            Some("yes") => Ok(true),
+            Some("no") => Ok(false),
             _ => Err(unknown()),
         };
         Ok(Rules {
-            capture: Rules::parse_capture(&value(capture, "capture")?)?,
+            capture: Rules::parse_capture(value(capture, "capture").ok_or_else(unknown)?)?,
             skip_origin: yes(skip, "skip")?,
-            end: Rules::parse_end(&value(end, "end")?)?,
-            leftovers: Rules::parse_leftovers(&value(leftovers, "leftovers")?)?,
+            end: Rules::parse_end(value(end, "end").ok_or_else(unknown)?)?,
+            leftovers: Rules::parse_leftovers(value(leftovers, "leftovers").ok_or_else(unknown)?)?,
             must_leave_move: yes(leave, "leave")?,
         })
     }
@@ -142,10 +143,10 @@ impl Rules {
     pub fn switches(&self) -> String {
         format!(
             "capture={} skip-origin={} end={} leftovers={} must-leave-move={}",
-            capture_name(self.capture),
+            self.capture.name(),
             yes_no(self.skip_origin),
-            end_name(self.end),
-            leftovers_name(self.leftovers),
+            self.end.name(),
+            self.leftovers.name(),
             yes_no(self.must_leave_move)
         )
     }
@@ -156,10 +157,10 @@ impl Rules {
             Some(n) => n.to_owned(),
             None => format!(
                 "capture-{}_skip-{}_end-{}_leftovers-{}_leave-{}",
-                capture_name(self.capture),
+                self.capture.name(),
                 yes_no(self.skip_origin),
-                end_name(self.end),
-                leftovers_name(self.leftovers),
+                self.end.name(),
+                self.leftovers.name(),
                 yes_no(self.must_leave_move)
             ),
         }
@@ -209,21 +210,31 @@ impl Rules {
 impl Capture {
     /// The switch's word, as the table key and `--capture` write it.
     pub fn name(self) -> &'static str {
-        capture_name(self)
+        match self {
+            Capture::Empty => "empty",
+            Capture::Standard => "standard",
+            Capture::OppositeOnly => "opposite-only",
+        }
     }
 }
 
 impl End {
     /// The switch's word, as the table key and `--end` write it.
     pub fn name(self) -> &'static str {
-        end_name(self)
+        match self {
+            End::SideEmpty => "side-empty",
+            End::NoMove => "no-move",
+        }
     }
 }
 
 impl Leftovers {
     /// The switch's word, as the table key and `--leftovers` write it.
     pub fn name(self) -> &'static str {
-        leftovers_name(self)
+        match self {
+            Leftovers::Owner => "owner",
+            Leftovers::None => "none",
+        }
     }
 }
 
@@ -232,28 +243,6 @@ fn yes_no(b: bool) -> &'static str {
         "yes"
     } else {
         "no"
-    }
-}
-
-fn capture_name(c: Capture) -> &'static str {
-    match c {
-        Capture::Empty => "empty",
-        Capture::Standard => "standard",
-        Capture::OppositeOnly => "opposite-only",
-    }
-}
-
-fn end_name(e: End) -> &'static str {
-    match e {
-        End::SideEmpty => "side-empty",
-        End::NoMove => "no-move",
-    }
-}
-
-fn leftovers_name(l: Leftovers) -> &'static str {
-    match l {
-        Leftovers::Owner => "owner",
-        Leftovers::None => "none",
     }
 }
 
