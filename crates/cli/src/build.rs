@@ -104,7 +104,7 @@ pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<
 
 /// The tiers of `tiers` with no table in `dir`.
 fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
-    tiers.iter().copied().filter(|&t| !retro::store::tier_file(dir, t).exists()).collect()
+    tiers.iter().copied().filter(|&t| !retro::store::has_tier_file(dir, t)).collect()
 }
 
 /// Why a build is refused: its memory, disk and time, and the memory there is.
@@ -255,7 +255,7 @@ pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Table
     let order = retro::order::tier_order(game, roots)?;
     announce(game, dir, &order)?;
     let to_build: u64 =
-        order.iter().filter(|&&t| !retro::store::tier_file(dir, t).exists()).map(|&t| game.tier_size(t)).sum();
+        order.iter().filter(|&&t| !retro::store::has_tier_file(dir, t)).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build);
     let started = Instant::now();
     let (tables, report) = build(game, dir, roots, &progress, &options())

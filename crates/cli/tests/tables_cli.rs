@@ -407,3 +407,23 @@ fn a_file_in_the_way_of_the_table_directory_is_named() {
         assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
     }
 }
+
+/// A tier's table linked from elsewhere, its target gone (a disk not mounted), is named
+/// and left alone: neither solved again over the link nor reported as a missing tier.
+#[test]
+fn a_dangling_link_to_a_table_is_named_not_replaced() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let file = dir.join("tier-3-3.tbl");
+    let gone = out.path().join("elsewhere").join("tier-3-3.tbl");
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(&gone, &file).unwrap();
+    let build = solve(out.path(), &["thi", "--board", "primus"]);
+    let verify = solve_in_time(&["verify-table", dir.to_str().unwrap()]);
+    for (args, output) in [("thi", build), ("verify-table", verify)] {
+        assert!(!output.status.success(), "{args:?} went on");
+        let expected = format!("{}: a symbolic link to {}, which is not there", file.display(), gone.display());
+        assert!(stderr(&output).contains(&expected), "{args:?}: {}", stderr(&output));
+        assert!(std::fs::symlink_metadata(&file).unwrap().file_type().is_symlink(), "{args:?} replaced the link");
+    }
+}

@@ -11,7 +11,7 @@ use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
 use crate::table::{
-    check_regular_file, compact_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
+    check_regular_file, compact_table, dangling_link, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
 };
 use crate::value::TableValue;
 use std::collections::BTreeMap;
@@ -155,6 +155,13 @@ pub fn tier_file(dir: &Path, tier: impl std::fmt::Display) -> PathBuf {
     dir.join(format!("tier-{tier}.tbl"))
 }
 
+/// Whether anything stands at `tier`'s table path in `dir` (a link whose target is gone
+/// too): a tier a build does not solve again. Whether it is a sound table is checked when
+/// it is opened.
+pub fn has_tier_file(dir: &Path, tier: impl std::fmt::Display) -> bool {
+    std::fs::symlink_metadata(tier_file(dir, tier)).is_ok()
+}
+
 /// What the table of `tier` must be: the game's key, the tier, the value kind's coding.
 pub fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
     TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: G::Value::ENCODING }
@@ -257,7 +264,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
     let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held);
-    if order.iter().all(|&tier| tier_file(dir, tier).exists()) {
+    if order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))? {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
         for table in tables.values() {
             report.tiers_reused += 1;
@@ -271,7 +278,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     for tier in order {
         let path = tier_file(dir, tier);
         let f = file(tier);
-        let table = if path.exists() {
+        let table = if tier_present(&path)? {
             report.tiers_reused += 1;
             open(tier, &f)?
         } else {
@@ -303,6 +310,19 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     Ok((tables, report))
 }
 
+/// Whether a tier's file is there. A symbolic link whose target is gone is an error, not
+/// a missing tier ([`TableError::DanglingLink`]).
+fn tier_present(path: &Path) -> Result<bool, BuildError> {
+    match std::fs::symlink_metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(BuildError::Io { path: path.to_owned(), error }),
+        Ok(_) => match dangling_link(path) {
+            Some(e) => Err(e.into()),
+            None => Ok(true),
+        },
+    }
+}
+
 /// Opens the finished, checked tables of every tier in `order`, building nothing and
 /// writing nothing; `size` gives the positions of a tier, which its table must hold.
 pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
@@ -314,7 +334,7 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
     let mut tables = BTreeMap::new();
     for tier in order {
         let path = tier_file(dir, tier);
-        if !path.exists() {
+        if !tier_present(&path)? {
             return Err(BuildError::MissingTier { tier: tier.to_string(), path });
         }
         tables.insert(tier, open_table(&path, &identity(tier), size(tier), false)?);

@@ -86,6 +86,15 @@ pub enum TableError {
         /// What it is instead.
         kind: &'static str,
     },
+    /// The path is a symbolic link whose target is gone (tables kept on a disk not
+    /// mounted): never replaced by a build, whose new table would leave the old one unused.
+    #[error("{path}: a symbolic link to {target}, which is not there: restore it (or mount its disk), or remove the link to have the table built again")]
+    DanglingLink {
+        /// The link.
+        path: PathBuf,
+        /// Where it points.
+        target: PathBuf,
+    },
     /// The file does not start as a table file does.
     #[error("{path}: not a table file (bad magic number)")]
     BadMagic {
@@ -169,7 +178,13 @@ impl TableError {
     /// Whether the error is about the contents of an existing file (damaged, foreign or
     /// of the wrong size), which removing the file would let a build replace.
     pub fn is_bad_contents(&self) -> bool {
-        !matches!(self, TableError::Io { .. } | TableError::Write { .. } | TableError::NotAFile { .. })
+        !matches!(
+            self,
+            TableError::Io { .. }
+                | TableError::Write { .. }
+                | TableError::NotAFile { .. }
+                | TableError::DanglingLink { .. }
+        )
     }
 }
 
@@ -198,12 +213,25 @@ fn kind_of(file_type: fs::FileType) -> &'static str {
 /// Checks that `path` is a regular file (or a link to one) before it is opened: opening
 /// a FIFO would wait for a writer for ever, and a directory or device is no table.
 pub fn check_regular_file(path: &Path) -> Result<(), TableError> {
-    let metadata = fs::metadata(path).map_err(|error| TableError::Io { path: path.to_owned(), error })?;
+    let metadata = fs::metadata(path).map_err(|error| match dangling_link(path) {
+        Some(e) => e,
+        None => TableError::Io { path: path.to_owned(), error },
+    })?;
     if metadata.is_file() {
         Ok(())
     } else {
         Err(TableError::NotAFile { path: path.to_owned(), kind: kind_of(metadata.file_type()) })
     }
+}
+
+/// [`TableError::DanglingLink`] if `path` is a symbolic link whose target is not there.
+pub fn dangling_link(path: &Path) -> Option<TableError> {
+    let link = fs::symlink_metadata(path).ok()?;
+    if !link.file_type().is_symlink() || path.exists() {
+        return None;
+    }
+    let target = fs::read_link(path).ok()?;
+    Some(TableError::DanglingLink { path: path.to_owned(), target })
 }
 
 /// What the codes of a table mean.

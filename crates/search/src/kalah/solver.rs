@@ -197,7 +197,7 @@ impl Plan {
     /// The tiers not yet built in the directory.
     fn tiers_to_build(&self) -> impl Iterator<Item = u16> + '_ {
         let tiers = self.game.tiers_up_to(self.endgame_seeds).into_iter();
-        tiers.filter(|&t| !retro::store::tier_file(&self.dir, t).exists())
+        tiers.filter(|&t| !retro::store::has_tier_file(&self.dir, t))
     }
 
     /// Boards of the tiers not yet built in the directory.
