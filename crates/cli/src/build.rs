@@ -151,7 +151,7 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
     let need = memory::Need::of(game, &todo, free_memory, forced_parts());
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
-    eprintln!(
+    errln!(
         "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
          (free: {} of memory, {} of disk)",
         counted(todo.len() as u64, "tier", "tiers"),
@@ -213,7 +213,7 @@ pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json:
     if tiers.iter().any(|&t| game.engine(t) == retro::Engine::CyclicScore) {
         // The local check can pass a consistent wrong labelling of a cycle: say so, as
         // `verify-table` does, rather than let the line above read as a proof.
-        eprintln!("{CYCLES_NOTE}");
+        errln!("{CYCLES_NOTE}");
     }
     Ok(())
 }

@@ -169,7 +169,7 @@ fn announce(plan: &Plan, seeds: u32) {
             crate::build::time_here(plan.build_seconds())
         ),
     };
-    eprintln!(
+    errln!(
         "{} in the pits; endgame tables up to {}: {}, about {} ({to_build})",
         counted(seeds, "seed", "seeds"),
         counted(plan.endgame_seeds(), "seed", "seeds"),
@@ -177,12 +177,12 @@ fn announce(plan: &Plan, seeds: u32) {
         memory::human(plan.table_bytes()),
     );
     if plan.searches() {
-        eprintln!(
+        errln!(
             "search above the tables: a transposition table of at most {}, its memory taken only as the search fills it",
             memory::human(plan.transposition_bytes() as f64)
         );
         if seeds > LARGE_INSTANCE {
-            eprintln!(
+            errln!(
                 "a search of {seeds} seeds above {}-seed tables may not finish (more --endgame-seeds shortens it, \
                  if they fit)",
                 plan.endgame_seeds()
@@ -250,7 +250,7 @@ pub fn with_search_progress<T: Send>(
                 // Without a spinner drawn (a log, or a pipe), a line now and then says
                 // the search is alive and how fast it goes.
                 if spinner.is_hidden() && logged.elapsed() >= SEARCH_LOG_EVERY {
-                    eprintln!("{message} ({:.0} s)", since.elapsed().as_secs_f64());
+                    errln!("{message} ({:.0} s)", since.elapsed().as_secs_f64());
                     logged = Instant::now();
                 }
                 spinner.set_message(message);
@@ -263,7 +263,7 @@ pub fn with_search_progress<T: Send>(
         let say = |line: String| {
             let line = format!("{line} ({:.1} s)", since.elapsed().as_secs_f64());
             if spinner.is_hidden() {
-                eprintln!("{line}");
+                errln!("{line}");
             } else {
                 spinner.println(line);
             }

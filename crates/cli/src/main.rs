@@ -10,6 +10,15 @@ macro_rules! outln {
     }};
 }
 
+/// `eprintln!` that goes on when standard error cannot be written (closed by `2>&1 |
+/// head`, or on a full disk): a message nobody can read is no reason to stop a build.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod awari;
 mod build;
 mod kalah;
@@ -109,7 +118,7 @@ fn main() -> ExitCode {
     }
     if let Some(threads) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads.into()).build_global() {
-            eprintln!("error: cannot start {threads} threads: {e}");
+            errln!("error: cannot start {threads} threads: {e}");
             return ExitCode::FAILURE;
         }
     }
@@ -143,7 +152,7 @@ fn main() -> ExitCode {
             ExitCode::from(141)
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -61,7 +61,7 @@ impl Observer for BuildProgress {
     fn tier_finished(&self, tier: &str) {
         if let Some(lines) = &self.lines {
             let (positions, started) = *lines.lock().unwrap_or_else(|e| e.into_inner());
-            eprintln!(
+            errln!(
                 "tier {tier} solved: {} in {:.1} s",
                 crate::printer::counted(positions, "position", "positions"),
                 started.elapsed().as_secs_f64()
@@ -76,7 +76,7 @@ impl Observer for BuildProgress {
         let line =
             format!("storing {} compact where that pays", crate::printer::counted(tables as u64, "table", "tables"));
         if self.lines.is_some() {
-            eprintln!("{line}");
+            errln!("{line}");
         } else {
             self.bar.println(line);
         }
@@ -104,7 +104,7 @@ pub fn census<G: Game>(game: &G, tables: &Tables<G>, start: &G::Position, cache:
     spinner.0.finish_and_clear();
     let CachedCensus { census, not_saved } = counted?;
     if let Some(e) = not_saved {
-        eprintln!("warning: the count could not be kept in {} ({e}): it is counted again next time", cache.display());
+        errln!("warning: the count could not be kept in {} ({e}): it is counted again next time", cache.display());
     }
     Ok(census)
 }

@@ -43,14 +43,14 @@ pub struct ServeArgs {
 
 pub fn run(args: ServeArgs) -> Result<()> {
     let library = server::Library::open(&args.tables, |dir, opened| match opened {
-        Ok(holding) => eprintln!(
+        Ok(holding) => errln!(
             "opened {}: `{}`, {} in {}",
             dir.display(),
             holding.key,
             crate::printer::counted(holding.tables.positions, "position", "positions"),
             crate::printer::counted(holding.tables.tiers as u64, "tier", "tiers")
         ),
-        Err(error) => eprintln!("warning: left out {}: {error}", dir.display()),
+        Err(error) => errln!("warning: left out {}: {error}", dir.display()),
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
     let header_timeout = Duration::from_secs(args.header_timeout);
@@ -59,9 +59,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
         // still serves, and says where on standard error.
         let listening = format!("listening on http://{bound}/ (Ctrl-C stops)");
         if outln!("{listening}").and_then(|()| std::io::stdout().flush().map_err(StdoutError)).is_err() {
-            eprintln!("{listening}");
+            errln!("{listening}");
         }
     }))?;
-    eprintln!("stopped");
+    errln!("stopped");
     Ok(())
 }

@@ -122,7 +122,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
             let (key, files, positions, bytes) = match layout::read_directory(dir) {
                 Ok(layout::Directory { key, files, positions, bytes, .. }) => (key, files, positions, bytes),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     faults += 1;
                     continue;
                 }
@@ -176,7 +176,7 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             if e.downcast_ref::<crate::printer::StdoutError>().is_some() {
                 return Err(e);
             }
-            eprintln!("error: {}: {e:#}", dir.display());
+            errln!("error: {}: {e:#}", dir.display());
             faults += 1;
         }
     }
@@ -205,7 +205,7 @@ fn verify_files(path: &Path) -> Result<()> {
     if !verified.complete {
         // With cycles inside a tier the local check can pass a consistent wrong
         // labelling of a cycle; say so rather than claim a proof.
-        eprintln!("{}", crate::build::CYCLES_NOTE);
+        errln!("{}", crate::build::CYCLES_NOTE);
     }
     outln!(
         "{}: verified {} in {} of `{key}` in {:.1} s: every stored value equals the best over its successors",

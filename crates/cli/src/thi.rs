@@ -187,7 +187,7 @@ fn verdict(
         })
     } else {
         if !args.json {
-            eprintln!("not counting the positions reachable from the start (--census counts them)");
+            errln!("not counting the positions reachable from the start (--census counts them)");
         }
         None
     };

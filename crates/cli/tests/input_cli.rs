@@ -139,4 +139,18 @@ fn output_that_cannot_be_written_is_no_panic() {
         assert_eq!(out.status.code(), Some(141), "{command}: {}", stderr(&out));
         assert!(stderr(&out).is_empty(), "{command}: {}", stderr(&out));
     }
+    // A closed standard error (`2>&1 >/dev/null | head -1`) stops nothing: the build
+    // finishes, every tier written, and its answer is printed.
+    let fresh = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["thi", "--board", "primus", "--out"])
+        .arg(fresh.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("PRIMUS"), "{}", String::from_utf8_lossy(&out.stdout));
 }

@@ -10,6 +10,7 @@ use axum::routing::get;
 use axum::Json;
 use serde::Serialize;
 use serde_json::json;
+use std::io::Write as _;
 use std::sync::Arc;
 use tablebase::query::{QueryError, Request};
 use tablebase::registry::{self, GAMES};
@@ -70,7 +71,8 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if self.status.is_server_error() {
             // The server's fault, not the client's: whoever runs it must hear of it.
-            eprintln!("error: answered {}: {}", self.status, self.error);
+            // Written as best it can be: a closed standard error must not end the answer.
+            let _ = writeln!(std::io::stderr(), "error: answered {}: {}", self.status, self.error);
         }
         let headers = [(header::CACHE_CONTROL, "no-store"), (header::X_CONTENT_TYPE_OPTIONS, "nosniff")];
         if self.status == StatusCode::METHOD_NOT_ALLOWED {

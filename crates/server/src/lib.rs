@@ -16,6 +16,7 @@ pub use library::{Library, Skipped};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::Arc;
@@ -79,7 +80,8 @@ pub async fn serve(
                     // Out of file descriptors and the like: the listener itself is
                     // fine, so wait a little rather than spin, then take the next one.
                     if !is_connection_error(&e) {
-                        eprintln!("warning: accepting a connection: {e}");
+                        // A closed standard error must not take the server down with it.
+                        let _ = writeln!(std::io::stderr(), "warning: accepting a connection: {e}");
                         tokio::time::sleep(Duration::from_secs(1)).await;
                     }
                     continue;
