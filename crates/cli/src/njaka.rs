@@ -157,7 +157,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     };
     let view = View {
         title,
-        picture: position.picture(),
+        picture: position.picture(game.clockwise()),
         mover: Some(if position.to_move() == Side::South { "South" } else { "North" }.to_owned()),
         line_end,
         notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],

@@ -37,7 +37,11 @@ fn the_command_named_for_missing_tables_builds_them() {
     assert!(!out.status.success());
     let built = run_named_command(&stderr(&out), &elsewhere);
     assert!(built.status.success(), "{}", stderr(&built));
-    assert!(solve(&dir, &args).status.success(), "{}", stderr(&solve(&dir, &args)));
+    let answer = solve(&dir, &args);
+    assert!(answer.status.success(), "{}", stderr(&answer));
+    // The picture says which way the counters go round it.
+    let text = String::from_utf8_lossy(&answer.stdout);
+    assert!(text.contains("sowing clockwise: bottom row right to left, top row left to right"), "{text}");
     assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none(), "built outside --out");
 }
 
@@ -56,6 +60,7 @@ fn a_position_is_analysed_from_the_tables_built() {
     let text = solve(dir.path(), &["njaka", "--position", position]);
     assert!(text.status.success(), "{}", stderr(&text));
     assert!(String::from_utf8_lossy(&text.stdout).contains("South to move"));
+    assert!(String::from_utf8_lossy(&text.stdout).contains("sowing counterclockwise: bottom row left to right"));
 }
 
 #[test]

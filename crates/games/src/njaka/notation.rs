@@ -96,8 +96,8 @@ impl fmt::Display for Position {
 impl Position {
     /// The circle as a ring of two rows: holes 1 to h/2 along the bottom, left to right,
     /// then h/2 + 1 to h along the top, right to left (counterclockwise all round), each
-    /// with its owner's letter.
-    pub fn picture(&self) -> String {
+    /// with its owner's letter, and the way counters are sown round it.
+    pub fn picture(&self, clockwise: bool) -> String {
         let h = self.holes();
         let cell = |i: usize| {
             let owner = if self.owner(i) == Side::South { 'S' } else { 'N' };
@@ -107,12 +107,16 @@ impl Position {
         let top: Vec<usize> = (h / 2..h).rev().collect();
         let bottom: Vec<usize> = (0..h / 2).collect();
         format!(
-            "hole {}\n     {}\n     {}\nhole {}\n(counters and owner; sowing counterclockwise: bottom row left to right, \
-             top row right to left)\n{} to move",
+            "hole {}\n     {}\n     {}\nhole {}\n(counters and owner; sowing {})\n{} to move",
             numbers(top.clone()),
             top.iter().map(|&i| cell(i)).collect::<String>(),
             bottom.iter().map(|&i| cell(i)).collect::<String>(),
             numbers(bottom),
+            if clockwise {
+                "clockwise: bottom row right to left, top row left to right"
+            } else {
+                "counterclockwise: bottom row left to right, top row right to left"
+            },
             self.to_move().name()
         )
     }
