@@ -205,7 +205,13 @@ fn verdict(
         setup.name(),
         rules
     );
-    print_text(game, setup, &start, &out, vec![claim])
+    print_text(game, &setup_title(setup, game), &start, &out, vec![claim])
+}
+
+/// A setup's title line: its name, board, counters and the rules.
+fn setup_title(setup: Setup, game: &Thi) -> String {
+    let (name, size) = (setup.name().to_uppercase(), setup.size());
+    format!("THI` {name} ({size}×{size}, {} counters each), rules: {}", setup.counters(), game.rules())
 }
 
 fn analyse(
@@ -226,13 +232,25 @@ fn analyse(
         print_json(&report)?;
         return Ok(());
     }
-    print_text(game, setup, position, &report, Vec::new())
+    // Like the report's parameters, the title describes the position: a setup only where
+    // it is that setup's start, and the tables it was answered from where they differ.
+    let title = match named {
+        Some(start) if start == setup => setup_title(setup, game),
+        Some(start) => format!("{}; from the {} tables", setup_title(start, game), setup.name().to_uppercase()),
+        None => format!(
+            "THI` a position of the {} tables ({size}×{size}), rules: {}",
+            setup.name().to_uppercase(),
+            game.rules(),
+            size = setup.size()
+        ),
+    };
+    print_text(game, &title, position, &report, Vec::new())
 }
 
 /// Prints a report of `position` as text, `notes` last.
 fn print_text(
     game: &Thi,
-    setup: Setup,
+    title: &str,
     position: &Position,
     report: &PositionReport,
     notes: Vec<String>,
@@ -245,14 +263,7 @@ fn print_text(
         (None, None) => String::new(),
     };
     let view = View {
-        title: format!(
-            "THI` {} ({}×{}, {} counters each), rules: {}",
-            setup.name().to_uppercase(),
-            setup.size(),
-            setup.size(),
-            setup.counters(),
-            game.rules()
-        ),
+        title: title.to_owned(),
         picture: position.picture(),
         mover: Some(position.to_move().name().to_owned()),
         line_end,

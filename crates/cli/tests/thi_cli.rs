@@ -81,6 +81,24 @@ fn position_analysis_is_consistent() {
     assert!(text.contains("White to move") && text.contains("best move:") && text.contains("principal line"));
 }
 
+/// The title of a position's report names what the position is, as its JSON does: a
+/// setup only where it is that setup's start, and the tables when they are another's.
+#[test]
+fn a_position_is_titled_as_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    for (position, title, board) in [
+        ("b,b,b/-,-,-/w,w,w w", "THI` PRIMUS (3×3, 3 counters each), rules: original; from the DUO tables", "primus"),
+        ("bb,bb,bb/-,-,-/ww,ww,ww w", "THI` DUO (3×3, 6 counters each), rules: original\n", "duo"),
+        ("b,b,-/-,b,-/w,w,w w", "THI` a position of the DUO tables (3×3), rules: original", ""),
+    ] {
+        let text = solve(dir.path(), &["--board", "duo", "--position", position]);
+        assert!(text.status.success(), "{}", stderr(&text));
+        assert!(String::from_utf8_lossy(&text.stdout).starts_with(title), "{}", String::from_utf8_lossy(&text.stdout));
+        let report = json(&solve(dir.path(), &["--board", "duo", "--position", position, "--json"]));
+        assert_eq!(report["parameters"]["board"].as_str().unwrap_or(""), board);
+    }
+}
+
 #[test]
 fn the_verifier_passes_on_primus() {
     let dir = tempfile::tempdir().unwrap();
