@@ -48,6 +48,15 @@ impl BuildProgress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    /// A line above the bar, or alone where there is no bar.
+    fn say(&self, line: String) {
+        if self.lines.is_some() {
+            errln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
 }
 
 impl Observer for BuildProgress {
@@ -69,16 +78,16 @@ impl Observer for BuildProgress {
         }
     }
 
+    fn not_compacted(&self, why: &str) {
+        self.say(format!(
+            "warning: {why}; the table stays plain (correct, only larger: `solve compact` stores it compact later)"
+        ));
+    }
+
     fn compacting(&self, tables: usize) {
-        if tables == 0 {
-            return;
-        }
-        let line =
-            format!("storing {} compact where that pays", crate::printer::counted(tables as u64, "table", "tables"));
-        if self.lines.is_some() {
-            errln!("{line}");
-        } else {
-            self.bar.println(line);
+        if tables > 0 {
+            let tables = crate::printer::counted(tables as u64, "table", "tables");
+            self.say(format!("storing {tables} compact where that pays"));
         }
     }
 

@@ -248,13 +248,7 @@ fn analyse(
 }
 
 /// Prints a report of `position` as text, `notes` last.
-fn print_text(
-    game: &Thi,
-    title: &str,
-    position: &Position,
-    report: &PositionReport,
-    notes: Vec<String>,
-) -> Result<()> {
+fn print_text(game: &Thi, title: &str, position: &Position, report: &PositionReport, notes: Vec<String>) -> Result<()> {
     let last = notation::parse(&report.line_end.position)?;
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),

@@ -91,6 +91,9 @@ pub trait Observer: Sync {
     /// Every tier is solved; `tables` stored plain are being looked at, and stored compact
     /// where that pays.
     fn compacting(&self, _tables: usize) {}
+    /// A table could not be stored compact (`why`: a full disk, say) and stays plain:
+    /// whole and correct, only larger.
+    fn not_compacted(&self, _why: &str) {}
 }
 
 /// An observer that shows nothing.

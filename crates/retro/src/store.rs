@@ -299,8 +299,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // Tables in blocks already are left as they are: re-coding them is `solve compact`'s
     // choice, not every build's.
     for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
-        if compact_table(table, Saving::HALF)?.is_some() {
-            *table = open(tier, &file(tier))?;
+        match compact_table(table, Saving::HALF) {
+            Ok(Some(_)) => *table = open(tier, &file(tier))?,
+            Ok(None) => {}
+            // Compacting only saves room, and a rewrite that fails leaves the plain table
+            // in place: a full disk here costs the saving, not the build.
+            Err(why @ TableError::Write { .. }) => observer.not_compacted(&why.to_string()),
+            Err(e) => return Err(e.into()),
         }
     }
     for table in tables.values() {

@@ -44,3 +44,41 @@ fn tables_of_another_game_key_name_their_directory() {
     let text = chain(&error);
     assert!(text.contains("remove the directory data/thi/3x3-original"), "{text}");
 }
+
+/// Records what a build says of tables it could not store compact, and makes the rewrite
+/// of tier 0 fail once the tier is written: a directory where the rewrite's temporary
+/// file goes, as a full disk would fail it.
+struct BlockedCompaction {
+    dir: PathBuf,
+    said: std::sync::Mutex<Vec<String>>,
+}
+
+impl retro::solve::Observer for BlockedCompaction {
+    fn tier_finished(&self, _tier: &str) {
+        let temp = self.dir.join(format!(".tier-0.tbl.{}.tmp", std::process::id()));
+        std::fs::create_dir_all(temp).unwrap();
+    }
+    fn not_compacted(&self, why: &str) {
+        self.said.lock().unwrap().push(why.to_owned());
+    }
+}
+
+/// Compacting only saves room: a table that cannot be rewritten stays plain, the build
+/// goes on and says why.
+#[test]
+fn a_table_that_cannot_be_stored_compact_stays_plain() {
+    use retro::store::{build_tiers, BuildOptions, TierFile};
+    use retro::table::{TableIdentity, ValueEncoding};
+    let dir = tempfile::tempdir().unwrap();
+    let identity = TableIdentity { key: "zeros".into(), tier: "0".into(), encoding: ValueEncoding::Score };
+    let file = |_| TierFile { identity: identity.clone(), entries: 1 << 16, held: false };
+    let observer = BlockedCompaction { dir: dir.path().to_owned(), said: Default::default() };
+    let solve = |_, _: &_| Ok(retro::solve::Codes::Memory(vec![0; 1 << 16]));
+    let (tables, report) =
+        build_tiers(dir.path(), vec![0], file, solve, &observer, &BuildOptions::default()).expect("the build goes on");
+    assert_eq!(report.tiers_built, 1);
+    assert!(!tables[&0].is_blocked(), "stored compact after all");
+    assert!(tables[&0].codes().iter().all(|&c| c == 0));
+    let said = observer.said.lock().unwrap();
+    assert!(said.len() == 1 && said[0].contains("tier-0.tbl: cannot write the table"), "{said:?}");
+}
