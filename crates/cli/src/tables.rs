@@ -57,8 +57,9 @@ pub struct VerifyTableArgs {
                   --min-saving, for storing or sending tables where most positions are won or \
                   lost (Awari, Kalah: about a third smaller). Every value is kept: each file \
                   is checked on opening, rewritten next to itself and renamed over the old \
-                  one, so an interruption leaves the old file. A directory a build is writing \
-                  is refused."
+                  one, so an interruption leaves the old file. A directory a build is writing, \
+                  or whose tables are damaged, is named and left as it is, the others done; \
+                  the exit status then says that one failed."
 )]
 pub struct CompactArgs {
     /// A table directory, or the root of several (the --out directory).
@@ -83,32 +84,46 @@ pub fn compact(args: CompactArgs) -> Result<()> {
         );
     }
     let saving = retro::table::Saving::percent(args.min_saving).expect("clap keeps the percentage in 1..=99");
+    // A directory a build holds, or a damaged one, is named and the others still done.
+    let mut faults = 0;
     for dir in &dirs {
-        let _lock = retro::store::lock_directory(dir)?;
-        // One key, each file under its tier's name: what a build would accept.
-        let layout::Directory { files, .. } = layout::read_directory(dir)?;
-        let started = Instant::now();
-        let (mut before, mut after, mut rewritten) = (0u64, 0u64, 0usize);
-        for file in &files {
-            let table = layout::open_table(file)?;
-            before += table.file_bytes();
-            match retro::table::compact_table(&table, saving)? {
-                Some(header) => {
-                    rewritten += 1;
-                    after += header.body_offset + header.body_len;
-                }
-                None => after += table.file_bytes(),
+        if let Err(e) = compact_directory(dir, saving) {
+            if e.downcast_ref::<crate::printer::StdoutError>().is_some() {
+                return Err(e);
             }
+            errln!("error: {}: {e:#}", dir.display());
+            faults += 1;
         }
-        outln!(
-            "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
-            dir.display(),
-            crate::printer::counted(files.len() as u64, "table", "tables"),
-            memory::human(before as f64),
-            memory::human(after as f64),
-            started.elapsed().as_secs_f64()
-        )?;
     }
+    refuse_faults(faults, dirs.len(), "could not be compacted")
+}
+
+/// Rewrites the tables of one directory in blocks where they save `saving`.
+fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
+    let _lock = retro::store::lock_directory(dir)?;
+    // One key, each file under its tier's name: what a build would accept.
+    let layout::Directory { files, .. } = layout::read_directory(dir)?;
+    let started = Instant::now();
+    let (mut before, mut after, mut rewritten) = (0u64, 0u64, 0usize);
+    for file in &files {
+        let table = layout::open_table(file)?;
+        before += table.file_bytes();
+        match retro::table::compact_table(&table, saving)? {
+            Some(header) => {
+                rewritten += 1;
+                after += header.body_offset + header.body_len;
+            }
+            None => after += table.file_bytes(),
+        }
+    }
+    outln!(
+        "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
+        dir.display(),
+        crate::printer::counted(files.len() as u64, "table", "tables"),
+        memory::human(before as f64),
+        memory::human(after as f64),
+        started.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }
 
@@ -135,7 +150,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 memory::human(bytes as f64)
             )?;
         }
-        return refuse_faults(faults, dirs.len());
+        return refuse_faults(faults, dirs.len(), "failed the check");
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();
@@ -180,17 +195,14 @@ pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
             faults += 1;
         }
     }
-    refuse_faults(faults, dirs.len())
+    refuse_faults(faults, dirs.len(), "failed the check")
 }
 
-/// An error if `faults` of the `dirs` table directories looked at failed their check
-/// (each already named).
-fn refuse_faults(faults: usize, dirs: usize) -> Result<()> {
+/// An error if `faults` of the `dirs` table directories looked at `failed` (each already
+/// named).
+fn refuse_faults(faults: usize, dirs: usize, failed: &str) -> Result<()> {
     if faults > 0 {
-        bail!(
-            "{faults} of {} failed the check",
-            crate::printer::counted(dirs as u64, "table directory", "table directories")
-        );
+        bail!("{faults} of {} {failed}", crate::printer::counted(dirs as u64, "table directory", "table directories"));
     }
     Ok(())
 }

@@ -315,9 +315,22 @@ fn info_and_compact_refuse_a_directory_whose_tables_disagree() {
         let compacted = compact(&dir);
         assert!(!compacted.status.success());
         assert!(stderr(&compacted).contains(why), "{}", stderr(&compacted));
+        // Over the root, the sound directory is still compacted.
+        let all = compact(out.path());
+        assert!(!all.status.success());
+        assert!(stderr(&all).contains("1 of 2 table directories could not be compacted"), "{}", stderr(&all));
+        assert!(String::from_utf8_lossy(&all.stdout).contains("3x3-fixed1: "), "{}", stderr(&all));
     }
     std::fs::write(dir.join("tier-3-2.tbl"), original).unwrap();
     assert!(info(out.path()).status.success());
+    // A directory a build holds is named and passed over, not waited on.
+    let held = retro::store::lock_directory(&dir).unwrap();
+    let all = compact(out.path());
+    assert!(!all.status.success());
+    assert!(stderr(&all).contains("another build is writing tables in"), "{}", stderr(&all));
+    assert!(String::from_utf8_lossy(&all.stdout).contains("3x3-fixed1: "), "{}", stderr(&all));
+    drop(held);
+    assert!(compact(out.path()).status.success());
 }
 
 /// Tables of many values with skewed counts (Kalah's) do not halve, so a plain `solve
