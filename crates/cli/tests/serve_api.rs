@@ -372,6 +372,10 @@ fn a_damaged_directory_is_left_out_and_named() {
     let (status, body) = server.get_json("/api/njaka?holes=2&counters=1");
     assert_eq!(status, 404);
     assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");
+    // Nor does the same game on another board, whose tables live elsewhere.
+    let (status, body) = server.get_json("/api/trias?holes=3&stones=1");
+    assert_eq!(status, 404);
+    assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");
 }
 
 #[test]

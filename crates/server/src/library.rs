@@ -74,18 +74,18 @@ impl Library {
                 answer => return answer,
             }
         }
-        // A directory of this game's tables that failed its checks may hold what was
+        // The directory the command writes, if it failed its checks, may hold what was
         // asked: the command alone would then stop at the damaged file.
-        let game_dir = self.root.join(game.name);
+        let build = game.command(request, &self.root)?;
         let left_out = self
             .skipped
             .iter()
-            .filter(|s| Path::new(&s.directory).starts_with(&game_dir))
+            .filter(|s| Path::new(&s.directory) == build.dir)
             .map(|s| format!("{}: {}", s.directory, s.error))
             .collect();
         Err(QueryError::NotBuilt {
             what: format!("the {} tables this request needs", game.name),
-            command: format!("{}{}", game.command(request)?, registry::out_flag(&self.root)),
+            command: format!("{}{}", build.command, registry::out_flag(&self.root)),
             left_out,
         })
     }

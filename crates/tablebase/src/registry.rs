@@ -72,8 +72,18 @@ pub struct GameEntry {
     verify: fn(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError>,
     /// Opens the tables of `tiers` of a key of this game in `dir` for queries.
     open: Opener,
-    /// The command that builds the tables a request asks of.
-    command: fn(&Request) -> Result<String, QueryError>,
+    /// What builds the tables a request asks of, under a root.
+    command: fn(&Request, &Path) -> Result<Build, QueryError>,
+}
+
+/// What builds the tables a request asks of: the `solve` command (without `--out`) and
+/// the directory under the root it writes them in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Build {
+    /// The command.
+    pub command: String,
+    /// The tables' directory.
+    pub dir: PathBuf,
 }
 
 impl GameEntry {
@@ -89,10 +99,10 @@ impl GameEntry {
         (self.open)(key, dir, tiers)
     }
 
-    /// The `solve` command that builds the tables `request` asks of (an error if the
-    /// request itself is wrong).
-    pub fn command(&self, request: &Request) -> Result<String, QueryError> {
-        (self.command)(request)
+    /// The `solve` command that builds the tables `request` asks of under `root`, and
+    /// where (an error if the request itself is wrong).
+    pub fn command(&self, request: &Request, root: &Path) -> Result<Build, QueryError> {
+        (self.command)(request, root)
     }
 }
 

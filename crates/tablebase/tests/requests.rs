@@ -2,6 +2,7 @@
 //! parsing, never a panic: the server hands these functions whatever a client sends.
 
 use proptest::prelude::*;
+use std::path::Path;
 use tablebase::query::{QueryError, Request};
 use tablebase::registry::GAMES;
 
@@ -118,7 +119,7 @@ proptest! {
     fn no_request_panics(params in proptest::collection::vec(parameter(), 0..5)) {
         if let Ok(request) = Request::new(params) {
             for game in &GAMES {
-                let _ = game.command(&request);
+                let _ = game.command(&request, Path::new("root"));
             }
         }
     }
@@ -131,12 +132,13 @@ proptest! {
     #[test]
     fn no_position_panics(position in shaped(), start in 0u32..300) {
         for game in &GAMES {
-            let _ = game.command(&Request::new([("position", position.as_str())]).unwrap());
+            let _ = game.command(&Request::new([("position", position.as_str())]).unwrap(), Path::new("root"));
         }
         for (name, parameter) in [("thi", "board"), ("kalah", "seeds"), ("awari", "seeds"), ("trias", "stones"), ("njaka", "counters")] {
             let game = tablebase::registry::game_named(name).unwrap();
             let start = start.to_string();
-            let _ = game.command(&Request::new([(parameter, start.as_str()), ("holes", "3"), ("pits", "3")]).unwrap());
+            let request = Request::new([(parameter, start.as_str()), ("holes", "3"), ("pits", "3")]).unwrap();
+            let _ = game.command(&request, Path::new("root"));
         }
     }
 }
@@ -148,7 +150,8 @@ proptest! {
 fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
     let command = |size: usize, position: String| {
-        thi.command(&Request::new([("size", size.to_string().as_str()), ("position", &position)]).unwrap())
+        let request = Request::new([("size", size.to_string().as_str()), ("position", &position)]).unwrap();
+        thi.command(&request, Path::new("root")).map(|build| build.command)
     };
     let row = |size: usize, c: &str| vec![c; size].join(",");
     // Five on 5×5: one row of single counters, the start of `--height 1`.
@@ -162,8 +165,10 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
     assert!(matches!(&error, QueryError::Impossible(m) if m.contains("64-bit index")), "{error:?}");
     // A named board asked for is named; QUADRAT is past the index.
-    let quadrat = thi.command(&Request::new([("board", "quadrat")]).unwrap()).unwrap_err();
+    let quadrat = thi.command(&Request::new([("board", "quadrat")]).unwrap(), Path::new("root")).unwrap_err();
     assert!(matches!(&quadrat, QueryError::Impossible(m) if m.contains("6×6")), "{quadrat:?}");
-    let duo = thi.command(&Request::new([("board", "duo"), ("rules", "fixed1")]).unwrap()).unwrap();
-    assert_eq!(duo, "solve thi --board duo --rules fixed1");
+    let duo = thi.command(&Request::new([("board", "duo"), ("rules", "fixed1")]).unwrap(), Path::new("root")).unwrap();
+    assert_eq!(duo.command, "solve thi --board duo --rules fixed1");
+    // And where it writes them: the directory a damaged copy of them would be found in.
+    assert_eq!(duo.dir, Path::new("root/thi/3x3-fixed1"));
 }

@@ -4,7 +4,7 @@
 
 use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::awari::{Awari, Board as AwariBoard, BoardError, MAX_PITS, START_STONES};
 use retro::{Move, Tables, Turn};
@@ -103,10 +103,10 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryErr
 }
 
 /// The command that builds tables answering `request`.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (m, _, board) = asked(request)?;
     let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-    Ok(format!("solve awari{pits} --stones {}", board.stones()))
+    Ok(Build { command: format!("solve awari{pits} --stones {}", board.stones()), dir: registry::awari_dir(root, m) })
 }
 
 /// Opens Awari's tables of `tiers` in `dir` under the key `awari pits=M rules=awari`.

@@ -6,7 +6,7 @@
 //! `bassett`), then `seeds` (the start) or `position`.
 
 use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
 use games::kalah::board::{PositionError, MAX_PITS};
 use games::kalah::notation::{self, NotationError};
@@ -76,14 +76,15 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError
 }
 
 /// The command that builds tables answering `request`.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let rules = rules(request)?;
     let (m, seeds, position) = asked(request)?;
-    let rules = rules_flags(&rules);
-    Ok(match seeds {
-        Some(n) => format!("solve kalah --pits {m} --seeds {n} {rules} --table"),
-        None => format!("solve kalah --position \"{position}\" {rules} --table"),
-    })
+    let flags = rules_flags(&rules);
+    let command = match seeds {
+        Some(n) => format!("solve kalah --pits {m} --seeds {n} {flags} --table"),
+        None => format!("solve kalah --position \"{position}\" {flags} --table"),
+    };
+    Ok(Build { command, dir: registry::kalah_dir(root, m, &rules) })
 }
 
 /// Opens Kalah's tables of `tiers` in `dir` under its key.

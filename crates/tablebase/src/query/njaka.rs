@@ -6,7 +6,7 @@
 
 use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::njaka::{Njaka, NjakaError, NotationError, Position, Variant, MAX_HOLES};
 use games::side::Side;
@@ -118,14 +118,15 @@ fn asked(request: &Request) -> Result<(Njaka, Position, Option<u32>), QueryError
 }
 
 /// The command that builds tables answering `request`.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (game, position, start) = asked(request)?;
     let variant = if game.variant() == Variant::Advanced { " --advanced" } else { "" };
     let direction = if game.clockwise() { " --clockwise" } else { "" };
-    Ok(match start {
+    let command = match start {
         Some(s) => format!("solve njaka --holes {} --counters {s}{variant}{direction}", game.holes()),
         None => format!("solve njaka --position \"{position}\" --build{variant}{direction}"),
-    })
+    };
+    Ok(Build { command, dir: registry::njaka_dir(root, &game) })
 }
 
 /// Opens the tables of `tiers` in `dir` under the key `njaka holes=H variant=V direction=D`.

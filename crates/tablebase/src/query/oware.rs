@@ -8,7 +8,7 @@
 use super::awari::two_rows;
 use super::{open_loaded, tables_error, Answer, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::awari::{MAX_PITS, START_STONES};
 use games::oware::{NotationError, Oware, Position, TargetRules};
@@ -106,7 +106,7 @@ fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
 }
 
 /// The command that builds tables answering `request`.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (game, position) = asked(request)?;
     // A position's tier may be one the start never reaches (captures take two or three):
     // the command for a position builds what that position reaches.
@@ -114,12 +114,13 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
         Some(_) => format!("--position \"{position}\""),
         None => format!("--seeds {}", game.seeds()),
     };
-    Ok(format!(
+    let command = format!(
         "solve awari --rules {} --pits {} {asked_for} --target {}",
         game.rules().name(),
         game.pits_per_row(),
         game.target()
-    ))
+    );
+    Ok(Build { command, dir: registry::oware_dir(root, &game) })
 }
 
 /// Opens the Trysse or Wari tables of `tiers` in `dir` under their key.

@@ -5,7 +5,7 @@
 
 use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{self, Header};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::thi::{notation, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
 use retro::{Game, Move, Tables, Value};
@@ -133,7 +133,7 @@ pub fn named_start(position: &Position) -> Option<Setup> {
 /// The command that builds tables answering `request`: the setup asked for, else the
 /// smallest one holding the position's counters. Tables no 64-bit index can number are
 /// refused as impossible, since no command builds them.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let rules = rules(request)?;
     let (size, asked_setup, position) = asked(request)?;
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
@@ -169,7 +169,8 @@ pub fn command(request: &Request) -> Result<String, QueryError> {
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
     let bonus = if rules.bonus { " --bonus" } else { "" };
-    Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
+    let command = format!("solve thi {board} --rules {}{bonus}", rules.set.name());
+    Ok(Build { command, dir: registry::thi_dir(root, size, rules) })
 }
 
 /// Opens THI`'s tables of `tiers` in `dir` under the key `thi size=N rules=R bonus=B`.

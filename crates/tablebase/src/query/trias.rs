@@ -4,7 +4,7 @@
 
 use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described, Loaded, Opened, QueryError, Request};
 use crate::analysis::{position_report, Header};
-use crate::registry::{self, RegistryError};
+use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::trias::{Lap, LapEnd, NotationError, Position, Trias, MAX_HOLES, MAX_STONES};
 use retro::Tables;
@@ -129,10 +129,11 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
 }
 
 /// The command that builds tables answering `request`.
-pub fn command(request: &Request) -> Result<String, QueryError> {
+pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (position, _) = asked(request)?;
     let k = position.holes() as u32;
-    Ok(format!("solve trias --holes {k} --stones {}", position.stones().div_ceil(3 * k).max(1)))
+    let command = format!("solve trias --holes {k} --stones {}", position.stones().div_ceil(3 * k).max(1));
+    Ok(Build { command, dir: registry::trias_dir(root, position.holes()) })
 }
 
 /// Opens Trias's tables of `tiers` in `dir` under the key `trias holes=K`.
