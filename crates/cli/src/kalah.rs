@@ -49,6 +49,36 @@ enum YesNo {
     No,
 }
 
+/// How many seeds the endgame tables hold: a number, or `auto`, chosen from free memory
+/// and the instance (what `solve kalah` does when the option is left out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndgameSeeds {
+    /// Chosen for the instance.
+    Auto,
+    /// Up to this many seeds in the pits.
+    Up(u32),
+}
+
+impl std::str::FromStr for EndgameSeeds {
+    type Err = String;
+    fn from_str(text: &str) -> Result<EndgameSeeds, String> {
+        match text {
+            "auto" => Ok(EndgameSeeds::Auto),
+            k => k.parse().map(EndgameSeeds::Up).map_err(|_| "a number of seeds, or `auto`".to_owned()),
+        }
+    }
+}
+
+impl EndgameSeeds {
+    /// The seeds for an instance of `total` seeds on `m` pits a row.
+    pub fn for_instance(self, m: usize, total: u32, tt_bits: u32, rules: &Rules) -> Result<u32> {
+        Ok(match self {
+            EndgameSeeds::Up(k) => k.min(total),
+            EndgameSeeds::Auto => auto_endgame_seeds(m, total, tt_bits, rules)?,
+        })
+    }
+}
+
 #[derive(Args)]
 #[command(
     about = "Kalah(m, n): exact margins of the start, every opening move, any position",
@@ -110,9 +140,10 @@ pub struct KalahArgs {
     /// (default: as many as fit in half the free memory and a budget of boards: 17 for six
     /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits; for
     /// instances of up to 40 seeds, a third of their seeds; under standard and bassett
-    /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3)).
-    #[arg(long)]
-    endgame_seeds: Option<u32>,
+    /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3));
+    /// `auto` says the same.
+    #[arg(long, value_name = "SEEDS")]
+    endgame_seeds: Option<EndgameSeeds>,
     /// Transposition table of at most 2^B entries of 16 bytes, one a board searched, its
     /// memory taken as the search fills it (default: 27, 2 GiB, or fewer where that would
     /// pass a quarter of the free memory).
@@ -310,9 +341,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let over = position.final_difference(&rules).is_some();
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
-        (false, Some(k)) => k.min(total),
-        (false, None) if over => 0,
-        (false, None) => auto_endgame_seeds(m, total, tt_bits, &rules)?,
+        (false, Some(k @ EndgameSeeds::Up(_))) => k.for_instance(m, total, tt_bits, &rules)?,
+        (false, _) if over => 0,
+        (false, asked) => asked.unwrap_or(EndgameSeeds::Auto).for_instance(m, total, tt_bits, &rules)?,
     };
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();

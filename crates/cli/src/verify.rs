@@ -4,7 +4,7 @@ use crate::kalah::{build, with_search_progress};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
-use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan};
+use search::kalah::{default_tt_bits, Plan};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -43,8 +43,8 @@ struct VerifyKalahArgs {
     max_seeds: u32,
     /// Endgame tables up to this many seeds for instances too large for a full table
     /// (default 16, a small build; `auto` chooses from free memory, as `solve kalah` does).
-    #[arg(long, default_value = "16")]
-    endgame_seeds: String,
+    #[arg(long, default_value = "16", value_name = "SEEDS")]
+    endgame_seeds: crate::kalah::EndgameSeeds,
     /// Transposition table of at most 2^B entries of 16 bytes, one a board searched, its
     /// memory taken as the search fills it (default: 27, 2 GiB, or fewer where that would
     /// pass a quarter of the free memory).
@@ -191,10 +191,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         let rules = Rules::preset(&row.rules)?;
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;
-        let endgame_seeds = match args.endgame_seeds.as_str() {
-            "auto" => auto_endgame_seeds(row.m, total, tt_bits, &rules)?,
-            k => k.parse::<u32>().with_context(|| format!("--endgame-seeds {k:?}: a number or `auto`"))?.min(total),
-        };
+        let endgame_seeds = args.endgame_seeds.for_instance(row.m, total, tt_bits, &rules)?;
         let plan = Plan::new(
             row.m,
             rules,

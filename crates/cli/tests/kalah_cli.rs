@@ -81,6 +81,18 @@ fn json_report_of_the_start() {
     assert_eq!(alone["value"]["score"], 6);
     assert!(alone["moves"].is_null(), "{alone}");
     assert_eq!(alone["line"], report["line"]);
+    // `--endgame-seeds auto` is what leaving it out does, in both commands; anything
+    // else but a number is refused before any output.
+    let auto = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "2", "--json", "--endgame-seeds", "auto"]));
+    assert_eq!(auto["details"]["endgame_seeds"], report["details"]["endgame_seeds"]);
+    assert_eq!(auto["value"], report["value"]);
+    for command in [&["kalah"][..], &["verify", "kalah"]] {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_solve")).args(command).args(["--endgame-seeds", "many"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(out.stdout.is_empty(), "{command:?}: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr(&out).contains("a number of seeds, or `auto`"), "{}", stderr(&out));
+    }
 }
 
 #[test]
