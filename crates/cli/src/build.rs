@@ -258,8 +258,9 @@ pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Table
         order.iter().filter(|&&t| !retro::store::has_tier_file(dir, t)).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build);
     let started = Instant::now();
-    let (tables, report) = build(game, dir, roots, &progress, &options())
-        .with_context(|| format!("building tables in {}", dir.display()))?;
+    let doing = if to_build == 0 { "opening the tables in" } else { "building tables in" };
+    let (tables, report) =
+        build(game, dir, roots, &progress, &options()).with_context(|| format!("{doing} {}", dir.display()))?;
     progress.finish();
     Ok((tables, report, started.elapsed().as_secs_f64()))
 }

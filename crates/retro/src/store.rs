@@ -22,7 +22,11 @@ use thiserror::Error;
 /// removed; one built for another game key (an older index, say) likely has company, so
 /// the hint names its directory.
 fn rebuild_hint(error: &TableError) -> String {
+    let game = |key: &str| key.split_whitespace().next().unwrap_or("").to_owned();
     match error {
+        TableError::Mismatch { field: "game and rules", found, expected, .. } if game(found) != game(expected) => {
+            "\n  (a table of another game was put here: move it out to have this tier built again)".to_owned()
+        }
         TableError::Mismatch { path, field: "game and rules", .. } => format!(
             "\n  (if these tables come from an older version, remove the directory {} to have them all rebuilt)",
             path.parent().unwrap_or(Path::new(".")).display()

@@ -43,6 +43,15 @@ fn tables_of_another_game_key_name_their_directory() {
     });
     let text = chain(&error);
     assert!(text.contains("remove the directory data/thi/3x3-original"), "{text}");
+    // Another game's table is no older version of these: moving it out is enough.
+    let error = BuildError::from(TableError::Mismatch {
+        path: PathBuf::from("data/trias/3x3/tier-2.tbl"),
+        field: "game and rules",
+        found: "njaka holes=4 variant=standard direction=ccw".into(),
+        expected: "trias holes=3".into(),
+    });
+    let text = chain(&error);
+    assert!(text.contains("a table of another game was put here") && !text.contains("remove the directory"), "{text}");
 }
 
 /// Records what a build says of tables it could not store compact, and makes the rewrite
