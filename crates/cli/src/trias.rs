@@ -32,7 +32,7 @@ use tablebase::{query, registry};
                   solve trias --holes 3 --stones 1\n  \
                   solve trias --holes 4 --stones 2 --json\n  \
                   solve trias --position \"0,0,0/0,0,1/1,2,0 S\" --explain\n  \
-                  solve trias --position \"0,0,0,1/0,3,0,0/2,0,1,0 N\" --build"
+                  solve trias --position \"1,1,1,1/1,0,2,1/4,2,0,0 N\" --build"
 )]
 pub struct TriasArgs {
     /// Holes a row, 1 to 12 (the source's board has 12).

@@ -147,3 +147,21 @@ fn verify_checks_the_tables_built() {
     // Outcomes with distance: the check is a proof, with no caveat.
     assert!(!stderr(&out).contains("necessary, not sufficient"), "{}", stderr(&out));
 }
+
+/// The `--build` example of the README and `--help` shows what it is there to show: a
+/// position with moves, a best one and a line (an early example was a finished game).
+#[test]
+fn the_build_example_shows_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = solve(dir.path(), &["trias", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    let example =
+        help.lines().find(|l| l.contains("solve trias --position") && l.ends_with("--build")).expect("an example");
+    let position = example.split('"').nth(1).expect("a quoted position");
+    let report = json(&solve(dir.path(), &["trias", "--position", position, "--build", "--json"]));
+    assert_eq!(report["over"], false, "{report}");
+    assert!(report["moves"].as_array().is_some_and(|m| m.len() > 1), "{report}");
+    assert!(report["line"].as_array().is_some_and(|l| l.len() > 2), "{report}");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    assert!(readme.contains(&format!("solve trias --position \"{position}\" --build")), "the README shows another");
+}
