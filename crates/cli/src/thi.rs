@@ -4,7 +4,7 @@ use crate::memory;
 use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use games::thi::{self, notation, Position, RuleSet, Rules, Setup, Thi};
+use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables};
 use std::path::PathBuf;
 use tablebase::report::{PositionReport, ReachableReport, TablesReport};
@@ -56,9 +56,11 @@ impl RulesArg {
                   solve thi --board trias --position \"bbb,bbb,bbb/-,-,-/www,www,www w\""
 )]
 pub struct ThiArgs {
-    /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows).
-    #[arg(long, default_value = "trias", conflicts_with = "size")]
-    board: String,
+    /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows)
+    /// (default: trias; with --position, the smallest setup of the position's board that
+    /// holds its counters).
+    #[arg(long, conflicts_with = "size")]
+    board: Option<String>,
     /// Board side for a custom setup (with --height or --rows).
     #[arg(long, requires = "setup_kind")]
     size: Option<usize>,
@@ -104,26 +106,23 @@ pub struct ThiArgs {
 /// Largest table whose reachable census runs without `--census`.
 const CENSUS_UNASKED: u64 = 1_000_000_000;
 
-fn setup(args: &ThiArgs) -> Result<Setup> {
-    let setup = match (args.size, args.height, args.rows) {
-        (Some(size), Some(height), None) => Setup::Height { size, height },
-        (Some(size), None, Some(rows)) => Setup::Rows { size, rows },
-        (None, _, _) => Setup::named(&args.board)?,
-        _ => bail!("give --size with exactly one of --height or --rows"),
+/// The setup asked for; without one, the smallest holding `position`, or TRIAS.
+fn setup(args: &ThiArgs, position: Option<&Position>) -> Result<Setup> {
+    let setup = match (args.size, args.height, args.rows, &args.board, position) {
+        (Some(size), Some(height), None, ..) => Setup::Height { size, height },
+        (Some(size), None, Some(rows), ..) => Setup::Rows { size, rows },
+        (Some(_), ..) => bail!("give --size with exactly one of --height or --rows"),
+        (None, _, _, Some(board), _) => Setup::named(board)?,
+        (None, _, _, None, Some(p)) => Setup::holding(p.size(), p.count(Colour::White).max(p.count(Colour::Black))),
+        (None, _, _, None, None) => Setup::named("trias")?,
     };
     Ok(setup.checked()?)
 }
 
-/// The game of `setup` under `rules`, if the tables not yet in `dir` can be built here.
-fn game_for(setup: Setup, rules: Rules, dir: &std::path::Path) -> Result<Thi> {
+/// The game of `setup` under `rules`, if its tables can be numbered.
+fn game_for(setup: Setup, rules: Rules) -> Result<Thi> {
     match Thi::for_setup(setup, rules) {
-        Ok(game) => {
-            let tiers = game.all_tiers();
-            if let Err(need) = crate::build::check_memory(&game, dir, &tiers) {
-                bail!("{} needs {need}", setup.name());
-            }
-            Ok(game)
-        }
+        Ok(game) => Ok(game),
         Err(_) => {
             let total = thi::index::estimated_positions(setup.size(), setup.counters());
             bail!(
@@ -138,22 +137,29 @@ fn game_for(setup: Setup, rules: Rules, dir: &std::path::Path) -> Result<Thi> {
 }
 
 pub fn run(args: ThiArgs) -> Result<()> {
-    let setup = setup(&args)?;
-    let rules = Rules { set: args.rules.set(), bonus: args.bonus };
-    let dir = registry::thi_dir(&args.out, setup.size(), rules);
-    let game = game_for(setup, rules, &dir)?;
-
     let query = match &args.position {
         Some(text) => {
-            let position =
-                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
-            game.check(&position)?;
-            Some(position)
+            Some(notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?)
         }
         None => None,
     };
+    let setup = setup(&args, query.as_ref())?;
+    let rules = Rules { set: args.rules.set(), bonus: args.bonus };
+    let dir = registry::thi_dir(&args.out, setup.size(), rules);
+    let game = game_for(setup, rules)?;
+    if let Some(position) = &query {
+        game.check(position)?;
+    }
 
-    let root = game.locate(&setup.start()).tier;
+    // A position needs its own tier and those below it, not the whole setup's.
+    let root = game.locate(query.as_ref().unwrap_or(&setup.start())).tier;
+    let needed = retro::order::tier_order(&game, &[root])?;
+    if let Err(need) = crate::build::check_memory(&game, &dir, &needed) {
+        match query {
+            Some(_) => bail!("the tables of this position need {need}"),
+            None => bail!("{} needs {need}", setup.name()),
+        }
+    }
     let (tables, report, build_seconds) = crate::build::tables(&game, &dir, &[root])?;
 
     if args.verify {

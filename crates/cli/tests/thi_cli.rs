@@ -99,6 +99,23 @@ fn a_position_is_titled_as_what_it_is() {
     }
 }
 
+/// A position alone names its board: its own size, the smallest setup holding its
+/// counters, and only the tiers it needs built, whatever setup is asked for.
+#[test]
+fn a_position_alone_builds_only_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let primus = json(&solve(dir.path(), &["--rules", "fixed1", "--position", "b,b,b/-,-,-/w,w,w w", "--json"]));
+    assert_eq!(primus["tables"]["tiers_built"], 10, "{}", primus["tables"]);
+    assert_eq!(primus["parameters"]["board"], "primus");
+    // Asked of TRIAS, the same position still needs PRIMUS's tiers alone.
+    let asked = ["--board", "trias", "--rules", "fixed1", "--position", "-,b,b/b,-,-/w,w,w w", "--json"];
+    let trias = json(&solve(dir.path(), &asked));
+    assert_eq!(trias["tables"]["tiers_built"], 0, "{}", trias["tables"]);
+    let four = json(&solve(dir.path(), &["--position", "b,b,b,b/-,-,-,-/-,-,-,-/w,w,w,w w", "--json"]));
+    assert_eq!(four["parameters"]["size"], 4);
+    assert_eq!(four["tables"]["directory"], dir.path().join("thi/4x4-original").to_str().unwrap());
+}
+
 #[test]
 fn the_verifier_passes_on_primus() {
     let dir = tempfile::tempdir().unwrap();

@@ -68,6 +68,19 @@ impl Setup {
         }
     }
 
+    /// The smallest setup of the `size`×`size` board whose tables hold a position of up
+    /// to `counters` a side: stacks on the first row where they fit (three high at
+    /// most), else single counters on as many rows as they fill. Not checked
+    /// ([`Setup::checked`]): a count past every setup of the board gives one past it.
+    pub fn holding(size: usize, counters: u32) -> Setup {
+        let rows = counters.max(1).div_ceil(size.max(1) as u32).min(u8::MAX as u32) as u8;
+        if rows <= 3 {
+            Setup::Height { size, height: rows }
+        } else {
+            Setup::Rows { size, rows }
+        }
+    }
+
     /// Checks the parameters.
     pub fn checked(self) -> Result<Setup, SetupError> {
         let size = self.size();

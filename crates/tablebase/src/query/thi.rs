@@ -145,14 +145,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
             "{counters} counters of one colour: no setup of {size}×{size} has more than {most}"
         )));
     }
-    let setup = asked_setup.unwrap_or_else(|| {
-        let rows = counters.max(1).div_ceil(size as u32) as u8;
-        if rows <= 3 {
-            Setup::Height { size, height: rows }
-        } else {
-            Setup::Rows { size, rows }
-        }
-    });
+    let setup = asked_setup.unwrap_or_else(|| Setup::holding(size, counters));
     if Thi::for_setup(setup, rules).is_err() {
         // The setup's counters, not the position's: its tables hold every count up to them.
         let which = if asked_setup.is_some() { "board" } else { "the smallest setup holding this position," };
