@@ -42,6 +42,13 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
+    if !args.tables.exists() {
+        anyhow::bail!(
+            "{}: no such directory: build tables first (every command writes them under --out, `data` \
+             by default: `solve thi --board trias`), or give --tables the directory they are in",
+            args.tables.display()
+        );
+    }
     let library = server::Library::open(&args.tables, |dir, opened| match opened {
         Ok(holding) => errln!(
             "opened {}: `{}`, {} in {}",

@@ -372,6 +372,8 @@ fn a_damaged_directory_is_left_out_and_named() {
     let (status, body) = server.get_json("/api/njaka?holes=2&counters=1");
     assert_eq!(status, 404);
     assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");
+    // A bad parameter is a 400 whether or not the tables are here.
+    assert_eq!(server.get("/api/trias?holes=3&stones=1&max_line=abc").0, 400);
     // Nor does the same game on another board, whose tables live elsewhere.
     let (status, body) = server.get_json("/api/trias?holes=3&stones=1");
     assert_eq!(status, 404);
@@ -389,6 +391,15 @@ fn no_tables_is_an_error_naming_the_directory() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no table files"), "{err}");
+    // No directory at all: how to make one, or where else to look.
+    let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing: no such directory: build tables first") && err.contains("--tables"), "{err}");
 }
 
 #[test]

@@ -68,6 +68,8 @@ impl Library {
     /// the board and rules asked for; [`QueryError::NotBuilt`] with the command that builds
     /// them if none does.
     pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
+        // A bad parameter is the request's fault wherever the tables are.
+        request.max_line()?;
         for database in self.databases.iter().filter(|d| d.holding().game == game.name) {
             match database.query(request) {
                 Err(QueryError::NotHere) => continue,
