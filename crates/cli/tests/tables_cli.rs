@@ -137,7 +137,14 @@ fn fifos_are_refused_not_waited_on() {
     let out_dir = out.path().to_str().unwrap();
     let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
     assert!(!build.status.success());
-    assert!(stderr(&build).contains(".lock: is a FIFO"), "{}", stderr(&build));
+    assert!(stderr(&build).contains(".lock: the build's lock file is a FIFO"), "{}", stderr(&build));
+    // Nor is a link followed out of the directory.
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    let elsewhere = out.path().join("elsewhere");
+    std::os::unix::fs::symlink(&elsewhere, dir.join(".lock")).unwrap();
+    let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
+    assert!(stderr(&build).contains(".lock: the build's lock file is a symbolic link"), "{}", stderr(&build));
+    assert!(!elsewhere.exists());
 
     std::fs::remove_file(dir.join(".lock")).unwrap();
     mkfifo(&dir.join("tier-0-0.tbl"));

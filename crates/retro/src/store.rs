@@ -10,9 +10,7 @@ use crate::children::ChildTables;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
-use crate::table::{
-    check_regular_file, compact_table, dangling_link, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding,
-};
+use crate::table::{compact_table, dangling_link, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding};
 use crate::value::TableValue;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,9 +107,20 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     }
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join(".lock");
-    if path.exists() {
-        // A FIFO here would block the open below for ever.
-        check_regular_file(&path)?;
+    // Only a plain file: a FIFO would block the open below for ever, and a link would have
+    // it create or lock a file outside the directory.
+    if let Ok(found) = std::fs::symlink_metadata(&path) {
+        if !found.is_file() {
+            let kind = if found.file_type().is_symlink() {
+                "a symbolic link"
+            } else {
+                crate::table::kind_of(found.file_type())
+            };
+            return Err(BuildError::Io {
+                path,
+                error: std::io::Error::other(format!("the build's lock file is {kind}: remove it")),
+            });
+        }
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
