@@ -95,6 +95,12 @@ pub enum TableError {
         /// Where it points.
         target: PathBuf,
     },
+    /// The file is empty: a copy or a write cut off before it began.
+    #[error("{path}: an empty file (0 bytes), not a table")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file does not start as a table file does.
     #[error("{path}: not a table file (bad magic number)")]
     BadMagic {
@@ -335,6 +341,9 @@ impl Header {
     /// Decodes and checks a header from the start of a file of `file_len` bytes.
     pub fn decode(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header, TableError> {
         let bad = |what: &str| TableError::BadHeader { path: path.to_owned(), what: what.to_owned() };
+        if file_len == 0 {
+            return Err(TableError::Empty { path: path.to_owned() });
+        }
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err(TableError::BadMagic { path: path.to_owned() });
         }

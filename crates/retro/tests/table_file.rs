@@ -182,6 +182,9 @@ fn truncation_and_foreign_files_are_refused() {
         fs::write(&path, &bytes[..len]).unwrap();
         assert!(Table::open(&path, None).is_err(), "accepted a file cut to {len} bytes");
     }
+    fs::write(&path, b"").unwrap();
+    let empty = Table::open(&path, None).err().expect("an empty file is no table");
+    assert!(matches!(empty, TableError::Empty { .. }) && empty.to_string().contains("an empty file"), "{empty}");
     fs::write(&path, b"#!/bin/sh\necho this is not a table\n").unwrap();
     assert!(matches!(Table::open(&path, None), Err(TableError::BadMagic { .. })));
     let mut longer = bytes.clone();
