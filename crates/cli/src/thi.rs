@@ -214,9 +214,20 @@ fn verdict(
     print_text(game, &setup_title(setup, game), &start, &out, vec![claim])
 }
 
+/// A setup's name in a title: the article's boards in capitals, as it writes them; a
+/// custom setup by its description (`4x4-height1`).
+fn shown(setup: Setup) -> String {
+    let name = setup.name();
+    if Setup::named(&name).is_ok() {
+        name.to_uppercase()
+    } else {
+        name
+    }
+}
+
 /// A setup's title line: its name, board, counters and the rules.
 fn setup_title(setup: Setup, game: &Thi) -> String {
-    let (name, size) = (setup.name().to_uppercase(), setup.size());
+    let (name, size) = (shown(setup), setup.size());
     format!("THI` {name} ({size}×{size}, {} counters each), rules: {}", setup.counters(), game.rules())
 }
 
@@ -242,10 +253,10 @@ fn analyse(
     // it is that setup's start, and the tables it was answered from where they differ.
     let title = match named {
         Some(start) if start == setup => setup_title(setup, game),
-        Some(start) => format!("{}; from the {} tables", setup_title(start, game), setup.name().to_uppercase()),
+        Some(start) => format!("{}; from the {} tables", setup_title(start, game), shown(setup)),
         None => format!(
             "THI` a position of the {} tables ({size}×{size}), rules: {}",
-            setup.name().to_uppercase(),
+            shown(setup),
             game.rules(),
             size = setup.size()
         ),

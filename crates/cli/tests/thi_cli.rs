@@ -113,6 +113,9 @@ fn a_position_alone_builds_only_what_it_needs() {
     assert_eq!(trias["tables"]["tiers_built"], 0, "{}", trias["tables"]);
     let four = json(&solve(dir.path(), &["--position", "b,b,b,b/-,-,-,-/-,-,-,-/w,w,w,w w", "--json"]));
     assert_eq!(four["parameters"]["size"], 4);
+    let text = solve(dir.path(), &["--position", "b,b,-,b/-,-,b,-/w,-,-,-/-,w,w,w b"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.starts_with("THI` a position of the 4x4-height1 tables (4×4), rules: original"), "{text}");
     assert_eq!(four["tables"]["directory"], dir.path().join("thi/4x4-original").to_str().unwrap());
 }
 
