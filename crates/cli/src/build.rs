@@ -152,10 +152,11 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
     let need = memory::Need::of(game, &todo, free_memory, forced_parts());
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     errln!(
-        "to build: {}, {} positions{}; about {} of memory at the peak, {} on disk, {} \
+        "to build: {}, {} {}{}; about {} of memory at the peak, {} on disk, {} \
          (free: {} of memory, {} of disk)",
         counted(todo.len() as u64, "tier", "tiers"),
         amount(need.positions),
+        if need.positions == 1.0 { "position" } else { "positions" },
         in_parts(&need),
         memory::human(need.memory),
         memory::human(need.disk),

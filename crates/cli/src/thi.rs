@@ -113,20 +113,22 @@ fn setup(args: &ThiArgs, position: Option<&Position>) -> Result<Setup> {
         (Some(size), None, Some(rows), ..) => Setup::Rows { size, rows },
         (Some(_), ..) => bail!("give --size with exactly one of --height or --rows"),
         (None, _, _, Some(board), _) => Setup::named(board)?,
-        (None, _, _, None, Some(p)) => Setup::holding(p.size(), p.count(Colour::White).max(p.count(Colour::Black))),
+        (None, _, _, None, Some(p)) => Setup::holding(p.size(), p.count(Colour::White).max(p.count(Colour::Black)))?,
         (None, _, _, None, None) => Setup::named("trias")?,
     };
     Ok(setup.checked()?)
 }
 
 /// The game of `setup` under `rules`, if its tables can be numbered.
-fn game_for(setup: Setup, rules: Rules) -> Result<Thi> {
+/// `inferred`: the setup is the smallest holding a position asked alone, and is named as such.
+fn game_for(setup: Setup, rules: Rules, inferred: bool) -> Result<Thi> {
     match Thi::for_setup(setup, rules) {
         Ok(game) => Ok(game),
         Err(_) => {
             let total = thi::index::estimated_positions(setup.size(), setup.counters());
+            let which = if inferred { "the smallest setup holding this position, " } else { "" };
             bail!(
-                "{} has about {:.3e} positions: more than a 64-bit index can number; \
+                "{which}{} has about {:.3e} positions: more than a 64-bit index can number; \
                  its tables would need about {} of disk and far more memory",
                 setup.name(),
                 total,
@@ -146,7 +148,8 @@ pub fn run(args: ThiArgs) -> Result<()> {
     let setup = setup(&args, query.as_ref())?;
     let rules = Rules { set: args.rules.set(), bonus: args.bonus };
     let dir = registry::thi_dir(&args.out, setup.size(), rules);
-    let game = game_for(setup, rules)?;
+    let inferred = query.is_some() && args.board.is_none() && args.size.is_none();
+    let game = game_for(setup, rules, inferred)?;
     if let Some(position) = &query {
         game.check(position)?;
     }

@@ -116,6 +116,10 @@ fn a_position_alone_builds_only_what_it_needs() {
     let text = solve(dir.path(), &["--position", "b,b,-,b/-,-,b,-/w,-,-,-/-,w,w,w b"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.starts_with("THI` a position of the 4x4-height1 tables (4×4), rules: original"), "{text}");
+    // More counters than any setup of the board has: said as such, as the API says it.
+    let ten = solve(dir.path(), &["--position", "b,-,-/w,-,-/www,www,www w"]);
+    assert!(!ten.status.success());
+    assert!(stderr(&ten).contains("10 counters of one colour: no setup of 3×3 has more than 9"), "{}", stderr(&ten));
     assert_eq!(four["tables"]["directory"], dir.path().join("thi/4x4-original").to_str().unwrap());
 }
 

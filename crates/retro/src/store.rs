@@ -316,8 +316,16 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             Ok(Some(_)) => *table = open(tier, &file(tier))?,
             Ok(None) => {}
             // Compacting only saves room, and a rewrite that fails leaves the plain table
-            // in place: a full disk here costs the saving, not the build.
-            Err(why @ TableError::Write { .. }) => observer.not_compacted(&why.to_string()),
+            // in place: a full disk here costs the saving, not the build. (A failure after
+            // the rename, syncing the directory, leaves the new one: the file decides.)
+            Err(why @ TableError::Write { .. }) => {
+                let now = open(tier, &file(tier))?;
+                if now.is_blocked() {
+                    *table = now;
+                } else {
+                    observer.not_compacted(&why.to_string());
+                }
+            }
             Err(e) => return Err(e.into()),
         }
     }

@@ -54,6 +54,16 @@ pub enum SetupError {
         /// Rows asked for each player.
         rows: u8,
     },
+    /// More counters of one colour than any setup of the board starts with.
+    #[error("{counters} counters of one colour: no setup of {size}×{size} has more than {most}")]
+    TooManyCounters {
+        /// Squares a side of the board.
+        size: usize,
+        /// The counters.
+        counters: u32,
+        /// The most any setup of the board has.
+        most: u32,
+    },
 }
 
 impl Setup {
@@ -70,15 +80,16 @@ impl Setup {
 
     /// The smallest setup of the `size`×`size` board whose tables hold a position of up
     /// to `counters` a side: stacks on the first row where they fit (three high at
-    /// most), else single counters on as many rows as they fill. Not checked
-    /// ([`Setup::checked`]): a count past every setup of the board gives one past it.
-    pub fn holding(size: usize, counters: u32) -> Setup {
-        let rows = counters.max(1).div_ceil(size.max(1) as u32).min(u8::MAX as u32) as u8;
-        if rows <= 3 {
-            Setup::Height { size, height: rows }
-        } else {
-            Setup::Rows { size, rows }
+    /// most), else single counters on as many rows as they fill; an error past the
+    /// largest (stacks of three, or single counters on half the board). The board side
+    /// itself is not checked ([`Setup::checked`]).
+    pub fn holding(size: usize, counters: u32) -> Result<Setup, SetupError> {
+        let most = (3 * size).max(size * (size / 2)) as u32;
+        if counters > most {
+            return Err(SetupError::TooManyCounters { size, counters, most });
         }
+        let rows = counters.max(1).div_ceil(size.max(1) as u32) as u8;
+        Ok(if rows <= 3 { Setup::Height { size, height: rows } } else { Setup::Rows { size, rows } })
     }
 
     /// Checks the parameters.

@@ -137,15 +137,8 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let rules = rules(request)?;
     let (size, asked_setup, position) = asked(request)?;
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
-    // The largest setups: stacks of three on the first row, or single counters on the
-    // first size/2 rows (more on the boards of 8 and 9).
-    let most = (3 * size).max(size * (size / 2)) as u32;
-    if counters > most {
-        return Err(QueryError::Impossible(format!(
-            "{counters} counters of one colour: no setup of {size}×{size} has more than {most}"
-        )));
-    }
-    let setup = asked_setup.unwrap_or_else(|| Setup::holding(size, counters));
+    let holding = Setup::holding(size, counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
+    let setup = asked_setup.unwrap_or(holding);
     if Thi::for_setup(setup, rules).is_err() {
         // The setup's counters, not the position's: its tables hold every count up to them.
         let which = if asked_setup.is_some() { "board" } else { "the smallest setup holding this position," };
