@@ -66,7 +66,7 @@ pub enum RulesArg {
 )]
 pub struct AwariArgs {
     /// Rule set.
-    #[arg(long, value_enum, default_value = "awari")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "awari")]
     pub(crate) rules: RulesArg,
     /// Pits per row, 1 to 6 (default: the --position's, else 6).
     #[arg(long)]

@@ -112,13 +112,13 @@ pub struct KalahArgs {
     #[arg(long, default_value_t = 4, conflicts_with = "position")]
     seeds: u32,
     /// Rule preset.
-    #[arg(long, value_enum, default_value = "empty-capture")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "empty-capture")]
     rules: Preset,
     /// Capture switch: empty, standard or opposite-only (overrides the preset's).
     #[arg(long)]
     capture: Option<String>,
     /// Skip the emptied pit on a lap of 2m+1 seeds or more (overrides the preset's).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     skip_origin: Option<YesNo>,
     /// End switch: side-empty or no-move (overrides the preset's).
     #[arg(long)]
@@ -127,7 +127,7 @@ pub struct KalahArgs {
     #[arg(long)]
     leftovers: Option<String>,
     /// Forbid moves that leave the opponent's row empty while another move exists.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     must_leave_move: Option<YesNo>,
     /// Analyse this position instead of the start (see the notation above).
     #[arg(long, allow_hyphen_values = true)]

@@ -71,7 +71,7 @@ pub struct ThiArgs {
     #[arg(long, group = "setup_kind", requires = "size")]
     rows: Option<u8>,
     /// Rule set.
-    #[arg(long, value_enum, default_value = "original")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "original")]
     rules: RulesArg,
     /// Bearing off one's own counter earns another move.
     #[arg(long)]

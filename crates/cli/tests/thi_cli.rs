@@ -395,3 +395,12 @@ fn census_with_a_position_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--census"), "{}", stderr(&out));
 }
+
+/// Rule names, like board names, are read in any case.
+#[test]
+fn rule_and_board_names_are_read_in_any_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["--board", "Primus", "--rules", "Fixed1", "--json"]));
+    assert_eq!(report["rules"], "fixed1");
+    assert_eq!(report["parameters"]["board"], "primus");
+}
