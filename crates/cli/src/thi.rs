@@ -4,7 +4,7 @@ use crate::memory;
 use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use games::thi::{self, notation, Colour, Position, RuleSet, Rules, Setup, Thi};
+use games::thi::{self, notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables};
 use std::path::PathBuf;
 use tablebase::report::{PositionReport, ReachableReport, TablesReport};
@@ -34,6 +34,14 @@ impl RulesArg {
             RulesArg::Fixed2Pass => RuleSet::Fixed2Pass,
         }
     }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BonusArg {
+    /// For the mover's own counters borne off (what `--bonus` alone means).
+    Own,
+    /// For any counter borne off.
+    Any,
 }
 
 #[derive(Args)]
@@ -73,9 +81,11 @@ pub struct ThiArgs {
     /// Rule set.
     #[arg(long, value_enum, ignore_case = true, default_value = "original")]
     rules: RulesArg,
-    /// Bearing off one's own counter earns another move.
-    #[arg(long)]
-    bonus: bool,
+    /// Bonus moves: a move that bears off one of the mover's own counters earns him
+    /// another move; `--bonus any`: one that bears off any counter, his or his
+    /// opponent's (the source says "bears off one or several counters", not whose).
+    #[arg(long, value_enum, ignore_case = true, num_args = 0..=1, default_missing_value = "own", value_name = "WHOSE")]
+    bonus: Option<BonusArg>,
     /// Directory holding the tables (created if missing).
     #[arg(long, default_value = "data")]
     out: PathBuf,
@@ -146,7 +156,12 @@ pub fn run(args: ThiArgs) -> Result<()> {
         None => None,
     };
     let setup = setup(&args, query.as_ref())?;
-    let rules = Rules { set: args.rules.set(), bonus: args.bonus };
+    let bonus = match args.bonus {
+        None => Bonus::No,
+        Some(BonusArg::Own) => Bonus::Own,
+        Some(BonusArg::Any) => Bonus::Any,
+    };
+    let rules = Rules { set: args.rules.set(), bonus };
     let dir = registry::thi_dir(&args.out, setup.size(), rules);
     let inferred = query.is_some() && args.board.is_none() && args.size.is_none();
     let game = game_for(setup, rules, inferred)?;

@@ -4,7 +4,7 @@ mod common;
 
 use common::{json, stderr};
 
-use games::thi::{RuleSet, Rules, Setup, Thi};
+use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::{forward, Game, Value};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -18,10 +18,15 @@ fn solve(out: &Path, args: &[&str]) -> Output {
 #[test]
 fn primus_verdict_matches_an_independent_forward_search() {
     let dir = tempfile::tempdir().unwrap();
-    for (rules, bonus) in [("original", false), ("fixed1", true)] {
+    // Bonus moves under both readings of whose counters earn them.
+    for (rules, bonus) in
+        [("original", Bonus::No), ("fixed1", Bonus::Own), ("fixed1", Bonus::Any), ("original", Bonus::Any)]
+    {
         let mut args = vec!["--board", "primus", "--rules", rules, "--json"];
-        if bonus {
-            args.push("--bonus");
+        match bonus {
+            Bonus::No => {}
+            Bonus::Own => args.push("--bonus"),
+            Bonus::Any => args.extend(["--bonus", "any"]),
         }
         let report = json(&solve(dir.path(), &args));
         let set = RuleSet::from_name(rules).unwrap();
@@ -32,7 +37,7 @@ fn primus_verdict_matches_an_independent_forward_search() {
         assert_eq!(report["game"], "thi");
         assert_eq!(report["parameters"]["board"], "primus");
         assert_eq!(report["rules"], rules);
-        assert_eq!(report["parameters"]["bonus"], bonus);
+        assert_eq!(report["parameters"]["bonus"], bonus.name());
         assert_eq!(report["value"]["outcome"], start.outcome());
         assert_eq!(report["value"]["plies"], serde_json::json!(start.plies()));
         assert_eq!(report["details"]["claim_perfect_play_draws"], start == Value::Draw);
@@ -207,7 +212,7 @@ fn a_consistent_checksum_over_wrong_values_is_reported_as_damage() {
     let dir = tempfile::tempdir().unwrap();
     json(&solve(dir.path(), &["--board", "primus", "--json"]));
     let setup = Setup::named("primus").unwrap();
-    let game = Thi::for_setup(setup, Rules { set: RuleSet::Original, bonus: false }).unwrap();
+    let game = Thi::for_setup(setup, Rules { set: RuleSet::Original, bonus: Bonus::No }).unwrap();
     let start = setup.start();
     let file = retro::store::tier_file(&dir.path().join("thi/3x3-original"), game.locate(&start).tier);
     let table = retro::table::Table::open(&file, None).unwrap();

@@ -5,7 +5,7 @@
 use games::awari::Awari;
 use games::kalah::{Kalah, Rules as KalahRules};
 use games::oware::{Oware, TargetRules};
-use games::thi::{Position, RuleSet, Rules, Thi, ThiTier};
+use games::thi::{Bonus, Position, RuleSet, Rules, Thi, ThiTier};
 use retro::kit::{
     check_ends, check_locations, check_moves_and_unmoves, check_symmetric_values, check_symmetries, check_tier_graph,
     sample_locations, Symmetry,
@@ -16,9 +16,13 @@ use retro::{Game, Location, Move};
 // THI`
 // ---------------------------------------------------------------------------------------
 
-/// Every rule set, without and with bonus moves.
+/// Every rule set, without and with bonus moves (under both readings of whose counters
+/// earn them).
 fn all_rules() -> Vec<Rules> {
-    RuleSet::ALL.into_iter().flat_map(|set| [false, true].map(|bonus| Rules { set, bonus })).collect()
+    RuleSet::ALL
+        .into_iter()
+        .flat_map(|set| [Bonus::No, Bonus::Own, Bonus::Any].map(|bonus| Rules { set, bonus }))
+        .collect()
 }
 
 fn mirrored(p: &Position) -> Position {
@@ -227,7 +231,7 @@ impl Game for DropsAPredecessor {
 #[should_panic(expected = "but the un-moves of")]
 fn the_move_check_catches_a_missing_predecessor() {
     // The generic check must not be vacuous: on a game that loses predecessors it fails.
-    let game = DropsAPredecessor(Thi::new(3, 3, Rules { set: RuleSet::Original, bonus: false }).unwrap());
+    let game = DropsAPredecessor(Thi::new(3, 3, Rules { set: RuleSet::Original, bonus: Bonus::No }).unwrap());
     let tiers = game.0.all_tiers();
     let positions = check_locations(&game, &sample_locations(&game, &tiers, PER_TIER, 1));
     check_moves_and_unmoves(&game, &positions);

@@ -4,7 +4,7 @@
 
 use games::awari::Awari;
 use games::oware::{Oware, TargetRules};
-use games::thi::{RuleSet, Rules, Setup, Thi};
+use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::kit::WithoutUnmoves;
 use retro::solve::Silent;
 use retro::store::{build, BuildOptions, Tables};
@@ -36,7 +36,7 @@ fn both<G: Game + Clone>(game: G, roots: &[G::Tier]) {
 fn thi_outcomes_are_the_same_without_unmoves() {
     // PRIMUS: cycles inside tiers (the outcome engine), and with bonus moves, moves that
     // keep the turn.
-    for bonus in [false, true] {
+    for bonus in [Bonus::No, Bonus::Own, Bonus::Any] {
         let setup = Setup::named("primus").unwrap();
         let game = Thi::for_setup(setup, Rules { set: RuleSet::Original, bonus }).unwrap();
         let root = game.locate(&setup.start()).tier;

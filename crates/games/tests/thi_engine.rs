@@ -1,12 +1,15 @@
 //! THI` tables against an independent forward search, and the table verifier.
 
-use games::thi::{RuleSet, Rules, Setup, Thi};
+use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::solve::Silent;
 use retro::store::{build, BuildOptions};
 use retro::{forward, verify, Game};
 
 fn all_rules() -> Vec<Rules> {
-    RuleSet::ALL.into_iter().flat_map(|set| [false, true].map(|bonus| Rules { set, bonus })).collect()
+    RuleSet::ALL
+        .into_iter()
+        .flat_map(|set| [Bonus::No, Bonus::Own, Bonus::Any].map(|bonus| Rules { set, bonus }))
+        .collect()
 }
 
 #[test]
@@ -33,7 +36,7 @@ fn primus_and_duo_tables_pass_the_verifier() {
     for name in ["primus", "duo"] {
         let setup = Setup::named(name).unwrap();
         for rules in all_rules() {
-            if name == "duo" && rules.bonus {
+            if name == "duo" && rules.bonus != Bonus::No {
                 continue;
             }
             let game = Thi::for_setup(setup, rules).unwrap();

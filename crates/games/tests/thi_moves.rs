@@ -10,16 +10,16 @@
 //! off whatever stands there; a step may not reverse the step before it; one-colour
 //! stacks hold at most 3, mixed stacks at most 4.
 
-use games::thi::moves::{self, outcome, RuleSet, Rules};
+use games::thi::moves::{self, outcome, Bonus, RuleSet, Rules};
 use games::thi::notation::parse;
 use games::thi::{Colour, Position, Thi};
 use retro::{Game, Turn, Value};
 
-const ORIGINAL: Rules = Rules { set: RuleSet::Original, bonus: false };
+const ORIGINAL: Rules = Rules { set: RuleSet::Original, bonus: Bonus::No };
 
 /// Every rule set, without and with bonus moves.
 fn all_rules() -> Vec<Rules> {
-    RuleSet::ALL.into_iter().flat_map(|set| [false, true].map(|bonus| Rules { set, bonus })).collect()
+    RuleSet::ALL.into_iter().flat_map(|set| [Bonus::No, Bonus::Own].map(|bonus| Rules { set, bonus })).collect()
 }
 
 fn pos(text: &str) -> Position {
@@ -342,14 +342,34 @@ fn bonus_move_follows_bearing_off_ones_own_counter() {
     for rules in all_rules() {
         let pass_w = ("pass".to_string(), "-,-,b/-,bw,-/w,-,- b".to_string(), Passes);
         let pass_b = ("pass".to_string(), "-,-,b/-,wb,-/w,-,- w".to_string(), Passes);
-        let mut want_w = carrier_white_moves(rules.bonus);
-        let mut want_b = carrier_black_moves(rules.bonus);
+        let mut want_w = carrier_white_moves(rules.bonus == Bonus::Own);
+        let mut want_b = carrier_black_moves(rules.bonus == Bonus::Own);
         if rules.set == RuleSet::Fixed2Pass {
             want_w.push(pass_w);
             want_b.push(pass_b);
         }
         assert_eq!(moves_of(rules, CARRIER_WHITE), want_w, "{rules}");
         assert_eq!(moves_of(rules, "-,-,b/-,wb,-/w,-,- b"), want_b, "{rules}");
+    }
+}
+
+/// `--bonus any`: bearing off any counter earns the bonus, the opponent's too (White's
+/// b2:SE and b2:SW, Black's b2:NE and b2:NW above), and no move's position changes.
+#[test]
+fn a_bonus_for_any_counter_also_follows_bearing_off_the_opponents() {
+    for set in RuleSet::ALL {
+        let (own, any) = (Rules { set, bonus: Bonus::Own }, Rules { set, bonus: Bonus::Any });
+        for (position, theirs) in [(CARRIER_WHITE, ["b2:SE", "b2:SW"]), ("-,-,b/-,wb,-/w,-,- b", ["b2:NE", "b2:NW"])] {
+            let (own_moves, any_moves) = (moves_of(own, position), moves_of(any, position));
+            assert_eq!(own_moves.len(), any_moves.len(), "{set:?}");
+            for ((name, after, own_turn), (any_name, any_after, any_turn)) in own_moves.iter().zip(&any_moves) {
+                // The same board; who moves next may differ.
+                let board = |p: &str| p.rsplit_once(' ').map(|(b, _)| b.to_owned());
+                assert_eq!((name, board(after)), (any_name, board(any_after)), "{set:?}");
+                let want = if theirs.contains(&name.as_str()) { Keeps } else { *own_turn };
+                assert_eq!(*any_turn, want, "{set:?} {position} {name}");
+            }
+        }
     }
 }
 
@@ -362,7 +382,7 @@ fn bearing_off_the_last_counter_ends_the_game_or_gives_a_bonus_turn_by_rule_set(
     //   move, the game ends, and White (0) has fewer counters than Black (1): White wins.
     let text = "-,-,b/-,w,-/-,-,- w";
     for set in RuleSet::ALL {
-        let rules = Rules { set, bonus: true };
+        let rules = Rules { set, bonus: Bonus::Own };
         let got = moves_of(rules, text);
         let (board, turn, value) = match set {
             RuleSet::Fixed2 | RuleSet::Fixed2Pass => ("-,-,b/-,-,-/-,-,- w", Keeps, Value::Win(0)),
@@ -385,7 +405,7 @@ fn blocked_player_in_a_bonus_turn() {
     let text = "-,-,-/wb,w,-/-,-,- w";
     let after = "-,-,-/wb,-,-/-,-,- w";
     for set in RuleSet::ALL {
-        let rules = Rules { set, bonus: true };
+        let rules = Rules { set, bonus: Bonus::Own };
         assert_eq!(moves_of(rules, text)[0], ("b2:N".to_string(), after.to_string(), Keeps), "{rules}");
         let (value, moves) = match set {
             RuleSet::Original => (Some(Value::Draw), vec![]),
@@ -408,7 +428,7 @@ const WHITE_BLOCKED: &str = "b,-,-/-,wb,-/-,-,- w";
 
 #[test]
 fn original_pass_offers_a_pass_only_to_a_blocked_player() {
-    let rules = Rules { set: RuleSet::OriginalPass, bonus: false };
+    let rules = Rules { set: RuleSet::OriginalPass, bonus: Bonus::No };
     // Blocked: the only move is the pass; nothing changes but the side to move.
     assert_eq!(moves_of(rules, WHITE_BLOCKED), expected(&[("pass", "b,-,-/-,wb,-/-,-,- b", Passes)]));
     let game = Thi::new(3, 3, rules).unwrap();
@@ -418,22 +438,22 @@ fn original_pass_offers_a_pass_only_to_a_blocked_player() {
     assert!(moves_of(rules, CARRIER_WHITE).iter().all(|(n, _, _)| n != "pass"));
     // Without the pass option, a blocked player has no move at all.
     for set in [RuleSet::Original, RuleSet::Fixed1, RuleSet::Fixed2, RuleSet::Fixed2Pass] {
-        assert!(moves_of(Rules { set, bonus: false }, WHITE_BLOCKED).is_empty(), "{set:?}");
+        assert!(moves_of(Rules { set, bonus: Bonus::No }, WHITE_BLOCKED).is_empty(), "{set:?}");
     }
 }
 
 #[test]
 fn fixed2_pass_offers_a_pass_whenever_a_walk_exists() {
-    let rules = Rules { set: RuleSet::Fixed2Pass, bonus: false };
+    let rules = Rules { set: RuleSet::Fixed2Pass, bonus: Bonus::No };
     let got = moves_of(rules, "b,-,-/-,w,-/-,-,- w");
     assert_eq!(names(&got), ["b2:N", "b2:E", "b2:S", "b2:W", "pass"]);
     assert_eq!(got[4], ("pass".to_string(), "b,-,-/-,w,-/-,-,- b".to_string(), Passes));
     // Plain fixed2 never passes.
-    let plain = moves_of(Rules { set: RuleSet::Fixed2, bonus: false }, "b,-,-/-,w,-/-,-,- w");
+    let plain = moves_of(Rules { set: RuleSet::Fixed2, bonus: Bonus::No }, "b,-,-/-,w,-/-,-,- w");
     assert_eq!(names(&plain), ["b2:N", "b2:E", "b2:S", "b2:W"]);
     // A pass in a bonus turn: after b2:N of the bonus position White moves again, and
     // may pass there too.
-    let bonus = Rules { set: RuleSet::Fixed2Pass, bonus: true };
+    let bonus = Rules { set: RuleSet::Fixed2Pass, bonus: Bonus::Own };
     let again = moves_of(bonus, "-,b,b/-,-,-/w,-,- w");
     assert_eq!(names(&again), ["a1:N", "a1:E", "pass"]);
 }
@@ -451,7 +471,7 @@ fn original_pass_both_players_blocked_in_turn_is_a_draw() {
     // The spec: "if both players are blocked in turn, draw". Each blocked player passes;
     // the two passes bring the position back, a repetition, which the solver scores as
     // a draw.
-    let rules = Rules { set: RuleSet::OriginalPass, bonus: false };
+    let rules = Rules { set: RuleSet::OriginalPass, bonus: Bonus::No };
     let white = BOTH_BLOCKED;
     let black = BOTH_BLOCKED.replace(" w", " b");
     assert_eq!(moves_of(rules, white), expected(&[("pass", &black, Passes)]));
@@ -539,7 +559,7 @@ fn outcome_of_end_positions_under_every_rule_set() {
     for (label, text, values) in cases {
         let position = pos(text);
         for (set, value) in [Original, OriginalPass, Fixed1, Fixed2, Fixed2Pass].into_iter().zip(values) {
-            for bonus in [false, true] {
+            for bonus in [Bonus::No, Bonus::Own, Bonus::Any] {
                 let rules = Rules { set, bonus };
                 assert_eq!(outcome(rules, &position), *value, "{label} ({text}) under {rules}");
                 // The same seen from the other chair: colours swapped, board turned.

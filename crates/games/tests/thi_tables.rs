@@ -1,7 +1,7 @@
 //! THI` table files: interrupted builds resume to identical files, a directory has one
 //! writer at a time, and the small tables match their golden checksums.
 
-use games::thi::{RuleSet, Rules, Setup, Thi};
+use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::solve::Silent;
 use retro::store::{build, lock_directory, tier_file, BuildError, BuildOptions};
 use retro::table::Table;
@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 fn game(board: &str, set: RuleSet, bonus: bool) -> (Thi, <Thi as Game>::Tier) {
     let setup = Setup::named(board).unwrap();
+    let bonus = if bonus { Bonus::Own } else { Bonus::No };
     let game = Thi::for_setup(setup, Rules { set, bonus }).unwrap();
     let root = game.locate(&setup.start()).tier;
     (game, root)

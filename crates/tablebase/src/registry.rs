@@ -8,7 +8,7 @@ use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS, START_STONES};
 use games::kalah::{self, Kalah, Rules as KalahRules};
 use games::njaka::{Njaka, Variant as NjakaVariant};
 use games::oware::Oware;
-use games::thi::{self, RuleSet, Rules as ThiRules, Thi, ThiTier};
+use games::thi::{self, Bonus as ThiBonus, RuleSet, Rules as ThiRules, Thi, ThiTier};
 use games::trias::{Trias, MAX_HOLES as TRIAS_MAX_HOLES};
 use retro::store::{open, BuildError};
 use retro::verify::{verify_tier, VerifyError};
@@ -178,7 +178,12 @@ pub fn out_flag(root: &Path) -> String {
 
 /// Where THI`'s tables of a board size and rules live under `out`.
 pub fn thi_dir(out: &Path, size: usize, rules: ThiRules) -> PathBuf {
-    out.join("thi").join(format!("{size}x{size}-{}{}", rules.set.name(), if rules.bonus { "-bonus" } else { "" }))
+    let bonus = match rules.bonus {
+        ThiBonus::No => "",
+        ThiBonus::Own => "-bonus",
+        ThiBonus::Any => "-bonus-any",
+    };
+    out.join("thi").join(format!("{size}x{size}-{}{bonus}", rules.set.name()))
 }
 
 /// Where Kalah's tables of `m` pits under `rules` live under `out`.
@@ -280,7 +285,8 @@ pub(crate) fn thi_game(key: &str, tiers: &[String]) -> Result<(Thi, Vec<ThiTier>
     }
     let rules = field(&fields, "rules", key)?;
     let set = RuleSet::from_name(rules).ok_or_else(|| bad(key, format!("unknown THI` rules `{rules}`")))?;
-    let bonus = yes(field(&fields, "bonus", key)?, key)?;
+    let bonus = field(&fields, "bonus", key)?;
+    let bonus = ThiBonus::from_name(bonus).ok_or_else(|| bad(key, format!("bonus `{bonus}`: yes, no or any")))?;
     let max = tiers.iter().map(|t| t.high).max().unwrap_or(0);
     let game = Thi::new(size, max, ThiRules { set, bonus }).map_err(|e| bad(key, e))?;
     Ok((game, tiers))

@@ -51,18 +51,53 @@ impl RuleSet {
     }
 }
 
-/// A rule set and whether bearing off one's own counter earns a bonus move.
+/// Which moves earn a bonus move. The source allows one "whenever a player bears off one
+/// or several counters", without saying whose (docs/rules/thi.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bonus {
+    /// None.
+    No,
+    /// A move that bears off one of the mover's own counters (the spec's reading).
+    Own,
+    /// A move that bears off any counter, the mover's or his opponent's (the words read
+    /// literally).
+    Any,
+}
+
+impl Bonus {
+    /// The word tables, the API and reports use: `no`, `yes` (the mover's own counters:
+    /// the first reading built, and the word its tables carry) or `any`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bonus::No => "no",
+            Bonus::Own => "yes",
+            Bonus::Any => "any",
+        }
+    }
+
+    /// The reading of [`Bonus::name`]'s word.
+    pub fn from_name(name: &str) -> Option<Bonus> {
+        [Bonus::No, Bonus::Own, Bonus::Any].into_iter().find(|b| b.name() == name)
+    }
+}
+
+/// A rule set and which moves earn a bonus move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// How the game ends, and whether a blocked player passes.
     pub set: RuleSet,
-    /// Whether a move that bears off one of the mover's own counters earns him another move.
-    pub bonus: bool,
+    /// Which moves earn their mover another move.
+    pub bonus: Bonus,
 }
 
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.set.name(), if self.bonus { " with bonus moves" } else { "" })
+        let bonus = match self.bonus {
+            Bonus::No => "",
+            Bonus::Own => " with bonus moves",
+            Bonus::Any => " with bonus moves for any counter borne off",
+        };
+        write!(f, "{}{bonus}", self.set.name())
     }
 }
 
@@ -339,8 +374,12 @@ pub fn outcome(rules: Rules, position: &Position) -> Option<Value> {
 
 /// Who moves after a walk that bore off `borne` counters (by colour).
 fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> Turn {
-    let bonus = rules.bonus
-        && borne[mover.index()] > 0
+    let earned = match rules.bonus {
+        Bonus::No => false,
+        Bonus::Own => borne[mover.index()] > 0,
+        Bonus::Any => borne[0] + borne[1] > 0,
+    };
+    let bonus = earned
         // Under the first three rule sets a player who bore off his last counter has
         // won at once; the game is shown over with his opponent to move.
         && (rules.set.counts_at_end() || after.count(mover) > 0);

@@ -7,7 +7,7 @@ use super::{open_loaded, tables_error, Answer, Board, Cell, Database, Described,
 use crate::analysis::{self, Header};
 use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
-use games::thi::{notation, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
+use games::thi::{notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
 use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::Path;
@@ -41,7 +41,7 @@ pub fn report(
             "board": setup.map(|s| s.name()),
             "size": game.size(),
             "counters": setup.map(|s| s.counters()),
-            "bonus": rules.bonus,
+            "bonus": rules.bonus.name(),
         }),
         rules: rules.set.name().to_owned(),
         start,
@@ -89,7 +89,17 @@ fn rules(request: &Request) -> Result<Rules, QueryError> {
         let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
         QueryError::parameter("rules", format!("unknown THI` rules (known: {})", known.join(", ")))
     })?;
-    Ok(Rules { set, bonus: request.yes_no("bonus")?.unwrap_or(false) })
+    let bonus = match request.get("bonus") {
+        Some("any") => Bonus::Any,
+        _ => {
+            if request.yes_no("bonus")?.unwrap_or(false) {
+                Bonus::Own
+            } else {
+                Bonus::No
+            }
+        }
+    };
+    Ok(Rules { set, bonus })
 }
 
 /// What a request asks about: the board size, the setup named, the position.
@@ -154,7 +164,11 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         Setup::Height { height, .. } => format!("--size {size} --height {height}"),
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
-    let bonus = if rules.bonus { " --bonus" } else { "" };
+    let bonus = match rules.bonus {
+        Bonus::No => "",
+        Bonus::Own => " --bonus",
+        Bonus::Any => " --bonus any",
+    };
     let command = format!("solve thi {board} --rules {}{bonus}", rules.set.name());
     Ok(Build { command, dir: registry::thi_dir(root, size, rules) })
 }
@@ -164,8 +178,7 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
     let (game, tiers) = registry::thi_game(key, tiers)?;
     let describe = |game: &Thi, tables: &Tables<Thi>| {
         let rules = game.rules();
-        let parameters =
-            json!({ "size": game.size(), "rules": rules.set.name(), "bonus": if rules.bonus { "yes" } else { "no" } });
+        let parameters = json!({ "size": game.size(), "rules": rules.set.name(), "bonus": rules.bonus.name() });
         let starts = NAMED
             .iter()
             .map(|n| Setup::named(n).expect("a named setup"))
