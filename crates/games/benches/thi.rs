@@ -1,14 +1,14 @@
 //! THI` hot paths: move generation, ranking, and a warm position query on DUO tables.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use games::thi::{RuleSet, Rules, Setup, Thi};
+use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::line::{best_move, move_values, principal_line};
 use retro::solve::Silent;
 use retro::store::{build, BuildOptions};
 use retro::{Game, Location};
 
 fn rules() -> Rules {
-    Rules { set: RuleSet::Original, bonus: false }
+    Rules { set: RuleSet::Original, bonus: Bonus::No }
 }
 
 /// Positions spread over the DUO tiers.
@@ -53,7 +53,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     // On 5×5 a push ranks each parent of a decided position: most of a `fixed1` build.
-    let game5 = Thi::new(5, 5, Rules { set: RuleSet::Fixed1, bonus: false }).unwrap();
+    let game5 = Thi::new(5, 5, Rules { set: RuleSet::Fixed1, bonus: Bonus::No }).unwrap();
     let pushed5 = pushed(&game5);
     let parents5: Vec<_> = pushed5
         .iter()
