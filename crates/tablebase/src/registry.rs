@@ -270,7 +270,7 @@ fn verify_tiers<G: Game>(game: &G, dir: &Path, tiers: Vec<G::Tier>) -> Result<Ve
     Ok(Verified { positions, complete })
 }
 
-/// THI`: `thi size=N rules=R bonus=yes|no`, tiers `high-low`.
+/// THI`: `thi size=N rules=R bonus=no|yes|any`, tiers `high-low`.
 pub(crate) fn thi_game(key: &str, tiers: &[String]) -> Result<(Thi, Vec<ThiTier>), RegistryError> {
     let tiers = tiers_of(key, tiers, |t| {
         let (h, l) = t.split_once('-')?;

@@ -172,3 +172,26 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     // And where it writes them: the directory a damaged copy of them would be found in.
     assert_eq!(duo.dir, Path::new("root/thi/3x3-fixed1"));
 }
+
+/// THI`'s `bonus`: no, yes (the mover's own counters) or any, in any case; the command and
+/// the directory follow it, and another word is refused naming the three.
+#[test]
+fn a_thi_bonus_is_no_yes_or_any() {
+    let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
+    let build =
+        |bonus: &str| thi.command(&Request::new([("board", "primus"), ("bonus", bonus)]).unwrap(), Path::new("root"));
+    for (word, flag, dir) in [
+        ("no", "", "3x3-original"),
+        ("YES", " --bonus", "3x3-original-bonus"),
+        ("any", " --bonus any", "3x3-original-bonus-any"),
+    ] {
+        let built = build(word).unwrap();
+        assert_eq!(built.command, format!("solve thi --board primus --rules original{flag}"));
+        assert_eq!(built.dir, Path::new("root/thi").join(dir));
+    }
+    let refused = build("maybe").unwrap_err();
+    assert!(
+        matches!(&refused, QueryError::Parameter { why, .. } if why.contains("no, yes (the mover's own counters) or any")),
+        "{refused:?}"
+    );
+}

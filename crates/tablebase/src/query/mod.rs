@@ -151,18 +151,6 @@ impl Request {
         Ok(Some(n))
     }
 
-    /// The parameter as yes or no (also true/false, 1/0), if given.
-    pub fn yes_no(&self, name: &str) -> Result<Option<bool>, QueryError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some("yes" | "true" | "1") => Ok(Some(true)),
-            Some("no" | "false" | "0") => Ok(Some(false)),
-            Some(other) => {
-                Err(QueryError::parameter(name, format!("`{}` is neither yes nor no", games::echo::excerpt(other))))
-            }
-        }
-    }
-
     /// The position's text, if given.
     pub fn position(&self) -> Option<&str> {
         self.get("position")

@@ -89,14 +89,17 @@ fn rules(request: &Request) -> Result<Rules, QueryError> {
         let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
         QueryError::parameter("rules", format!("unknown THI` rules (known: {})", known.join(", ")))
     })?;
-    let bonus = match request.get("bonus") {
+    // As on the command line, in any case; `yes` (or `true`, `1`): the mover's own counters.
+    let bonus = match request.get("bonus").map(str::to_ascii_lowercase).as_deref() {
+        None | Some("no" | "false" | "0") => Bonus::No,
+        Some("yes" | "true" | "1") => Bonus::Own,
         Some("any") => Bonus::Any,
-        _ => {
-            if request.yes_no("bonus")?.unwrap_or(false) {
-                Bonus::Own
-            } else {
-                Bonus::No
-            }
+        Some(_) => {
+            let given = games::echo::excerpt(request.get("bonus").unwrap_or_default());
+            return Err(QueryError::parameter(
+                "bonus",
+                format!("`{given}`: no, yes (the mover's own counters) or any"),
+            ));
         }
     };
     Ok(Rules { set, bonus })
