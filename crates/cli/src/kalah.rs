@@ -341,9 +341,9 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let over = position.final_difference(&rules).is_some();
     let endgame_seeds = match (args.table, args.endgame_seeds) {
         (true, _) => total,
-        (false, Some(k @ EndgameSeeds::Up(_))) => k.for_instance(m, total, tt_bits, &rules)?,
+        (false, Some(EndgameSeeds::Up(k))) => k.min(total),
         (false, _) if over => 0,
-        (false, asked) => asked.unwrap_or(EndgameSeeds::Auto).for_instance(m, total, tt_bits, &rules)?,
+        (false, _) => auto_endgame_seeds(m, total, tt_bits, &rules)?,
     };
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();

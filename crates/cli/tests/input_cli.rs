@@ -127,30 +127,32 @@ fn output_that_cannot_be_written_is_no_panic() {
     // Quietly, with the status a shell gives a process its closed pipe ends; over a root,
     // `verify-table` ends the run, blaming no table.
     for command in ["thi --board primus --out", "verify-table"] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
-            .args(command.split(' '))
-            .arg(dir.path())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = with_a_stream_closed(command, dir.path(), |child| drop(child.stdout.take()));
         assert_eq!(out.status.code(), Some(141), "{command}: {}", stderr(&out));
         assert!(stderr(&out).is_empty(), "{command}: {}", stderr(&out));
     }
     // A closed standard error (`2>&1 >/dev/null | head -1`) stops nothing: the build
     // finishes, every tier written, and its answer is printed.
     let fresh = tempfile::tempdir().unwrap();
+    let out = with_a_stream_closed("thi --board primus --out", fresh.path(), |child| drop(child.stderr.take()));
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("PRIMUS"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// Runs `solve COMMAND PATH` with both output streams piped, `close` shutting one of them
+/// at once; its output once it ends.
+fn with_a_stream_closed(
+    command: &str,
+    path: &std::path::Path,
+    close: impl FnOnce(&mut std::process::Child),
+) -> std::process::Output {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(["thi", "--board", "primus", "--out"])
-        .arg(fresh.path())
+        .args(command.split(' '))
+        .arg(path)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    drop(child.stderr.take());
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{:?}", out.status);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("PRIMUS"), "{}", String::from_utf8_lossy(&out.stdout));
+    close(&mut child);
+    child.wait_with_output().unwrap()
 }

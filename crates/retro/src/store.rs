@@ -338,15 +338,12 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
 
 /// Whether a tier's file is there. A symbolic link whose target is gone is an error, not
 /// a missing tier ([`TableError::DanglingLink`]).
+/// Whatever else stands in the way (a file where a directory goes, say) is named by what
+/// comes next, which must write there.
 fn tier_present(path: &Path) -> Result<bool, BuildError> {
-    match std::fs::symlink_metadata(path) {
-        // Whatever stands in the way (a file where a directory goes, say) is named by
-        // what comes next, which must write there.
-        Err(_) => Ok(false),
-        Ok(_) => match dangling_link(path) {
-            Some(e) => Err(e.into()),
-            None => Ok(true),
-        },
+    match dangling_link(path) {
+        Some(e) => Err(e.into()),
+        None => Ok(std::fs::symlink_metadata(path).is_ok()),
     }
 }
 

@@ -33,24 +33,27 @@ fn a_damaged_file_may_be_removed() {
     assert!(text.contains("remove the file") && text.matches("checksum").count() == 1, "{text}");
 }
 
+/// What a build says of the table at `path`, whose key is `found` where `expected` was asked.
+fn key_mismatch(path: &str, found: &str, expected: &str) -> String {
+    chain(&BuildError::from(TableError::Mismatch {
+        path: PathBuf::from(path),
+        field: "game and rules",
+        found: found.into(),
+        expected: expected.into(),
+    }))
+}
+
 #[test]
 fn tables_of_another_game_key_name_their_directory() {
-    let error = BuildError::from(TableError::Mismatch {
-        path: PathBuf::from("data/thi/3x3-original/tier-6-5.tbl"),
-        field: "game and rules",
-        found: "thi size=3 rules=original bonus=no".into(),
-        expected: "thi size=3 rules=original bonus=no mirror=folded".into(),
-    });
-    let text = chain(&error);
+    let text = key_mismatch(
+        "data/thi/3x3-original/tier-6-5.tbl",
+        "thi size=3 rules=original bonus=no",
+        "thi size=3 rules=original bonus=no mirror=folded",
+    );
     assert!(text.contains("remove the directory data/thi/3x3-original"), "{text}");
     // Another game's table is no older version of these: moving it out is enough.
-    let error = BuildError::from(TableError::Mismatch {
-        path: PathBuf::from("data/trias/3x3/tier-2.tbl"),
-        field: "game and rules",
-        found: "njaka holes=4 variant=standard direction=ccw".into(),
-        expected: "trias holes=3".into(),
-    });
-    let text = chain(&error);
+    let text =
+        key_mismatch("data/trias/3x3/tier-2.tbl", "njaka holes=4 variant=standard direction=ccw", "trias holes=3");
     assert!(text.contains("a table of another game was put here") && !text.contains("remove the directory"), "{text}");
 }
 
