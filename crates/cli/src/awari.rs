@@ -328,6 +328,7 @@ fn print_text(report: &PositionReport, board: &Board, title: String) -> Result<(
     let view = View {
         title,
         picture: format!("{}\nstones on the board: {}", picture(board), board.stones()),
+        rules: None,
         mover: report.start.then(|| "South".to_owned()),
         line_end,
         notes: vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()],

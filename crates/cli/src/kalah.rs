@@ -453,6 +453,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
             }
         },
         picture: picture(&position),
+        rules: None,
         mover: Some(mover.name().to_owned()),
         line_end: match last.final_difference(&rules) {
             Some(d) => {

@@ -158,6 +158,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     let view = View {
         title,
         picture: position.picture(game.clockwise()),
+        rules: None,
         mover: Some(if position.to_move() == Side::South { "South" } else { "North" }.to_owned()),
         line_end,
         notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],

@@ -78,6 +78,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
             position.mine,
             position.theirs
         ),
+        rules: None,
         mover: start.then(|| "South".to_owned()),
         line_end,
         notes: Vec::new(),

@@ -26,6 +26,9 @@ pub struct View {
     pub title: String,
     /// The board as a picture.
     pub picture: String,
+    /// The rules in words, where they say more than the report's `rules` name (THI`'s
+    /// bonus moves); `None` prints that name.
+    pub rules: Option<String>,
     /// The player to move at the position, by name; `None` where the notation does not
     /// say which player he is (an Oware position other than the start).
     pub mover: Option<String>,
@@ -70,7 +73,7 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
     )?;
     outln!("{}", view.picture)?;
     outln!("position: {}", report.position)?;
-    outln!("rules: {}", report.rules)?;
+    outln!("rules: {}", view.rules.as_deref().unwrap_or(&report.rules))?;
     let mover = view.mover.as_deref().map_or("the player to move".to_owned(), |name| format!("{name} (to move)"));
     if report.over {
         outln!("the game is over: {} for {mover}", report.value)?;

@@ -294,6 +294,7 @@ fn print_text(game: &Thi, title: &str, position: &Position, report: &PositionRep
     let view = View {
         title: title.to_owned(),
         picture: position.picture(),
+        rules: Some(game.rules().to_string()),
         mover: Some(position.to_move().name().to_owned()),
         line_end,
         notes,

@@ -186,6 +186,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let view = View {
         title,
         picture: position.picture(),
+        rules: None,
         mover: Some(position.to_move().name().to_owned()),
         line_end: format!("{} (to move) has no legal move and loses; {} wins", last.name(), last.other().name()),
         notes,

@@ -104,6 +104,23 @@ fn a_position_is_titled_as_what_it_is() {
     }
 }
 
+#[test]
+fn the_text_names_the_bonus_wherever_it_names_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    for (bonus, rules) in [
+        (&[][..], "original"),
+        (&["--bonus"][..], "original with bonus moves"),
+        (&["--bonus", "any"][..], "original with bonus moves for any counter borne off"),
+    ] {
+        let mut args = vec!["--board", "primus"];
+        args.extend(bonus);
+        let text = solve(dir.path(), &args);
+        assert!(text.status.success(), "{}", stderr(&text));
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(text.lines().next().unwrap().ends_with(&format!("rules: {rules}")), "{text}");
+        assert!(text.lines().any(|line| line == format!("rules: {rules}")), "{text}");
+    }
+}
 /// A position alone names its board: its own size, the smallest setup holding its
 /// counters, and only the tiers it needs built, whatever setup is asked for.
 #[test]
