@@ -138,6 +138,12 @@ fn fifos_are_refused_not_waited_on() {
     let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
     assert!(!build.status.success());
     assert!(stderr(&build).contains(".lock: the build's lock file is a FIFO"), "{}", stderr(&build));
+    // With a reader at its other end the FIFO opens at once, and is refused all the same
+    // (Linux opens a FIFO for reading and writing without waiting).
+    let reader = std::fs::OpenOptions::new().read(true).write(true).open(dir.join(".lock")).unwrap();
+    let build = solve_in_time(&["thi", "--board", "primus", "--out", out_dir]);
+    assert!(stderr(&build).contains(".lock: the build's lock file is a FIFO"), "{}", stderr(&build));
+    drop(reader);
     // Nor is a link followed out of the directory.
     std::fs::remove_file(dir.join(".lock")).unwrap();
     let elsewhere = out.path().join("elsewhere");

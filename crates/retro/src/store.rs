@@ -107,27 +107,29 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     }
     std::fs::create_dir_all(dir).map_err(io)?;
     let path = dir.join(".lock");
-    // Only a plain file: a FIFO would block the open below for ever, and a link would have
-    // it create or lock a file outside the directory.
-    if let Ok(found) = std::fs::symlink_metadata(&path) {
-        if !found.is_file() {
-            let kind = if found.file_type().is_symlink() {
-                "a symbolic link"
-            } else {
-                crate::table::kind_of(found.file_type())
-            };
-            return Err(BuildError::Io {
-                path,
-                error: std::io::Error::other(format!("the build's lock file is {kind}: remove it")),
-            });
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    // Only a plain file, checked by the open itself so that nothing can be swapped in
+    // between a look and the open: a link would have the build create or lock a file
+    // outside the directory, and a FIFO would block the open for ever.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let not_plain = |file_type: std::fs::FileType| {
+        let kind = if file_type.is_symlink() { "a symbolic link" } else { crate::table::kind_of(file_type) };
+        BuildError::Io {
+            path: path.clone(),
+            error: std::io::Error::other(format!("the build's lock file is {kind}: remove it")),
         }
+    };
+    let file = options.open(&path).map_err(|error| match std::fs::symlink_metadata(&path) {
+        Ok(found) if !found.is_file() => not_plain(found.file_type()),
+        _ => BuildError::Io { path: path.clone(), error },
+    })?;
+    // A FIFO with a reader opens; the open file says what it is.
+    let opened = file.metadata().map_err(|error| BuildError::Io { path: path.clone(), error })?;
+    if !opened.is_file() {
+        return Err(not_plain(opened.file_type()));
     }
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|error| BuildError::Io { path: path.clone(), error })?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => return Err(BuildError::Busy(dir.to_owned())),
