@@ -1,7 +1,7 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::memory;
-use crate::printer::{print_json, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi};
@@ -66,7 +66,8 @@ enum BonusArg {
 pub struct ThiArgs {
     /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows)
     /// (default: trias; with --position, the smallest setup of the position's board that
-    /// holds its counters).
+    /// holds its counters, or, where that setup is too large to number, tables up to the
+    /// position's own counters).
     #[arg(long, conflicts_with = "size")]
     board: Option<String>,
     /// Board side for a custom setup (with --height or --rows).
@@ -129,23 +130,36 @@ fn setup(args: &ThiArgs, position: Option<&Position>) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-/// The game of `setup` under `rules`, if its tables can be numbered.
-/// `inferred`: the setup is the smallest holding a position asked alone, and is named as such.
-fn game_for(setup: Setup, rules: Rules, inferred: bool) -> Result<Thi> {
-    match Thi::for_setup(setup, rules) {
-        Ok(game) => Ok(game),
-        Err(_) => {
-            let total = thi::index::estimated_positions(setup.size(), setup.counters());
-            let which = if inferred { "the smallest setup holding this position, " } else { "" };
-            bail!(
-                "{which}{} has about {:.3e} positions: more than a 64-bit index can number; \
-                 its tables would need about {} of disk and far more memory",
-                setup.name(),
-                total,
-                memory::human(total * thi::TABLE_BYTES_PER_RANK)
-            )
+/// The game of `setup` under `rules`, if its tables can be numbered. A position asked
+/// alone (`alone`) whose smallest setup is too large for that is indexed up to its own
+/// counters instead (the flag returned): counters are only ever borne off, and
+/// a tier's ranks do not depend on the most counters indexed (one directory already
+/// serves every setup of its board), so those tables are the setup's own lower tiers.
+fn game_for(setup: Setup, rules: Rules, alone: Option<&Position>) -> Result<(Thi, bool)> {
+    if let Ok(game) = Thi::for_setup(setup, rules) {
+        return Ok((game, false));
+    }
+    let (size, counters) = match alone {
+        Some(p) => (p.size(), p.count(Colour::White).max(p.count(Colour::Black)) as u8),
+        None => (setup.size(), setup.counters()),
+    };
+    if alone.is_some() {
+        if let Ok(game) = Thi::new(size, counters, rules) {
+            return Ok((game, true));
         }
     }
+    let total = thi::index::estimated_positions(size, counters);
+    let which = match alone {
+        Some(_) => format!("this position's tables ({size}×{size}, up to {counters} counters a side)"),
+        None => setup.name(),
+    };
+    bail!(
+        "{which} {} about {total:.3e} positions: more than a 64-bit index can number; \
+         {} tables would need about {} of disk and far more memory",
+        if alone.is_some() { "have" } else { "has" },
+        if alone.is_some() { "the" } else { "its" },
+        memory::human(total * thi::TABLE_BYTES_PER_RANK)
+    )
 }
 
 pub fn run(args: ThiArgs) -> Result<()> {
@@ -163,8 +177,8 @@ pub fn run(args: ThiArgs) -> Result<()> {
     };
     let rules = Rules { set: args.rules.set(), bonus };
     let dir = registry::thi_dir(&args.out, setup.size(), rules);
-    let inferred = query.is_some() && args.board.is_none() && args.size.is_none();
-    let game = game_for(setup, rules, inferred)?;
+    let alone = query.as_ref().filter(|_| args.board.is_none() && args.size.is_none());
+    let (game, own_index) = game_for(setup, rules, alone)?;
     if let Some(position) = &query {
         game.check(position)?;
     }
@@ -185,7 +199,10 @@ pub fn run(args: ThiArgs) -> Result<()> {
     }
 
     match query {
-        Some(position) => analyse(&game, &tables, setup, &position, &args, &report, build_seconds),
+        Some(position) => {
+            let setup = (!own_index).then_some(setup);
+            analyse(&game, &tables, setup, &position, &args, &report, build_seconds)
+        }
         None => verdict(&game, &tables, setup, &args, &report, build_seconds),
     }
 }
@@ -249,10 +266,12 @@ fn setup_title(setup: Setup, game: &Thi) -> String {
     format!("THI` {name} ({size}×{size}, {} counters each), rules: {}", setup.counters(), game.rules())
 }
 
+/// `setup`: the setup whose tables answer, `None` where the position is indexed up to
+/// its own counters (see [`game_for`]).
 fn analyse(
     game: &Thi,
     tables: &Tables<Thi>,
-    setup: Setup,
+    setup: Option<Setup>,
     position: &Position,
     args: &ThiArgs,
     build: &retro::store::BuildReport,
@@ -261,7 +280,7 @@ fn analyse(
     let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
     // A setup's name only where the position is its start: the one asked for, or any
     // named one (the server names it too).
-    let named = (*position == setup.start()).then_some(setup).or_else(|| query::thi::named_start(position));
+    let named = setup.filter(|s| *position == s.start()).or_else(|| query::thi::named_start(position));
     let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;
@@ -269,15 +288,16 @@ fn analyse(
     }
     // Like the report's parameters, the title describes the position: a setup only where
     // it is that setup's start, and the tables it was answered from where they differ.
+    let size = position.size();
+    let answering = match setup {
+        Some(setup) => shown(setup),
+        None => format!("{size}×{size} tables up to {} a side", counted(game.most_counters(), "counter", "counters")),
+    };
     let title = match named {
-        Some(start) if start == setup => setup_title(setup, game),
-        Some(start) => format!("{}; from the {} tables", setup_title(start, game), shown(setup)),
-        None => format!(
-            "THI` a position of the {} tables ({size}×{size}), rules: {}",
-            shown(setup),
-            game.rules(),
-            size = setup.size()
-        ),
+        Some(start) if Some(start) == setup => setup_title(start, game),
+        Some(start) => format!("{}; from the {answering} tables", setup_title(start, game)),
+        None if setup.is_none() => format!("THI` a position of the {answering}, rules: {}", game.rules()),
+        None => format!("THI` a position of the {answering} tables ({size}×{size}), rules: {}", game.rules()),
     };
     print_text(game, &title, position, &report, Vec::new())
 }

@@ -145,6 +145,35 @@ fn a_position_alone_builds_only_what_it_needs() {
     assert_eq!(four["tables"]["directory"], dir.path().join("thi/4x4-original").to_str().unwrap());
 }
 
+/// A position whose smallest setup no 64-bit index numbers (8×8, one counter a row) is
+/// answered from tables up to its own counters, and its value is the forward search's.
+#[test]
+fn a_position_of_a_board_too_large_to_set_up_is_answered_from_its_own_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "b,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/\
+                -,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/-,-,-,w,-,-,-,-/-,-,-,-,-,-,-,w w";
+    let report = json(&solve(dir.path(), &["--position", text, "--rules", "fixed2", "--json"]));
+    let game = Thi::new(8, 2, Rules { set: RuleSet::Fixed2, bonus: Bonus::No }).unwrap();
+    let position = games::thi::notation::parse(text).unwrap();
+    let oracle = forward::solve_reachable(&game, &position);
+    assert_eq!(report["value"]["outcome"], oracle[&position].outcome());
+    assert_eq!(report["value"]["plies"], serde_json::json!(oracle[&position].plies()));
+    assert_eq!(report["tables"]["directory"], dir.path().join("thi/8x8-fixed2").to_str().unwrap());
+    let text = solve(dir.path(), &["--position", text, "--rules", "fixed2"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.starts_with("THI` a position of the 8×8 tables up to 2 counters a side, rules: fixed2"), "{text}");
+    // Past what any index numbers, the message names the position's tables.
+    let many = "-,-,-,-,-,-,-,-/bbb,bbb,bbb,bbb,bbb,bbb,bbb,bbb/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/\
+                -,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/www,www,www,www,www,www,www,www/-,-,-,-,-,-,-,- w";
+    let refused = solve(dir.path(), &["--position", many]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("this position's tables (8×8, up to 24 counters a side) have about"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 #[test]
 fn the_verifier_passes_on_primus() {
     let dir = tempfile::tempdir().unwrap();

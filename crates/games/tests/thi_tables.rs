@@ -139,3 +139,23 @@ fn the_census_refuses_a_start_that_is_not_its_own_mirror_image() {
     let refused = retro::census::reachable_census(&game, &tables, &lopsided, &|_| {});
     assert!(matches!(refused, Err(retro::store::ProbeError::AsymmetricStart(_))), "{refused:?}");
 }
+
+/// A tier's table does not depend on the most counters the index holds: one directory
+/// serves every setup of its board, and a position whose setup is too large to number is
+/// answered from an index up to its own counters. PRIMUS's tiers built alone equal DUO's,
+/// and 4×4 tiers up to two counters a side equal those of the index up to four.
+#[test]
+fn a_tier_is_the_same_whatever_the_index_holds_above_it() {
+    let rules = Rules { set: RuleSet::Fixed1, bonus: Bonus::Own };
+    for (size, small, large) in [(3, 3, 6), (4, 2, 4)] {
+        let (small, large) = (Thi::new(size, small, rules).unwrap(), Thi::new(size, large, rules).unwrap());
+        let tiers = small.all_tiers();
+        let (small_dir, large_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        build(&small, small_dir.path(), &tiers, &Silent, &BuildOptions::default()).unwrap();
+        build(&large, large_dir.path(), &tiers, &Silent, &BuildOptions::default()).unwrap();
+        for tier in tiers {
+            let [a, b] = [&small_dir, &large_dir].map(|d| std::fs::read(tier_file(d.path(), tier)).unwrap());
+            assert!(a == b, "{size}×{size} tier {tier} differs");
+        }
+    }
+}

@@ -145,7 +145,8 @@ proptest! {
 
 /// The command named for THI` tables that are not built sets up a board holding the
 /// position's counters: stacks on one row where they fit, else single counters on rows;
-/// or the board asked for. Tables past a 64-bit index are impossible: no command builds them.
+/// or the board asked for. Where that setup is past a 64-bit index, the position alone is
+/// built up to its own counters; past that too it is impossible: no command builds it.
 #[test]
 fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
@@ -164,6 +165,10 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let rows = |c: &str| vec![row(8, c); 4].join("/");
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
     assert!(matches!(&error, QueryError::Impossible(m) if m.contains("64-bit index")), "{error:?}");
+    // One counter a side on 8×8: its setup is past the index, its own counters are not.
+    let two = format!("b,{}/{}/{} w", row(7, "-"), vec![row(8, "-"); 6].join("/"), row(8, "-").replacen('-', "w", 1));
+    let expected = format!("solve thi --position \"{two}\" --rules original");
+    assert_eq!(command(8, two).unwrap(), expected);
     // A named board asked for is named; QUADRAT is past the index.
     let quadrat = thi.command(&Request::new([("board", "quadrat")]).unwrap(), Path::new("root")).unwrap_err();
     assert!(matches!(&quadrat, QueryError::Impossible(m) if m.contains("6×6")), "{quadrat:?}");

@@ -213,6 +213,11 @@ impl Thi {
         self.size
     }
 
+    /// Most counters a side the tables hold.
+    pub fn most_counters(&self) -> u8 {
+        self.index.max()
+    }
+
     /// Whether the tables of this game can answer for `position`.
     pub fn check(&self, position: &Position) -> Result<(), PositionError> {
         if position.size() != self.size {

@@ -152,6 +152,18 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
     let holding = Setup::holding(size, counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
     let setup = asked_setup.unwrap_or(holding);
+    let bonus = match rules.bonus {
+        Bonus::No => "",
+        Bonus::Own => " --bonus",
+        Bonus::Any => " --bonus any",
+    };
+    let dir = registry::thi_dir(root, size, rules);
+    // A position alone whose setup is too large is built up to its own counters, as the
+    // command builds it (`solve thi --position` without a board).
+    if asked_setup.is_none() && Thi::for_setup(setup, rules).is_err() && Thi::new(size, counters as u8, rules).is_ok() {
+        let command = format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name());
+        return Ok(Build { command, dir });
+    }
     if Thi::for_setup(setup, rules).is_err() {
         // The setup's counters, not the position's: its tables hold every count up to them.
         let which = if asked_setup.is_some() { "board" } else { "the smallest setup holding this position," };
@@ -167,13 +179,8 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         Setup::Height { height, .. } => format!("--size {size} --height {height}"),
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
-    let bonus = match rules.bonus {
-        Bonus::No => "",
-        Bonus::Own => " --bonus",
-        Bonus::Any => " --bonus any",
-    };
     let command = format!("solve thi {board} --rules {}{bonus}", rules.set.name());
-    Ok(Build { command, dir: registry::thi_dir(root, size, rules) })
+    Ok(Build { command, dir })
 }
 
 /// Opens THI`'s tables of `tiers` in `dir` under the key `thi size=N rules=R bonus=B`.
