@@ -51,7 +51,8 @@ pub struct VerifyTableArgs {
                   palette, a list of the positions that differ from the block's commonest \
                   value, or a prefix code built for the block (docs/format.md). Builds do this \
                   themselves once every tier is solved; this command is for tables written \
-                  plain, by an interrupted build or an older version, for tables in blocks \
+                  plain by an older version (a build killed while storing its tables compact is \
+                  finished by the next run there, or by this command), for tables in blocks \
                   written before the prefix-code form existed (re-coded where that is \
                   smaller), and, with a smaller \
                   --min-saving, for storing or sending tables where most positions are won or \
@@ -116,6 +117,7 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
             None => after += table.file_bytes(),
         }
     }
+    retro::store::compaction_finished(dir);
     outln!(
         "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
         dir.display(),

@@ -159,3 +159,27 @@ fn a_tier_is_the_same_whatever_the_index_holds_above_it() {
         }
     }
 }
+
+/// A build killed while storing its tables compact leaves them plain and a mark; the
+/// next run, with nothing to solve, finishes the step and removes the mark.
+#[test]
+fn a_compaction_cut_short_is_finished_by_the_next_run() {
+    let (game, root) = game("duo", RuleSet::Original, false);
+    let whole = tempfile::tempdir().unwrap();
+    build(&game, whole.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    let cut = tempfile::tempdir().unwrap();
+    let options = BuildOptions { stop_after: Some(game.all_tiers().len()), ..BuildOptions::default() };
+    let stopped = build(&game, cut.path(), &[root], &Silent, &options);
+    assert!(matches!(stopped, Err(BuildError::Stopped(28))), "{:?}", stopped.err());
+    assert!(retro::store::compaction_pending(cut.path()));
+    let blocked = |dir: &Path| {
+        game.all_tiers().into_iter().filter(|&t| Table::open(&tier_file(dir, t), None).unwrap().is_blocked()).count()
+    };
+    assert_eq!(blocked(cut.path()), 0);
+    assert!(blocked(whole.path()) > 0, "some DUO tables pay to store compact");
+    let (_, report) = build(&game, cut.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    assert_eq!((report.tiers_reused, report.tiers_built), (28, 0));
+    assert!(!retro::store::compaction_pending(cut.path()));
+    assert_eq!(blocked(cut.path()), blocked(whole.path()));
+    assert_eq!(checksums(&game, cut.path()), checksums(&game, whole.path()));
+}

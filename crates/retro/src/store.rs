@@ -209,7 +209,8 @@ pub struct TierFile {
 /// Options of a build.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
-    /// Stop (with [`BuildError::Stopped`]) after solving this many tiers: a test hook
+    /// Stop (with [`BuildError::Stopped`]) after solving this many tiers, before the
+    /// next one or, if none is left, before the tables are stored compact: a test hook
     /// for interrupted builds.
     pub stop_after: Option<usize>,
     /// Solve every tier of the outcome engine from a scratch file in this many parts,
@@ -279,16 +280,29 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
     let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held);
-    if order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))? {
+    let all_present =
+        order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))?;
+    let open_only = |order: Vec<T>| {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
+        let mut report = BuildReport::default();
         for table in tables.values() {
             report.tiers_reused += 1;
             report.positions += table.entries();
             report.bytes += table.file_bytes();
         }
-        return Ok((tables, report));
+        Ok((tables, report))
+    };
+    // Every tier there: only opened, unless a killed build left its compaction unfinished
+    // and the directory can be claimed to finish it (a read-only one, or one another build
+    // holds, is answered from as it stands).
+    if all_present && !compaction_pending(dir) {
+        return open_only(order);
     }
-    let _lock = lock_directory(dir)?;
+    let _lock = match lock_directory(dir) {
+        Ok(lock) => lock,
+        Err(_) if all_present => return open_only(order),
+        Err(e) => return Err(e),
+    };
     let mut tables: BTreeMap<T, Table> = BTreeMap::new();
     for tier in order {
         let path = tier_file(dir, tier);
@@ -310,7 +324,18 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         };
         tables.insert(tier, table);
     }
-    observer.compacting(tables.values().filter(|t| !t.is_blocked()).count());
+    let plain = tables.values().filter(|t| !t.is_blocked()).count();
+    // Marked first, so that a build killed while compacting leaves the mark for the next
+    // run to finish the step. A mark that cannot be written costs only that.
+    let mark = dir.join(COMPACTION_PENDING);
+    if plain > 0 {
+        let _ = std::fs::write(&mark, b"");
+    }
+    if options.stop_after == Some(report.tiers_built) {
+        return Err(BuildError::Stopped(report.tiers_built));
+    }
+    observer.compacting(plain);
+    let mut unfinished = false;
     // Tables in blocks already are left as they are: re-coding them is `solve compact`'s
     // choice, not every build's.
     for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
@@ -326,16 +351,37 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
                     *table = now;
                 } else {
                     observer.not_compacted(&why.to_string());
+                    unfinished = true;
                 }
             }
             Err(e) => return Err(e.into()),
         }
+    }
+    // A table left plain by a write that failed (a full disk) is tried again next time.
+    if !unfinished {
+        compaction_finished(dir);
     }
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
     }
     Ok((tables, report))
+}
+
+/// The file a build writes in its directory before it stores the tables compact, and
+/// removes once that is done: left behind, it says a build was killed in that step.
+pub const COMPACTION_PENDING: &str = ".compaction-pending";
+
+/// Whether a build was killed while storing the tables of `dir` compact.
+pub fn compaction_pending(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(COMPACTION_PENDING)).is_ok()
+}
+
+/// Removes the mark of an unfinished compaction, once the tables of `dir` are stored
+/// compact (by a build or by `solve compact`). A mark that stays only costs a later run
+/// the look at each plain table.
+pub fn compaction_finished(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(COMPACTION_PENDING));
 }
 
 /// Whether a tier's file is there. A symbolic link whose target is gone is an error, not
