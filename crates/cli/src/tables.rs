@@ -2,7 +2,7 @@
 //! values hold, and storing it in fewer bytes.
 
 use crate::memory;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use retro::table::ValueEncoding;
 use std::path::{Path, PathBuf};
@@ -117,7 +117,9 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
             None => after += table.file_bytes(),
         }
     }
-    retro::store::compaction_finished(dir);
+    // Every table is done, those a killed build left plain included.
+    retro::store::mark_pending_compaction(dir, Default::default())
+        .with_context(|| format!("removing {}", dir.join(retro::store::COMPACTION_PENDING).display()))?;
     outln!(
         "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
         dir.display(),

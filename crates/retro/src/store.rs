@@ -12,7 +12,7 @@ use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
 use crate::table::{compact_table, dangling_link, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding};
 use crate::value::TableValue;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -292,10 +292,11 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         }
         Ok((tables, report))
     };
-    // Every tier there: only opened, unless a killed build left its compaction unfinished
-    // and the directory can be claimed to finish it (a read-only one, or one another build
-    // holds, is answered from as it stands).
-    if all_present && !compaction_pending(dir) {
+    // Every tier there: only opened, unless a killed build left some of them to store
+    // compact and the directory can be claimed to finish that (a read-only one, or one
+    // another build holds, is answered from as it stands).
+    let pending = pending_compaction(dir);
+    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) {
         return open_only(order);
     }
     let _lock = match lock_directory(dir) {
@@ -303,6 +304,8 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         Err(_) if all_present => return open_only(order),
         Err(e) => return Err(e),
     };
+    // Read again under the lock: another build may have finished some since.
+    let pending = pending_compaction(dir);
     let mut tables: BTreeMap<T, Table> = BTreeMap::new();
     for tier in order {
         let path = tier_file(dir, tier);
@@ -324,18 +327,15 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         };
         tables.insert(tier, table);
     }
-    let plain = tables.values().filter(|t| !t.is_blocked()).count();
-    // Marked first, so that a build killed while compacting leaves the mark for the next
-    // run to finish the step. A mark that cannot be written costs only that.
-    let mark = dir.join(COMPACTION_PENDING);
-    if plain > 0 {
-        let _ = std::fs::write(&mark, b"");
-    }
+    // The plain tables are listed first, so that a build killed while compacting leaves
+    // them for the next run to finish. A list that cannot be written costs only that.
+    let plain: BTreeSet<String> = tables.iter().filter(|(_, t)| !t.is_blocked()).map(|(t, _)| t.to_string()).collect();
+    let _ = mark_pending_compaction(dir, pending.union(&plain).cloned().collect());
     if options.stop_after == Some(report.tiers_built) {
         return Err(BuildError::Stopped(report.tiers_built));
     }
-    observer.compacting(plain);
-    let mut unfinished = false;
+    observer.compacting(plain.len());
+    let mut left_plain = BTreeSet::new();
     // Tables in blocks already are left as they are: re-coding them is `solve compact`'s
     // choice, not every build's.
     for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
@@ -343,24 +343,23 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             Ok(Some(_)) => *table = open(tier, &file(tier))?,
             Ok(None) => {}
             // Compacting only saves room, and a rewrite that fails leaves the plain table
-            // in place: a full disk here costs the saving, not the build. (A failure after
-            // the rename, syncing the directory, leaves the new one: the file decides.)
+            // in place: a full disk here costs the saving, not the build, and the next
+            // run tries again. (A failure after the rename, syncing the directory, leaves
+            // the new one: the file decides.)
             Err(why @ TableError::Write { .. }) => {
                 let now = open(tier, &file(tier))?;
                 if now.is_blocked() {
                     *table = now;
                 } else {
                     observer.not_compacted(&why.to_string());
-                    unfinished = true;
+                    left_plain.insert(tier.to_string());
                 }
             }
             Err(e) => return Err(e.into()),
         }
     }
-    // A table left plain by a write that failed (a full disk) is tried again next time.
-    if !unfinished {
-        compaction_finished(dir);
-    }
+    let done: BTreeSet<String> = tables.keys().map(|t| t.to_string()).filter(|t| !left_plain.contains(t)).collect();
+    let _ = mark_pending_compaction(dir, pending.union(&plain).filter(|t| !done.contains(*t)).cloned().collect());
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
@@ -368,20 +367,43 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     Ok((tables, report))
 }
 
-/// The file a build writes in its directory before it stores the tables compact, and
-/// removes once that is done: left behind, it says a build was killed in that step.
+/// The file listing, a tier name a line, the tables a build is storing compact: written
+/// before that step and removed once it is done, so that one left behind names the tables
+/// a killed build (or a full disk) left plain for the next run to finish.
 pub const COMPACTION_PENDING: &str = ".compaction-pending";
 
-/// Whether a build was killed while storing the tables of `dir` compact.
-pub fn compaction_pending(dir: &Path) -> bool {
-    std::fs::symlink_metadata(dir.join(COMPACTION_PENDING)).is_ok()
+/// The tiers of `dir` whose compaction a build left unfinished ([`COMPACTION_PENDING`]).
+pub fn pending_compaction(dir: &Path) -> BTreeSet<String> {
+    let path = dir.join(COMPACTION_PENDING);
+    // A plain file of a list's size only: a FIFO would block the read, and whatever else
+    // stands there is no list a build wrote.
+    let text = match std::fs::symlink_metadata(&path) {
+        Ok(found) if found.is_file() && found.len() <= 1 << 20 => std::fs::read_to_string(&path).unwrap_or_default(),
+        _ => String::new(),
+    };
+    text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
 }
 
-/// Removes the mark of an unfinished compaction, once the tables of `dir` are stored
-/// compact (by a build or by `solve compact`). A mark that stays only costs a later run
-/// the look at each plain table.
-pub fn compaction_finished(dir: &Path) {
-    let _ = std::fs::remove_file(dir.join(COMPACTION_PENDING));
+/// Lists `tiers` as waiting to be stored compact in `dir`, or removes the list when
+/// there are none (`solve compact`, having done every table, clears it).
+pub fn mark_pending_compaction(dir: &Path, tiers: BTreeSet<String>) -> std::io::Result<()> {
+    let path = dir.join(COMPACTION_PENDING);
+    if tiers.is_empty() {
+        return match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let text: String = tiers.iter().map(|t| format!("{t}\n")).collect();
+    // Written beside it and renamed over it, so that a link standing there is replaced,
+    // not followed out of the directory (a name `lock_directory` clears if left behind).
+    let temp = dir.join(format!(".tier-compaction-pending.{}.tmp", std::process::id()));
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+    let written = std::io::Write::write_all(&mut file, text.as_bytes()).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }
 
 /// Whether a tier's file is there. A symbolic link whose target is gone is an error, not
