@@ -80,7 +80,7 @@ impl Observer for BuildProgress {
 
     fn not_compacted(&self, why: &str) {
         self.say(format!(
-            "warning: {why}; the table stays plain (correct, only larger: the next run here, or `solve compact`, stores it compact)"
+            "warning: {why}; it and the tables after it stay plain (correct, only larger) until a later build here, or `solve compact`, stores them compact"
         ));
     }
 

@@ -52,7 +52,7 @@ pub struct VerifyTableArgs {
                   value, or a prefix code built for the block (docs/format.md). Builds do this \
                   themselves once every tier is solved; this command is for tables written \
                   plain by an older version (a build killed while storing its tables compact is \
-                  finished by the next run there, or by this command), for tables in blocks \
+                  finished by the next build there, or by this command), for tables in blocks \
                   written before the prefix-code form existed (re-coded where that is \
                   smaller), and, with a smaller \
                   --min-saving, for storing or sending tables where most positions are won or \
@@ -117,9 +117,12 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
             None => after += table.file_bytes(),
         }
     }
-    // Every table is done, those a killed build left plain included.
-    retro::store::mark_pending_compaction(dir, Default::default())
-        .with_context(|| format!("removing {}", dir.join(retro::store::COMPACTION_PENDING).display()))?;
+    // Every table is done, those a killed build left plain included, where blocks had to
+    // save as much as a build asks or less (a larger --min-saving leaves some of those).
+    if saving <= retro::table::Saving::HALF {
+        retro::store::mark_pending_compaction(dir, Default::default())
+            .with_context(|| format!("removing {}", dir.join(retro::store::COMPACTION_PENDING).display()))?;
+    }
     outln!(
         "{}: {rewritten} of {} rewritten in blocks, {} -> {} on disk ({:.1} s)",
         dir.display(),

@@ -178,7 +178,12 @@ pub fn run(args: ThiArgs) -> Result<()> {
     let rules = Rules { set: args.rules.set(), bonus };
     let dir = registry::thi_dir(&args.out, setup.size(), rules);
     let alone = query.as_ref().filter(|_| args.board.is_none() && args.size.is_none());
-    let (game, own_index) = game_for(setup, rules, alone)?;
+    let (game, own_index) = match game_for(setup, rules, alone) {
+        Err(e) if query.is_some() && alone.is_none() => {
+            bail!("{e}; without --board or --size a position is answered from tables up to its own counters")
+        }
+        found => found?,
+    };
     if let Some(position) = &query {
         game.check(position)?;
     }

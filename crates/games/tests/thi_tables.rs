@@ -173,6 +173,11 @@ fn a_compaction_cut_short_is_finished_by_the_next_run() {
     let stopped = build(&game, cut.path(), &[root], &Silent, &options);
     assert!(matches!(stopped, Err(BuildError::Stopped(28))), "{:?}", stopped.err());
     assert_eq!(retro::store::pending_compaction(cut.path()).len(), 28);
+    // Names of no table there are no tables to finish.
+    let list = cut.path().join(retro::store::COMPACTION_PENDING);
+    let text = std::fs::read_to_string(&list).unwrap();
+    std::fs::write(&list, format!("garbage\n9-9\n\n  \n{text}")).unwrap();
+    assert_eq!(retro::store::pending_compaction(cut.path()).len(), 28);
     let blocked = |dir: &Path| {
         game.all_tiers().into_iter().filter(|&t| Table::open(&tier_file(dir, t), None).unwrap().is_blocked()).count()
     };

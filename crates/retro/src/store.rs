@@ -279,9 +279,12 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
-    let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held);
     let all_present =
         order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))?;
+    // Held in memory only while tiers above them are solved (the build's memory check
+    // counts them then); a run that only finishes a compaction maps them.
+    let open =
+        |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held && !all_present);
     let open_only = |order: Vec<T>| {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
         let mut report = BuildReport::default();
@@ -327,25 +330,37 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         };
         tables.insert(tier, table);
     }
-    // The plain tables are listed first, so that a build killed while compacting leaves
-    // them for the next run to finish. A list that cannot be written costs only that.
-    let plain: BTreeSet<String> = tables.iter().filter(|(_, t)| !t.is_blocked()).map(|(t, _)| t.to_string()).collect();
-    let _ = mark_pending_compaction(dir, pending.union(&plain).cloned().collect());
+    // What to store compact: after a build that solved tiers, every plain table (one an
+    // older build left plain included); with nothing solved, those listed as left plain.
+    // They are listed first, so that a build killed while compacting leaves them for a
+    // later one to finish. A list that cannot be written costs only that.
+    let to_compact: BTreeSet<String> = tables
+        .iter()
+        .map(|(t, table)| (t.to_string(), table))
+        .filter(|(t, table)| !table.is_blocked() && (report.tiers_built > 0 || pending.contains(t)))
+        .map(|(t, _)| t)
+        .collect();
+    let _ = mark_pending_compaction(dir, pending.union(&to_compact).cloned().collect());
     if options.stop_after == Some(report.tiers_built) {
         return Err(BuildError::Stopped(report.tiers_built));
     }
-    observer.compacting(plain.len());
+    observer.compacting(to_compact.len());
     let mut left_plain = BTreeSet::new();
     // Tables in blocks already are left as they are: re-coding them is `solve compact`'s
     // choice, not every build's.
-    for (&tier, table) in tables.iter_mut().filter(|(_, t)| !t.is_blocked()) {
+    for (&tier, table) in tables.iter_mut().filter(|(t, _)| to_compact.contains(&t.to_string())) {
+        // After one rewrite failed (a full disk, a directory not writable), the rest would
+        // fail alike: they stay plain and listed.
+        if !left_plain.is_empty() {
+            left_plain.insert(tier.to_string());
+            continue;
+        }
         match compact_table(table, Saving::HALF) {
             Ok(Some(_)) => *table = open(tier, &file(tier))?,
             Ok(None) => {}
             // Compacting only saves room, and a rewrite that fails leaves the plain table
-            // in place: a full disk here costs the saving, not the build, and the next
-            // run tries again. (A failure after the rename, syncing the directory, leaves
-            // the new one: the file decides.)
+            // in place: a full disk here costs the saving, not the build. (A failure after
+            // the rename, syncing the directory, leaves the new one: the file decides.)
             Err(why @ TableError::Write { .. }) => {
                 let now = open(tier, &file(tier))?;
                 if now.is_blocked() {
@@ -359,7 +374,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         }
     }
     let done: BTreeSet<String> = tables.keys().map(|t| t.to_string()).filter(|t| !left_plain.contains(t)).collect();
-    let _ = mark_pending_compaction(dir, pending.union(&plain).filter(|t| !done.contains(*t)).cloned().collect());
+    let _ = mark_pending_compaction(dir, pending.union(&to_compact).filter(|t| !done.contains(*t)).cloned().collect());
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
@@ -372,25 +387,42 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
 /// a killed build (or a full disk) left plain for the next run to finish.
 pub const COMPACTION_PENDING: &str = ".compaction-pending";
 
-/// The tiers of `dir` whose compaction a build left unfinished ([`COMPACTION_PENDING`]).
+/// The tiers of `dir` whose compaction a build left unfinished ([`COMPACTION_PENDING`]),
+/// those whose table is there.
 pub fn pending_compaction(dir: &Path) -> BTreeSet<String> {
-    let path = dir.join(COMPACTION_PENDING);
-    // A plain file of a list's size only: a FIFO would block the read, and whatever else
-    // stands there is no list a build wrote.
-    let text = match std::fs::symlink_metadata(&path) {
-        Ok(found) if found.is_file() && found.len() <= 1 << 20 => std::fs::read_to_string(&path).unwrap_or_default(),
-        _ => String::new(),
-    };
-    text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
+    let text = read_list(&dir.join(COMPACTION_PENDING)).unwrap_or_default();
+    text.lines()
+        .map(str::trim)
+        .filter(|name| !name.is_empty() && std::fs::symlink_metadata(tier_file(dir, name)).is_ok())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The text of a list a build wrote: a plain file, at most a MiB. Checked on the open
+/// file, so that nothing swapped in between a look and the open is read: a link, or a
+/// FIFO that would block the read.
+fn read_list(path: &Path) -> Option<String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let file = options.open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, 1 << 20), &mut text).ok()?;
+    Some(text)
 }
 
 /// Lists `tiers` as waiting to be stored compact in `dir`, or removes the list when
-/// there are none (`solve compact`, having done every table, clears it).
+/// there are none (`solve compact`, having done every table, clears it). Whatever else
+/// stands under the list's name (a directory, say) is no list and is left alone.
 pub fn mark_pending_compaction(dir: &Path, tiers: BTreeSet<String>) -> std::io::Result<()> {
     let path = dir.join(COMPACTION_PENDING);
     if tiers.is_empty() {
-        return match std::fs::remove_file(path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        return match std::fs::symlink_metadata(&path) {
+            Ok(found) if found.is_file() || found.file_type().is_symlink() => std::fs::remove_file(path),
             _ => Ok(()),
         };
     }

@@ -448,7 +448,7 @@ pub enum Layout {
 /// probe into blocks costs a second load and, in an entropy-coded block, decoding up to 63
 /// codewords, so a table probed often is worth storing in blocks only where they shrink
 /// it a lot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Saving(u8);
 
 impl Saving {
