@@ -164,7 +164,10 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it.
     let rows = |c: &str| vec![row(8, c); 4].join("/");
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
-    assert!(matches!(&error, QueryError::Impossible(m) if m.contains("64-bit index")), "{error:?}");
+    assert!(
+        matches!(&error, QueryError::Impossible(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
+        "{error:?}"
+    );
     // One counter a side on 8×8: its setup is past the index, its own counters are not.
     let two = format!("b,{}/{}/{} w", row(7, "-"), vec![row(8, "-"); 6].join("/"), row(8, "-").replacen('-', "w", 1));
     let expected = format!("solve thi --position \"{two}\" --rules original");

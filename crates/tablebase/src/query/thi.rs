@@ -165,14 +165,19 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         return Ok(Build { command, dir });
     }
     if Thi::for_setup(setup, rules).is_err() {
-        // The setup's counters, not the position's: its tables hold every count up to them.
-        let which = if asked_setup.is_some() { "board" } else { "the smallest setup holding this position," };
-        return Err(QueryError::Impossible(format!(
-            "{which} {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can number: \
-             no command builds its tables",
-            setup.name(),
-            setup.counters()
-        )));
+        // Named as the command names it: the board asked for, or the position's own tables.
+        return Err(QueryError::Impossible(match asked_setup {
+            Some(setup) => format!(
+                "board {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can \
+                 number: no command builds its tables",
+                setup.name(),
+                setup.counters()
+            ),
+            None => format!(
+                "this position's tables ({size}×{size}, up to {counters} counters a side) have more positions \
+                 than a 64-bit index can number: no command builds them"
+            ),
+        }));
     }
     let board = match setup {
         named if NAMED.contains(&named.name().as_str()) => format!("--board {}", named.name()),
