@@ -4,13 +4,14 @@
 # rows on standard output; each board is built from nothing in its own directory, so that
 # every time is a full build (3×6 with 1 stone, the largest, takes about half an hour and 14 GiB).
 #   scripts/trias-results.sh [OUT_DIR]
+#   BOARDS="3x3 4x2" scripts/trias-results.sh    # only these rows (K x S)
 # Tables go to OUT_DIR/KxS; without it, to a fresh temporary directory (removed afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/results-out.sh "$@"
 
 # K x S
-boards="1x1 1x2 1x3 1x4 1x5 1x6 1x8 1x10 1x12 2x1 2x2 2x3 2x4 2x5 2x6 2x8 3x1 3x2 3x3 3x4 4x1 4x2 5x1 6x1"
+boards="${BOARDS:-1x1 1x2 1x3 1x4 1x5 1x6 1x8 1x10 1x12 2x1 2x2 2x3 2x4 2x5 2x6 2x8 3x1 3x2 3x3 3x4 4x1 4x2 5x1 6x1}"
 
 echo "| board | stones | start, South to move | opening moves (hole: value) | best line | table positions | reachable (won / lost for the mover) | build s | positions/s | bytes/position | peak memory | command |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
