@@ -1,5 +1,6 @@
 //! Build progress: on a terminal one bar over all positions still to solve; otherwise
-//! (standard error redirected to a file or a pipe) one plain line per tier solved.
+//! (standard error redirected to a file or a pipe) one plain line per tier solved, and
+//! within a long tier a line now and then saying how far it is.
 
 use indicatif::{HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use retro::census::{cached_census, CachedCensus, Census, Progress};
@@ -9,13 +10,73 @@ use retro::{Game, Tables};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub struct BuildProgress {
     bar: ProgressBar,
-    /// When standard error is no terminal: the tier being solved, its positions and when it
-    /// started, for its line once solved.
-    lines: Option<Mutex<(u64, Instant)>>,
+    /// When standard error is no terminal: the tier being solved, for its lines.
+    lines: Option<Mutex<TierLines>>,
+}
+
+/// The first line within a tier comes after a minute, the next ones at twice the gap
+/// before, up to ten minutes: a log of a build of hours stays readable, one of minutes
+/// still says something.
+const FIRST_LINE: Duration = Duration::from_secs(60);
+const LONGEST_GAP: Duration = Duration::from_secs(600);
+
+/// What the lines of the tier being solved say.
+struct TierLines {
+    tier: String,
+    /// Its work units (positions) and those done.
+    work: u64,
+    done: u64,
+    started: Instant,
+    /// Since `started`, when the next line is due, and the gap after it.
+    due: Duration,
+    gap: Duration,
+}
+
+impl TierLines {
+    fn new(tier: &str, work: u64) -> TierLines {
+        TierLines { tier: tier.to_owned(), work, done: 0, started: Instant::now(), due: FIRST_LINE, gap: FIRST_LINE }
+    }
+
+    /// The line due at `elapsed` into the tier, if one is.
+    fn due_line(&mut self, elapsed: Duration) -> Option<String> {
+        if elapsed < self.due || self.done >= self.work {
+            return None;
+        }
+        self.gap = (self.gap * 2).min(LONGEST_GAP);
+        self.due = elapsed + self.gap;
+        Some(progress_line(&self.tier, self.done, self.work, elapsed))
+    }
+}
+
+/// How far a tier is: `done` of `work` positions after `elapsed`, and the time left at
+/// that rate.
+fn progress_line(tier: &str, done: u64, work: u64, elapsed: Duration) -> String {
+    let share = done as f64 / work.max(1) as f64;
+    let left = match share > 0.0 {
+        true => format!(", about {} to go at this rate", span(elapsed.mul_f64((1.0 - share) / share))),
+        false => String::new(),
+    };
+    format!(
+        "tier {tier}: {} of {} positions ({:.0} %) after {}{left}",
+        HumanCount(done),
+        HumanCount(work),
+        share * 100.0,
+        span(elapsed)
+    )
+}
+
+/// A time span for a log line: seconds up to two minutes, then minutes, then hours and
+/// minutes.
+fn span(d: Duration) -> String {
+    match d.as_secs() {
+        s if s < 120 => format!("{s} s"),
+        s if s < 7200 => format!("{} min", s / 60),
+        s => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
 }
 
 impl BuildProgress {
@@ -41,7 +102,7 @@ impl BuildProgress {
             })
             .progress_chars("=> "),
         );
-        let lines = (!std::io::stderr().is_terminal()).then(|| Mutex::new((0, Instant::now())));
+        let lines = (!std::io::stderr().is_terminal()).then(|| Mutex::new(TierLines::new("", 0)));
         BuildProgress { bar, lines }
     }
 
@@ -63,17 +124,17 @@ impl Observer for BuildProgress {
     fn tier_started(&self, tier: &str, work: u64) {
         self.bar.set_message(tier.to_owned());
         if let Some(lines) = &self.lines {
-            *lines.lock().unwrap_or_else(|e| e.into_inner()) = (work, Instant::now());
+            *lines.lock().unwrap_or_else(|e| e.into_inner()) = TierLines::new(tier, work);
         }
     }
 
     fn tier_finished(&self, tier: &str) {
         if let Some(lines) = &self.lines {
-            let (positions, started) = *lines.lock().unwrap_or_else(|e| e.into_inner());
+            let lines = lines.lock().unwrap_or_else(|e| e.into_inner());
             errln!(
                 "tier {tier} solved: {} in {:.1} s",
-                crate::printer::counted(positions, "position", "positions"),
-                started.elapsed().as_secs_f64()
+                crate::printer::counted(lines.work, "position", "positions"),
+                lines.started.elapsed().as_secs_f64()
             );
         }
     }
@@ -93,6 +154,15 @@ impl Observer for BuildProgress {
 
     fn advanced(&self, units: u64) {
         self.bar.inc(units);
+        if let Some(lines) = &self.lines {
+            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+            lines.done += units;
+            let elapsed = lines.started.elapsed();
+            if let Some(line) = lines.due_line(elapsed) {
+                drop(lines);
+                errln!("{line}");
+            }
+        }
     }
 }
 
@@ -138,5 +208,39 @@ impl CensusSpinner {
             at.tiers,
             HumanCount(at.positions)
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{progress_line, TierLines, FIRST_LINE, LONGEST_GAP};
+    use std::time::Duration;
+
+    #[test]
+    fn a_long_tier_says_how_far_it_is_at_growing_gaps() {
+        let mut lines = TierLines::new("45", 1000);
+        lines.done = 250;
+        assert_eq!(lines.due_line(FIRST_LINE / 2), None);
+        let minute = Duration::from_secs(60);
+        let said: Vec<u64> = (1..=40u64).filter_map(|m| lines.due_line(minute * m as u32).map(|_| m)).collect();
+        // After 1 minute, then gaps of 2, 4, 8 and 10 minutes.
+        assert_eq!(said, [1, 3, 7, 15, 25, 35]);
+        assert_eq!(lines.gap, LONGEST_GAP);
+        // None once the work is counted done (the tier's own line follows).
+        lines.done = 1000;
+        assert_eq!(lines.due_line(minute * 100), None);
+    }
+
+    #[test]
+    fn a_progress_line_gives_the_share_and_the_time_left() {
+        let line = progress_line("45", 300_000_000, 1_200_000_000, Duration::from_secs(600));
+        assert_eq!(
+            line,
+            "tier 45: 300,000,000 of 1,200,000,000 positions (25 %) after 10 min, about 30 min to go at this rate"
+        );
+        let line = progress_line("3-3", 0, 10, Duration::from_secs(90));
+        assert_eq!(line, "tier 3-3: 0 of 10 positions (0 %) after 90 s");
+        let line = progress_line("5-5", 1, 4, Duration::from_secs(3 * 3600 + 5 * 60));
+        assert_eq!(line, "tier 5-5: 1 of 4 positions (25 %) after 3 h 05 min, about 9 h 15 min to go at this rate");
     }
 }
