@@ -130,34 +130,33 @@ fn setup(args: &ThiArgs, position: Option<&Position>) -> Result<Setup> {
     Ok(setup.checked()?)
 }
 
-/// The game of `setup` under `rules`, if its tables can be numbered. A position asked
-/// alone (`alone`) whose smallest setup is too large for that is indexed up to its own
-/// counters instead (the flag returned): counters are only ever borne off, and
-/// a tier's ranks do not depend on the most counters indexed (one directory already
-/// serves every setup of its board), so those tables are the setup's own lower tiers.
-fn game_for(setup: Setup, rules: Rules, alone: Option<&Position>) -> Result<(Thi, bool)> {
-    if let Ok(game) = Thi::for_setup(setup, rules) {
-        return Ok((game, false));
-    }
-    let (size, counters) = match alone {
-        Some(p) => (p.size(), p.count(Colour::White).max(p.count(Colour::Black)) as u8),
-        None => (setup.size(), setup.counters()),
+/// The game of `setup` under `rules`, if its tables can be numbered, and the setup they
+/// are of: for a position asked alone (`alone`, `setup` the smallest holding it), possibly
+/// none, the tables indexed up to its own counters ([`Thi::answering`]).
+fn game_for(setup: Setup, rules: Rules, alone: Option<&Position>) -> Result<(Thi, Option<Setup>)> {
+    let found = match alone {
+        Some(position) => Thi::answering(setup, position, rules),
+        None => Thi::for_setup(setup, rules).map(|game| (game, Some(setup))),
     };
-    if alone.is_some() {
-        if let Ok(game) = Thi::new(size, counters, rules) {
-            return Ok((game, true));
+    if let Ok(found) = found {
+        return Ok(found);
+    }
+    let (which, whose, size, counters) = match alone {
+        Some(p) => {
+            let (size, counters) = (p.size(), p.count(Colour::White).max(p.count(Colour::Black)) as u8);
+            (
+                format!("this position's tables ({size}×{size}, up to {counters} counters a side) have"),
+                "the",
+                size,
+                counters,
+            )
         }
-    }
-    let total = thi::index::estimated_positions(size, counters);
-    let which = match alone {
-        Some(_) => format!("this position's tables ({size}×{size}, up to {counters} counters a side)"),
-        None => setup.name(),
+        None => (format!("{} has", setup.name()), "its", setup.size(), setup.counters()),
     };
+    let total = thi::index::estimated_positions(size, counters);
     bail!(
-        "{which} {} about {total:.3e} positions: more than a 64-bit index can number; \
-         {} tables would need about {} of disk and far more memory",
-        if alone.is_some() { "have" } else { "has" },
-        if alone.is_some() { "the" } else { "its" },
+        "{which} about {total:.3e} positions: more than a 64-bit index can number; \
+         {whose} tables would need about {} of disk and far more memory",
         memory::human(total * thi::TABLE_BYTES_PER_RANK)
     )
 }
@@ -178,7 +177,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
     let rules = Rules { set: args.rules.set(), bonus };
     let dir = registry::thi_dir(&args.out, setup.size(), rules);
     let alone = query.as_ref().filter(|_| args.board.is_none() && args.size.is_none());
-    let (game, own_index) = match game_for(setup, rules, alone) {
+    let (game, answering) = match game_for(setup, rules, alone) {
         Err(e) if query.is_some() && alone.is_none() => {
             bail!("{e}; without --board or --size a position is answered from tables up to its own counters")
         }
@@ -204,10 +203,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
     }
 
     match query {
-        Some(position) => {
-            let setup = (!own_index).then_some(setup);
-            analyse(&game, &tables, setup, &position, &args, &report, build_seconds)
-        }
+        Some(position) => analyse(&game, &tables, answering, &position, &args, &report, build_seconds),
         None => verdict(&game, &tables, setup, &args, &report, build_seconds),
     }
 }

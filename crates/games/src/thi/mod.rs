@@ -203,6 +203,21 @@ impl Thi {
         Thi::new(setup.size(), setup.counters(), rules)
     }
 
+    /// The game answering `position` asked alone, `holding` being the smallest setup of its
+    /// board that holds its counters ([`Setup::holding`]): that setup's, or, where it has
+    /// more positions than a 64-bit index numbers, one indexed up to the position's own
+    /// counters (`None` for the setup). Counters are only ever borne off, and a tier's
+    /// ranks do not depend on the most counters indexed (one directory serves every setup
+    /// of its board), so those tables are the setup's own lower tiers.
+    pub fn answering(holding: Setup, position: &Position, rules: Rules) -> Result<(Thi, Option<Setup>), IndexError> {
+        if let Ok(game) = Thi::for_setup(holding, rules) {
+            return Ok((game, Some(holding)));
+        }
+        let counters = position.count(Colour::White).max(position.count(Colour::Black));
+        let counters = u8::try_from(counters).unwrap_or(u8::MAX);
+        Ok((Thi::new(position.size(), counters, rules)?, None))
+    }
+
     /// The rule set, and whether bearing off one's own counter earns a bonus move.
     pub fn rules(&self) -> Rules {
         self.rules

@@ -151,34 +151,40 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (size, asked_setup, position) = asked(request)?;
     let counters = position.count(Colour::White).max(position.count(Colour::Black));
     let holding = Setup::holding(size, counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
-    let setup = asked_setup.unwrap_or(holding);
     let bonus = match rules.bonus {
         Bonus::No => "",
         Bonus::Own => " --bonus",
         Bonus::Any => " --bonus any",
     };
     let dir = registry::thi_dir(root, size, rules);
-    // A position alone whose setup is too large is built up to its own counters, as the
-    // command builds it (`solve thi --position` without a board).
-    if asked_setup.is_none() && Thi::for_setup(setup, rules).is_err() && Thi::new(size, counters as u8, rules).is_ok() {
-        let command = format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name());
-        return Ok(Build { command, dir });
-    }
-    if Thi::for_setup(setup, rules).is_err() {
+    let answering = match asked_setup {
+        Some(setup) => Thi::for_setup(setup, rules).map(|_| Some(setup)),
+        None => Thi::answering(holding, &position, rules).map(|(_, setup)| setup),
+    };
+    let setup = match answering {
+        Ok(Some(setup)) => setup,
+        // Tables up to the position's own counters, as `solve thi --position` builds them
+        // without a board.
+        Ok(None) => {
+            let command = format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name());
+            return Ok(Build { command, dir });
+        }
         // Named as the command names it: the board asked for, or the position's own tables.
-        return Err(QueryError::Impossible(match asked_setup {
-            Some(setup) => format!(
-                "board {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can \
-                 number: no command builds its tables",
-                setup.name(),
-                setup.counters()
-            ),
-            None => format!(
-                "this position's tables ({size}×{size}, up to {counters} counters a side) have more positions \
-                 than a 64-bit index can number: no command builds them"
-            ),
-        }));
-    }
+        Err(_) => {
+            return Err(QueryError::Impossible(match asked_setup {
+                Some(setup) => format!(
+                    "board {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can \
+                     number: no command builds its tables",
+                    setup.name(),
+                    setup.counters()
+                ),
+                None => format!(
+                    "this position's tables ({size}×{size}, up to {counters} counters a side) have more \
+                     positions than a 64-bit index can number: no command builds them"
+                ),
+            }))
+        }
+    };
     let board = match setup {
         named if NAMED.contains(&named.name().as_str()) => format!("--board {}", named.name()),
         Setup::Height { height, .. } => format!("--size {size} --height {height}"),
