@@ -109,11 +109,8 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     let path = dir.join(".lock");
     let mut options = std::fs::OpenOptions::new();
     options.create(true).truncate(false).write(true);
-    // Only a plain file, checked by the open itself so that nothing can be swapped in
-    // between a look and the open: a link would have the build create or lock a file
-    // outside the directory, and a FIFO would block the open for ever.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    // Only a plain file: a link would have the build create or lock a file outside the
+    // directory, and a FIFO would block the open for ever.
     let not_plain = |file_type: std::fs::FileType| {
         let kind = if file_type.is_symlink() { "a symbolic link" } else { crate::table::kind_of(file_type) };
         BuildError::Io {
@@ -121,7 +118,7 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
             error: std::io::Error::other(format!("the build's lock file is {kind}: remove it")),
         }
     };
-    let file = options.open(&path).map_err(|error| match std::fs::symlink_metadata(&path) {
+    let file = open_unfollowed(&mut options, &path).map_err(|error| match std::fs::symlink_metadata(&path) {
         Ok(found) if !found.is_file() => not_plain(found.file_type()),
         _ => BuildError::Io { path: path.clone(), error },
     })?;
@@ -373,8 +370,9 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             Err(e) => return Err(e.into()),
         }
     }
-    let done: BTreeSet<String> = tables.keys().map(|t| t.to_string()).filter(|t| !left_plain.contains(t)).collect();
-    let _ = mark_pending_compaction(dir, pending.union(&to_compact).filter(|t| !done.contains(*t)).cloned().collect());
+    // Still listed: another run's tables, and this run's left plain.
+    let ours: BTreeSet<String> = tables.keys().map(|t| t.to_string()).collect();
+    let _ = mark_pending_compaction(dir, pending.difference(&ours).cloned().chain(left_plain).collect());
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
@@ -402,17 +400,22 @@ pub fn pending_compaction(dir: &Path) -> BTreeSet<String> {
 /// file, so that nothing swapped in between a look and the open is read: a link, or a
 /// FIFO that would block the read.
 fn read_list(path: &Path) -> Option<String> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    let file = options.open(path).ok()?;
+    let file = open_unfollowed(std::fs::OpenOptions::new().read(true), path).ok()?;
     if !file.metadata().ok()?.is_file() {
         return None;
     }
     let mut text = String::new();
     std::io::Read::read_to_string(&mut std::io::Read::take(file, 1 << 20), &mut text).ok()?;
     Some(text)
+}
+
+/// Opens `path` without following a link there and without waiting on a FIFO, so that
+/// what the open file is (its `metadata`) can be checked with nothing swapped in between a
+/// look and the open.
+fn open_unfollowed(options: &mut std::fs::OpenOptions, path: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    options.open(path)
 }
 
 /// Lists `tiers` as waiting to be stored compact in `dir`, or removes the list when
