@@ -17,6 +17,13 @@ fn game(board: &str, set: RuleSet, bonus: bool) -> (Thi, <Thi as Game>::Tier) {
     (game, root)
 }
 
+/// A directory holding the tables of `root` and below, built in one run.
+fn built(game: &Thi, root: <Thi as Game>::Tier) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    build(game, dir.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    dir
+}
+
 /// Each tier's entries, and the checksums of its file's body and of its values, by tier
 /// name.
 fn checksums(game: &Thi, dir: &Path) -> Vec<(String, u64, u64, u64)> {
@@ -32,8 +39,7 @@ fn checksums(game: &Thi, dir: &Path) -> Vec<(String, u64, u64, u64)> {
 #[test]
 fn an_interrupted_build_resumes_to_identical_tables() {
     let (game, root) = game("duo", RuleSet::Original, false);
-    let whole = tempfile::tempdir().unwrap();
-    build(&game, whole.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    let whole = built(&game, root);
 
     let resumed = tempfile::tempdir().unwrap();
     for stop in [3, 11] {
@@ -76,8 +82,7 @@ fn one_build_at_a_time_per_directory() {
 fn tiers_solved_in_parts_equal_tiers_solved_whole() {
     for (board, set, bonus) in [("duo", RuleSet::Original, false), ("duo", RuleSet::Fixed1, true)] {
         let (game, root) = game(board, set, bonus);
-        let whole = tempfile::tempdir().unwrap();
-        build(&game, whole.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+        let whole = built(&game, root);
         for parts in [1, 3, 7] {
             let split = tempfile::tempdir().unwrap();
             let options = BuildOptions { parts: Some(parts), ..BuildOptions::default() };
@@ -166,8 +171,7 @@ fn a_tier_is_the_same_whatever_the_index_holds_above_it() {
 #[test]
 fn a_compaction_cut_short_is_finished_by_the_next_run() {
     let (game, root) = game("duo", RuleSet::Original, false);
-    let whole = tempfile::tempdir().unwrap();
-    build(&game, whole.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    let whole = built(&game, root);
     let cut = tempfile::tempdir().unwrap();
     let options = BuildOptions { stop_after: Some(game.all_tiers().len()), ..BuildOptions::default() };
     let stopped = build(&game, cut.path(), &[root], &Silent, &options);
