@@ -292,6 +292,8 @@ fn analyse(
     let size = position.size();
     let answering = match setup {
         Some(setup) => shown(setup),
+        // Tables "up to 0 counters" would read as a mistake: they hold the empty board alone.
+        None if game.most_counters() == 0 => format!("{size}×{size} table of the empty board"),
         None => format!("{size}×{size} tables up to {} a side", counted(game.most_counters(), "counter", "counters")),
     };
     let title = match named {
