@@ -14,7 +14,7 @@ use tablebase::{layout, registry};
     about = "Print what a table file is: game, rules, tier, size, encoding, checksum, writer",
     long_about = "Prints what a table file is: game, rules, tier, size, encoding, checksum, writer.\n\n\
                   Given a directory instead (a table directory, or the root given to --out, with \
-                  thi/, kalah/, awari/, oware/, trias/, njaka/ below it), prints one line per table directory \
+                  a directory for each game below it), prints one line per table directory \
                   found: its game and rules, its tiers, positions and bytes on disk. Every file \
                   is opened and its header and checksum checked."
 )]

@@ -29,7 +29,7 @@ pub enum RegistryError {
         why: String,
     },
     /// A table key whose first word is no game's.
-    #[error("tables of `{0}` belong to no game this version knows (THI`, Kalah, Awari, Trysse, Wari, Trias and Njaka's game)")]
+    #[error("tables of `{0}` belong to no game this version knows (a table key begins with one of {names})", names = known_names())]
     UnknownGame(String),
     /// A tier name its game does not have.
     #[error("`{tier}` is not a tier of `{key}`")]
@@ -106,8 +106,13 @@ impl GameEntry {
     }
 }
 
+/// The first words of the registered games' table keys, for an error naming them.
+fn known_names() -> String {
+    GAMES.iter().map(|g| format!("`{}`", g.name)).collect::<Vec<_>>().join(", ")
+}
+
 /// Every game, by the first word of its table keys.
-pub static GAMES: [GameEntry; 6] = [
+pub static GAMES: &[GameEntry] = &[
     GameEntry {
         name: "thi",
         summary: "THI` (Transporter), every board and rule set",
@@ -378,7 +383,7 @@ mod tests {
 
     #[test]
     fn every_game_is_found_by_its_keys_first_word() {
-        for game in &GAMES {
+        for game in GAMES {
             assert_eq!(game_of_key(&format!("{} pits=3", game.name)).unwrap().name, game.name);
         }
         assert!(matches!(game_of_key("chess kings=2"), Err(RegistryError::UnknownGame(_))));

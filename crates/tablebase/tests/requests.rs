@@ -118,7 +118,7 @@ proptest! {
     #[test]
     fn no_request_panics(params in proptest::collection::vec(parameter(), 0..5)) {
         if let Ok(request) = Request::new(params) {
-            for game in &GAMES {
+            for game in GAMES {
                 let _ = game.command(&request, Path::new("root"));
             }
         }
@@ -131,7 +131,7 @@ proptest! {
     /// A position alone, the games' defaults for the rest: the path most requests take.
     #[test]
     fn no_position_panics(position in shaped(), start in 0u32..300) {
-        for game in &GAMES {
+        for game in GAMES {
             let _ = game.command(&Request::new([("position", position.as_str())]).unwrap(), Path::new("root"));
         }
         for (name, parameter) in [("thi", "board"), ("kalah", "seeds"), ("awari", "seeds"), ("trias", "stones"), ("njaka", "counters")] {
