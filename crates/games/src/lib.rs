@@ -2,7 +2,8 @@
 //! The games: rules, positions, text notation and the index the engine solves over.
 //!
 //! Each game implements [`retro::Game`]; the invariants it must keep are listed there
-//! and tested for every game in `tests/invariants.rs`.
+//! and tested for every game in `tests/invariants.rs` (Trias and Njaka in their
+//! `tests/*_tables.rs`).
 
 pub mod awari;
 pub mod echo;

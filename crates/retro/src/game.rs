@@ -114,13 +114,14 @@ pub struct Parent<T> {
 /// The retrograde engine that solves a tier (see the crate's modules of the same names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// Outcomes with distance by retrograde analysis ([`crate::solve`]); needs `unmoves`.
+    /// Outcomes with distance by retrograde analysis ([`crate::solve`]); parents from the game's
+    /// un-moves where it lists them, else found from the moves ([`crate::parents`]).
     Outcome,
     /// Any kind of value, the moves inside a tier forming a DAG (or none staying in
     /// it): memoised depth-first evaluation ([`crate::acyclic`]).
     Acyclic,
     /// Scores whose moves inside a tier may cycle, endless play scoring 0: thresholds by
-    /// retrograde analysis ([`crate::cyclic`]); needs `unmoves`.
+    /// retrograde analysis ([`crate::cyclic`]); parents as for [`Engine::Outcome`].
     CyclicScore,
 }
 

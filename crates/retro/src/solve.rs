@@ -5,7 +5,8 @@
 //!    counted; what that decides, or what it leaves open, is written into the
 //!    position's two-byte slot (`solve/slot.rs`);
 //! 3. [`push_levels`]: level by level in increasing distance, every position decided at
-//!    that distance pushes its value to its same-tier parents (found by un-moves): a win
+//!    that distance pushes its value to its same-tier parents (from the game's un-moves,
+//!    or found from the moves where it lists none, [`crate::parents`]): a win
 //!    for a parent is set at the next distance, and a parent all of whose moves are bad
 //!    for it becomes a loss once the last of them is known (its distance the longer of
 //!    that move's and its longest lower-tier loss, kept in its slot or read from its
@@ -30,7 +31,7 @@
 //! A tier whose slots do not fit in memory is solved from a scratch file (`solve/scratch.rs`)
 //! in parts, as Romein and Bal split Awari's tiers over machines: the ranks are cut into
 //! `parts` ranges. A level is pushed once, in rank order, setting the parents in the first
-//! range and writing every other parent, with its move's turn and the pushed value, to
+//! range and writing every other parent, with its move's turn, its weight and the pushed value, to
 //! its range's file (`solve/spill.rs`); then each other range in turn is set from its
 //! file, and sooner, between batches of the level's pushes, whenever the files outgrow
 //! the scratch file's size ([`spill_budget`]). The pages written at random are then one

@@ -156,7 +156,7 @@ pub struct BuildReport {
     pub bytes: u64,
 }
 
-/// The finished tables of one game, by tier, memory-mapped.
+/// The finished tables of one game, by tier, each held in memory or mapped from its file.
 pub struct Tables<G: Game> {
     dir: PathBuf,
     tables: BTreeMap<G::Tier, Table>,

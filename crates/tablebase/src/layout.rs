@@ -54,7 +54,8 @@ pub enum LayoutError {
     },
 }
 
-/// How deep below a root [`table_dirs`] looks: `<root>/<game>/<board-and-rules>` is two.
+/// How deep below a root [`table_dirs`] looks: `<root>/<game>/<board-and-rules>` is two,
+/// and one level more finds them under a directory that holds several roots.
 const MAX_DEPTH: usize = 3;
 
 /// The table directories at or below `root` (itself if it holds tables), sorted; an

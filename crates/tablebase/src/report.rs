@@ -1,6 +1,7 @@
-//! The reports every subcommand fills and prints, as text or JSON: one schema for every
-//! game, documented field by field in `docs/json.md`. A key means the same thing in every
-//! game; a value is always seen from the player it belongs to.
+//! The reports every subcommand fills (the `solve` binary prints them, as text or JSON,
+//! and the server sends them): one schema for every game, documented field by field in
+//! `docs/json.md`. A key means the same thing in every game; a value is always seen from
+//! the player it belongs to.
 
 use serde::Serialize;
 use serde_json::Value as Json;

@@ -14,7 +14,8 @@
 //!   row, so the seeds' total distance to their owners' stores strictly falls: a DAG.
 //! - **Outcomes with distance** where every move leaves its tier (Trias: every move
 //!   removes a stone): a tier is one pass over its ranks, each value the best over lower
-//!   tiers' probes, with two bytes of working memory a position where the retrograde
+//!   tiers' probes, with one byte of working memory a position (two where a game does not
+//!   bound its codes below 255, [`crate::Game::largest_code`]) where the retrograde
 //!   engine ([`crate::solve`]) needs more than twenty.
 //!
 //! A move's worth to its mover is [`crate::TableValue::worth`] of the child's value: for

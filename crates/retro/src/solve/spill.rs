@@ -5,9 +5,9 @@
 //! An edge is eight bytes, little-endian:
 //!
 //! ```text
-//!   bits 63 … 17   16     15 … 0
-//!        parent    turn   the pushed position's value code
-//!        rank      (1: the mover keeps the turn)
+//!   bits 63 … 17   16                          15              14 … 0
+//!        parent    turn                        weight          the pushed position's
+//!        rank      (1: the mover keeps it)     (1: weight 2)   value code (< 0x8000)
 //! ```
 
 use crate::error::SolveError;
