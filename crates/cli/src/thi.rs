@@ -64,8 +64,8 @@ enum BonusArg {
                   solve thi --board trias --position \"bbb,bbb,bbb/-,-,-/www,www,www w\""
 )]
 pub struct ThiArgs {
-    /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows)
-    /// (default: trias; with --position, the smallest setup of the position's board that
+    /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows),
+    /// or another by the name reports give it, NxN-heightH or NxN-rowsR (default: trias; with --position, the smallest setup of the position's board that
     /// holds its counters, or, where that setup is too large to number, tables up to the
     /// position's own counters).
     #[arg(long, conflicts_with = "size")]
@@ -253,11 +253,9 @@ fn verdict(
 /// A setup's name in a title: the article's boards in capitals, as it writes them; a
 /// custom setup by its description (`4x4-height1`).
 fn shown(setup: Setup) -> String {
-    let name = setup.name();
-    if Setup::named(&name).is_ok() {
-        name.to_uppercase()
-    } else {
-        name
+    match setup.article_name() {
+        Some(name) => name.to_uppercase(),
+        None => setup.name(),
     }
 }
 
@@ -281,7 +279,7 @@ fn analyse(
     let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
     // A setup's name only where the position is its start: the one asked for, or any
     // named one (the server names it too).
-    let named = setup.filter(|s| *position == s.start()).or_else(|| query::thi::named_start(position));
+    let named = setup.filter(|s| *position == s.start()).or_else(|| Setup::of_start(position));
     let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;

@@ -509,3 +509,34 @@ fn rules_off_the_presets_are_served_by_their_name() {
     let (status, _) = server.get_json("/api/kalah?pits=3&seeds=2&rules=capture-sometimes");
     assert_eq!(status, 400);
 }
+
+/// A setup of a board the article does not name has one name, `4x4-height1` (one row of
+/// single counters is the first-row stacks of one), which the command and the server
+/// both report, both take as `--board`/`board=`, and both recognise in the start given
+/// as a position.
+#[test]
+fn a_custom_setup_is_named_and_recognised_alike_by_the_command_and_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = json(&solve(dir.path(), &["thi", "--size", "4", "--rows", "1", "--json"]));
+    assert_eq!(built["parameters"]["board"], "4x4-height1", "{built}");
+    assert_eq!(built["start"], true);
+    let start = built["position"].as_str().unwrap();
+    let named = json(&solve(dir.path(), &["thi", "--board", "4x4-height1", "--json"]));
+    let as_position = json(&solve(dir.path(), &["thi", "--position", start, "--json"]));
+    let server = Server::start(dir.path());
+    let (status, by_board) = server.get_json("/api/thi?board=4x4-height1");
+    assert_eq!(status, 200, "{by_board}");
+    let (status, by_position) = server.get_json(&format!("/api/thi?size=4&position={}", start.replace(' ', "%20")));
+    assert_eq!(status, 200, "{by_position}");
+    for report in [&named, &as_position, &by_board, &by_position] {
+        assert_eq!(report["parameters"], built["parameters"], "{report}");
+        assert_eq!(report["start"], true, "{report}");
+        assert_eq!(report["details"]["claim_perfect_play_draws"], built["details"]["claim_perfect_play_draws"]);
+        assert_eq!(verdict(report), verdict(&built));
+    }
+    let (_, games) = server.get_json("/api/games");
+    let thi = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "thi").unwrap();
+    assert_eq!(thi["tables"][0]["starts"][0]["board"], "4x4-height1", "{thi}");
+    let (status, refused) = server.get_json("/api/thi?board=4x04-height1");
+    assert_eq!((status, refused["kind"].as_str()), (400, Some("parameter")), "{refused}");
+}

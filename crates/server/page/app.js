@@ -28,7 +28,7 @@ function valueText(v) {
 function describe(game, params) {
   const p = params;
   switch (game) {
-    case "thi": return `THI\` ${p.board ? p.board.toUpperCase() + " " : ""}${p.size}×${p.size}, ${p.rules}${p.bonus === "any" ? " + bonus (any counter)" : p.bonus === "yes" || p.bonus === true ? " + bonus" : ""}`;
+    case "thi": return `THI\` ${p.board ? (p.board.includes("-") ? p.board : p.board.toUpperCase()) + " " : ""}${p.size}×${p.size}, ${p.rules}${p.bonus === "any" ? " + bonus (any counter)" : p.bonus === "yes" || p.bonus === true ? " + bonus" : ""}`;
     case "kalah": return p.seeds ? `Kalah(${p.pits},${p.seeds}) ${p.rules}` : `Kalah, ${p.pits} pits, ${p.rules}`;
     case "awari": return p.seeds ? `Awari ${p.pits}×${p.seeds}` : `Awari, ${p.pits} pits`;
     case "oware": return `${p.rules[0].toUpperCase()}${p.rules.slice(1)} ${p.pits}×${p.seeds}, target ${p.target}`;

@@ -161,9 +161,17 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     // Seven on 4×4: stacks of two on the first row hold them.
     let seven = format!("{}/bbb,-,-,-/w,-,-,-/ww,ww,ww,- w", row(4, "b"));
     assert_eq!(command(4, seven).unwrap(), "solve thi --size 4 --height 2 --rules original");
-    // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it.
+    // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it,
+    // and the start is named as its board.
     let rows = |c: &str| vec![row(8, c); 4].join("/");
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
+    assert!(
+        matches!(&error, QueryError::Impossible(m) if m.contains("board 8x8-rows4 (8×8, 32 counters a side)")),
+        "{error:?}"
+    );
+    // A position of as many counters that is no start (White has one fewer): its own
+    // tables are named.
+    let error = command(8, format!("{}/{} w", rows("b"), rows("w").replacen('w', "-", 1))).unwrap_err();
     assert!(
         matches!(&error, QueryError::Impossible(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
         "{error:?}"

@@ -37,8 +37,11 @@ pub enum Setup {
 /// Why a setup asked for is not one this version can play.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SetupError {
-    /// A board name that is none of the four the article names.
-    #[error("unknown board {0:?}: the named boards are primus, duo, trias (3×3) and quadrat (6×6)")]
+    /// A board name that is none of the four the article names, nor a setup's description.
+    #[error(
+        "unknown board {0:?}: the named boards are primus, duo, trias (3×3) and quadrat (6×6), \
+         and NxN-heightH or NxN-rowsR another setup (as reports name it)"
+    )]
     UnknownBoard(String),
     /// A board side outside 3 to `board::MAX_SIZE`.
     #[error("board side {0} is not supported: 3 to {max}", max = board::MAX_SIZE)]
@@ -66,16 +69,63 @@ pub enum SetupError {
     },
 }
 
+/// The boards the article names, in the order of their counters.
+pub const ARTICLE_BOARDS: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
+
 impl Setup {
-    /// A named board: `primus`, `duo`, `trias` or `quadrat`.
+    /// A setup by its name ([`Setup::name`]): a board the article names (`primus`, `duo`,
+    /// `trias`, `quadrat`), or another setup's description, `NxN-heightH` or `NxN-rowsR`,
+    /// checked.
     pub fn named(name: &str) -> Result<Setup, SetupError> {
-        match name.to_ascii_lowercase().as_str() {
-            "primus" => Ok(Setup::Height { size: 3, height: 1 }),
-            "duo" => Ok(Setup::Height { size: 3, height: 2 }),
-            "trias" => Ok(Setup::Height { size: 3, height: 3 }),
-            "quadrat" => Ok(Setup::Rows { size: 6, rows: 2 }),
-            _ => Err(SetupError::UnknownBoard(crate::echo::excerpt(name))),
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "primus" => return Ok(Setup::Height { size: 3, height: 1 }),
+            "duo" => return Ok(Setup::Height { size: 3, height: 2 }),
+            "trias" => return Ok(Setup::Height { size: 3, height: 3 }),
+            "quadrat" => return Ok(Setup::Rows { size: 6, rows: 2 }),
+            _ => {}
         }
+        let unknown = || SetupError::UnknownBoard(crate::echo::excerpt(name));
+        let (sides, counters) = lower.split_once('-').ok_or_else(unknown)?;
+        let (size, other) = sides.split_once('x').ok_or_else(unknown)?;
+        // Digits only, as `name` writes them: `parse` would take a sign or leading zeros.
+        let number = |text: &str| {
+            let canonical = text == "0"
+                || matches!(text.as_bytes(), [b'1'..=b'9', rest @ ..] if rest.len() < 3 && rest.iter().all(u8::is_ascii_digit));
+            canonical.then(|| text.parse::<u8>().ok()).flatten().ok_or_else(unknown)
+        };
+        let size = number(size)?;
+        if number(other)? != size {
+            return Err(unknown());
+        }
+        let setup = if let Some(height) = counters.strip_prefix("height") {
+            Setup::Height { size: size.into(), height: number(height)? }
+        } else if let Some(rows) = counters.strip_prefix("rows") {
+            Setup::Rows { size: size.into(), rows: number(rows)? }
+        } else {
+            return Err(unknown());
+        };
+        setup.checked()
+    }
+
+    /// The name the article gives this setup's board, if it names it.
+    pub fn article_name(self) -> Option<&'static str> {
+        ARTICLE_BOARDS.into_iter().find(|n| Setup::named(n).is_ok_and(|s| s == self))
+    }
+
+    /// Every setup of the `size`×`size` board ([`Setup::checked`] ones), fewest counters
+    /// first.
+    pub fn of_board(size: usize) -> impl Iterator<Item = Setup> {
+        let heights = (1..=3).map(move |height| Setup::Height { size, height });
+        let rows = (2..=(size / 2).min(u8::MAX as usize) as u8).map(move |rows| Setup::Rows { size, rows });
+        let mut all: Vec<Setup> = heights.chain(rows).filter_map(|s| s.checked().ok()).collect();
+        all.sort_by_key(|s| s.counters());
+        all.into_iter()
+    }
+
+    /// The setup whose start `position` is, if any.
+    pub fn of_start(position: &Position) -> Option<Setup> {
+        Setup::of_board(position.size()).find(|s| s.start() == *position)
     }
 
     /// The smallest setup of the `size`×`size` board whose tables hold a position of up
@@ -92,7 +142,8 @@ impl Setup {
         Ok(if rows <= 3 { Setup::Height { size, height: rows } } else { Setup::Rows { size, rows } })
     }
 
-    /// Checks the parameters.
+    /// Checks the parameters. One row of single counters is the first-row stacks of one,
+    /// and is given as those, so that a start has one name.
     pub fn checked(self) -> Result<Setup, SetupError> {
         let size = self.size();
         if !(3..=board::MAX_SIZE).contains(&size) {
@@ -101,6 +152,7 @@ impl Setup {
         match self {
             Setup::Height { height, .. } if !(1..=3).contains(&height) => Err(SetupError::Height(height)),
             Setup::Rows { rows, .. } if rows == 0 || 2 * rows as usize > size => Err(SetupError::Rows { size, rows }),
+            Setup::Rows { rows: 1, .. } => Ok(Setup::Height { size, height: 1 }),
             _ => Ok(self),
         }
     }

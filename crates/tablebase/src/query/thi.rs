@@ -12,9 +12,6 @@ use retro::{Game, Move, Tables, Value};
 use serde_json::json;
 use std::path::Path;
 
-/// The setups whose name a request may give, by counters a player.
-const NAMED: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
-
 /// The report of `position` (`setup`'s start or any position of its board), with the
 /// positions of its principal line. A start's report says whether the article's claim
 /// holds for it (`details.claim_perfect_play_draws`): that perfect play draws.
@@ -134,13 +131,9 @@ fn asked(request: &Request) -> Result<(usize, Option<Setup>, Position), QueryErr
         let what = setup.map_or("the position".to_owned(), |s| format!("board {}", s.name()));
         return Err(QueryError::Impossible(format!("{what} is {0}×{0}, the request's size {size}", position.size())));
     }
-    Ok((size, setup.or_else(|| named_start(&position)), position))
-}
-
-/// The named setup whose start `position` is, if any: a start given as a position is
-/// that setup's start, to the command and the server alike.
-pub fn named_start(position: &Position) -> Option<Setup> {
-    NAMED.iter().map(|n| Setup::named(n).expect("a named setup")).find(|s| s.start() == *position)
+    // A start given as a position is that setup's start, to the command and the server
+    // alike.
+    Ok((size, setup.or_else(|| Setup::of_start(&position)), position))
 }
 
 /// The command that builds tables answering `request`: the setup asked for, else the
@@ -186,7 +179,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         }
     };
     let board = match setup {
-        named if NAMED.contains(&named.name().as_str()) => format!("--board {}", named.name()),
+        named if named.article_name().is_some() => format!("--board {}", named.name()),
         Setup::Height { height, .. } => format!("--size {size} --height {height}"),
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
@@ -200,9 +193,7 @@ pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Da
     let describe = |game: &Thi, tables: &Tables<Thi>| {
         let rules = game.rules();
         let parameters = json!({ "size": game.size(), "rules": rules.set.name(), "bonus": rules.bonus.name() });
-        let starts = NAMED
-            .iter()
-            .map(|n| Setup::named(n).expect("a named setup"))
+        let starts = Setup::of_board(game.size())
             // Only a start whose material the index holds may be located.
             .filter(|s| game.check(&s.start()).is_ok() && tables.table(game.locate(&s.start()).tier).is_some())
             .map(|s| {
