@@ -93,44 +93,52 @@ fn position(args: &TriasArgs) -> Result<(Position, Option<u32>)> {
     }
 }
 
-/// The game indexed up to `position`'s stones, if its tables can be built here.
-fn game_for(position: &Position, dir: &std::path::Path) -> Result<Trias> {
+/// What the tables answering `position` are: the Trias tables of its board for every
+/// number of stones up to its own.
+fn needs(position: &Position) -> String {
     let (k, n) = (position.holes(), position.stones());
     let positions: f64 = (0..=n).map(|t| trias::tier_positions(k, t) as f64).sum();
-    let needs = || {
-        format!(
-            "this position needs the Trias tables of 3x{k} for every number of stones from 0 to {n}: about {positions:.3e} \
-             positions"
-        )
-    };
-    let game = match Trias::new(k, n) {
-        Ok(game) => game,
-        Err(TriasError::Index(_)) => bail!("{}, more than a 64-bit index can number", needs()),
-        Err(e) => return Err(e.into()),
-    };
-    let tiers = game.tiers_up_to(n);
-    if let Err(need) = crate::build::check_memory(&game, dir, &tiers) {
-        bail!("{}: {need}", needs());
+    format!("this position needs the Trias tables of 3x{k} for every number of stones from 0 to {n}: about {positions:.3e} positions")
+}
+
+/// The game indexed up to `position`'s stones, if a 64-bit index numbers it.
+fn game_for(position: &Position) -> Result<Trias> {
+    match Trias::new(position.holes(), position.stones()) {
+        Ok(game) => Ok(game),
+        Err(TriasError::Index(_)) => bail!("{}, more than a 64-bit index can number", needs(position)),
+        Err(e) => Err(e.into()),
     }
-    Ok(game)
 }
 
 pub fn run(args: TriasArgs) -> Result<()> {
     let (position, stones) = position(&args)?;
     let dir = registry::trias_dir(&args.query.out, position.holes());
-    let game = game_for(&position, &dir)?;
+    let game = game_for(&position)?;
     let root = game.locate(&position).tier;
+    // A position asked without --build builds nothing: the tables it lacks are named, not
+    // the memory building them would take.
     if args.query.position.is_some() && !args.query.build {
         let k = game.holes();
         // A start needs a stone a hole: the smallest one whose tables hold this position.
         let per_hole = (root as u32).div_ceil(3 * k as u32).max(1);
-        let command = format!(
-            "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to build \
-             just these",
-            registry::out_flag(&args.query.out),
-            3 * k as u32 * per_hole
-        );
+        let command = if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
+            format!(
+                "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
+                 build just these",
+                registry::out_flag(&args.query.out),
+                3 * k as u32 * per_hole
+            )
+        } else {
+            format!(
+                "`solve trias --position \"{position}\"{} --build` (the start of {per_hole} a hole is past what a \
+                 64-bit index numbers)",
+                registry::out_flag(&args.query.out)
+            )
+        };
         crate::build::require_built(&game, &dir, root, &counted(root, "stone", "stones"), &command)?;
+    }
+    if let Err(need) = crate::build::check_memory(&game, &dir, &game.tiers_up_to(root as u32)) {
+        bail!("{}: {need}", needs(&position));
     }
     let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     if args.query.verify {

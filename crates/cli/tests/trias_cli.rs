@@ -79,6 +79,28 @@ fn a_position_beyond_the_tables_built_names_what_it_needs() {
     assert_eq!((built["tables"]["tiers_built"].as_u64(), built["tables"]["tiers_reused"].as_u64()), (Some(1), Some(7)));
 }
 
+/// A position asked without --build builds nothing, so it is answered with the tables it
+/// lacks, not refused for the memory building them would take; where the start holding
+/// it is past a 64-bit index, the command named builds the position's own tables.
+#[test]
+fn a_position_too_large_to_build_here_names_its_missing_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--position", "9,9,9/9,9,9/9,9,9 N"]);
+    let error = stderr(&out);
+    assert!(
+        !out.status.success() && error.contains("82 tiers, the lowest 0 and the highest 81, are missing"),
+        "{error}"
+    );
+    assert!(!error.contains("memory"), "{error}");
+    let built = solve(dir.path(), &["trias", "--position", "9,9,9/9,9,9/9,9,9 N", "--build"]);
+    assert!(!built.status.success() && stderr(&built).contains("of memory"), "{}", stderr(&built));
+    let thirty = "4,4,4,4,4,4,4,2,0/0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0 S";
+    let out = solve(dir.path(), &["trias", "--position", thirty]);
+    let error = stderr(&out);
+    assert!(error.contains(&format!("`solve trias --position \"{thirty}\" --out")), "{error}");
+    assert!(error.contains("the start of 2 a hole is past what a 64-bit index numbers"), "{error}");
+}
+
 /// The command a missing table names runs, even for a board with no stone, whose tables
 /// a start of one stone a hole builds (no start has none).
 #[test]

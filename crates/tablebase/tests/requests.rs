@@ -189,6 +189,29 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     assert_eq!(duo.dir, Path::new("root/thi/3x3-fixed1"));
 }
 
+/// The command named for Trias tables that are not built: the smallest start holding the
+/// position; where that start's tables are past a 64-bit index, the position's own
+/// (`--build`); past that too, impossible, as `solve trias` refuses them.
+#[test]
+fn a_trias_position_names_a_command_that_can_build_it() {
+    let trias = GAMES.iter().find(|g| g.name == "trias").expect("Trias is registered");
+    let command = |params: &[(&str, &str)]| {
+        trias.command(&Request::new(params.iter().copied()).unwrap(), Path::new("root")).map(|build| build.command)
+    };
+    assert_eq!(command(&[("holes", "3"), ("stones", "2")]).unwrap(), "solve trias --holes 3 --stones 2");
+    // Thirty stones on 3×9: the start of two a hole (54 stones) is past the index, the
+    // position's own 30 are not.
+    let thirty = "4,4,4,4,4,4,4,2,0/0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0 S";
+    assert_eq!(command(&[("position", thirty)]).unwrap(), format!("solve trias --position \"{thirty}\" --build"));
+    for params in [&[("holes", "12"), ("stones", "4")][..], &[("holes", "9"), ("stones", "2")]] {
+        let error = command(params).unwrap_err();
+        assert!(
+            matches!(&error, QueryError::Impossible(m) if m.contains("more positions than a 64-bit index can number")),
+            "{params:?}: {error:?}"
+        );
+    }
+}
+
 /// THI`'s `bonus`: no, yes (the mover's own counters) or any, in any case; the command and
 /// the directory follow it, and another word is refused naming the three.
 #[test]

@@ -128,12 +128,25 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
     Ok((position, position.start_stones()))
 }
 
-/// The command that builds tables answering `request`.
+/// The command that builds tables answering `request`: those of the smallest start
+/// holding the position, else, past what a 64-bit index numbers, the position's own
+/// (`--position … --build`), as `solve trias` builds them. Past that too it is
+/// impossible: no command builds them.
 pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (position, _) = asked(request)?;
-    let k = position.holes() as u32;
-    let command = format!("solve trias --holes {k} --stones {}", position.stones().div_ceil(3 * k).max(1));
-    Ok(Build { command, dir: registry::trias_dir(root, position.holes()) })
+    let (k, n) = (position.holes(), position.stones());
+    let per_hole = n.div_ceil(3 * k as u32).max(1);
+    let command = if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
+        format!("solve trias --holes {k} --stones {per_hole}")
+    } else if Trias::new(k, n).is_ok() {
+        format!("solve trias --position \"{position}\" --build")
+    } else {
+        return Err(QueryError::Impossible(format!(
+            "the Trias tables of 3x{k} up to {n} stones have more positions than a 64-bit index can number: no \
+             command builds them"
+        )));
+    };
+    Ok(Build { command, dir: registry::trias_dir(root, k) })
 }
 
 /// Opens Trias's tables of `tiers` in `dir` under the key `trias holes=K`.
