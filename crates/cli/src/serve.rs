@@ -16,8 +16,9 @@ use std::time::Duration;
                   /                  a web page: pick a board, click moves, follow the best line, copy a link\n  \
                   /api/games         the games, boards and rules this server holds\n  \
                   /api/{game}?…      a position: its value, every move's value, the best line\n\n\
-                  docs/api.md lists every parameter. A directory whose tables fail their checks is \
-                  left out and named (also in /api/games); a board whose tables are not here answers \
+                  docs/api.md lists every parameter. A directory whose tables fail their checks, or \
+                  renamed within a game's directory, or a second one of the same tables, is left out and \
+                  named (also in /api/games); a board whose tables are not here answers \
                   404 with the command that builds them.\n\n\
                   The tables are read from their files while the server runs: never change a \
                   served file in place (a file truncated under it stops the server with SIGBUS). \

@@ -156,6 +156,15 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 crate::printer::counted(positions, "position", "positions"),
                 memory::human(bytes as f64)
             )?;
+            // Sound tables, but where no command looks for them (and `solve serve`
+            // leaves them out).
+            if let Some(belongs) = registry::misplaced(&key, dir) {
+                errln!(
+                    "warning: {}: these tables belong in {}; the commands that build and read them look there",
+                    dir.display(),
+                    belongs.display()
+                );
+            }
         }
         return refuse_faults(faults, dirs.len(), "failed the check");
     }

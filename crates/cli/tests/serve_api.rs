@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, solve};
+use common::{json, solve, stderr};
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -378,6 +378,53 @@ fn a_damaged_directory_is_left_out_and_named() {
     let (status, body) = server.get_json("/api/trias?holes=3&stones=1");
     assert_eq!(status, 404);
     assert!(!body["error"].as_str().unwrap().contains("damaged"), "{body}");
+}
+
+/// Every game's tables lie where its registry entry says they belong; a copy renamed
+/// within a game's directory, or a second directory of one key, is left out and named
+/// (the copy in the game's layout is the one served), and `solve info` warns of the
+/// renamed one.
+#[test]
+fn a_renamed_or_second_directory_of_one_key_is_left_out_and_named() {
+    let root = tables();
+    for dir in tablebase::layout::table_dirs(root).unwrap() {
+        let key = tablebase::layout::read_directory(&dir).unwrap().key;
+        let game = tablebase::registry::game_of_key(&key).unwrap();
+        assert_eq!(game.directory(&key, root).unwrap(), dir, "{key}");
+        assert_eq!(tablebase::registry::misplaced(&key, &dir), None, "{key}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert!(solve(dir.path(), &["trias", "--holes", "2", "--stones", "1"]).status.success());
+    let copy = |to: &str| {
+        std::fs::create_dir_all(dir.path().join(to)).unwrap();
+        for file in std::fs::read_dir(dir.path().join("trias/3x2")).unwrap() {
+            let file = file.unwrap().path();
+            std::fs::copy(&file, dir.path().join(to).join(file.file_name().unwrap())).unwrap();
+        }
+    };
+    copy("trias/3x3");
+    copy("a-copy");
+    let info = Command::new(env!("CARGO_BIN_EXE_solve")).arg("info").arg(dir.path()).output().unwrap();
+    assert!(info.status.success(), "{}", stderr(&info));
+    let warning = format!("trias/3x3: these tables belong in {}", dir.path().join("trias/3x2").display());
+    assert!(stderr(&info).contains(&warning), "{}", stderr(&info));
+    let server = Server::start(dir.path());
+    let (_, games) = server.get_json("/api/games");
+    let mut skipped: Vec<(String, String)> = games["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["directory"].as_str().unwrap().to_owned(), s["error"].as_str().unwrap().to_owned()))
+        .collect();
+    skipped.sort();
+    assert_eq!(skipped.len(), 2, "{games}");
+    assert!(skipped[0].0.ends_with("a-copy") && skipped[0].1.contains("one directory a key"), "{skipped:?}");
+    assert!(skipped[1].0.ends_with("trias/3x3") && skipped[1].1.contains("which belong in"), "{skipped:?}");
+    let trias = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "trias").unwrap();
+    let served = trias["tables"].as_array().unwrap();
+    assert_eq!(served.len(), 1, "{trias}");
+    assert_eq!(served[0]["tables"]["directory"], dir.path().join("trias/3x2").to_str().unwrap());
+    assert_eq!(server.get("/api/trias?holes=2&stones=1").0, 200);
 }
 
 #[test]

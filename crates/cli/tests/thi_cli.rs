@@ -162,7 +162,7 @@ fn a_position_of_a_board_too_large_to_set_up_is_answered_from_its_own_counters()
     let text = solve(dir.path(), &["--position", text, "--rules", "fixed2"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.starts_with("THI` a position of the 8×8 tables up to 2 counters a side, rules: fixed2"), "{text}");
-    let empty = vec!["-,-,-,-,-,-,-,-"; 8].join("/") + " w";
+    let empty = ["-,-,-,-,-,-,-,-"; 8].join("/") + " w";
     let text = solve(dir.path(), &["--position", &empty]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.starts_with("THI` a position of the 8×8 table of the empty board, rules: original"), "{text}");

@@ -27,10 +27,32 @@ impl Library {
     /// Opens every table directory at or below `root`. A directory whose tables fail their
     /// checks is left out and listed in [`Library::skipped`]; no table at all is an error.
     pub fn open(root: &Path, mut opened: impl FnMut(&Path, Result<&Holding, &str>)) -> Result<Library, LayoutError> {
-        let mut databases = Vec::new();
+        let mut databases: Vec<Box<dyn Database>> = Vec::new();
         let mut skipped = Vec::new();
-        for dir in layout::table_dirs(root)? {
+        let mut dirs = layout::table_dirs(root)?;
+        // Of two directories with one key, the one where a game's commands keep it is
+        // served: those in a game's directory first.
+        dirs.sort_by_key(|dir| {
+            dir.parent().and_then(Path::file_name).is_none_or(|n| registry::game_named(&n.to_string_lossy()).is_none())
+        });
+        for dir in dirs {
             let result = layout::read_directory(&dir).map_err(|e| e.to_string()).and_then(|d| {
+                if let Some(belongs) = registry::misplaced(&d.key, &d.dir) {
+                    return Err(format!(
+                        "holds the tables of `{}`, which belong in {}: a renamed directory is not served, since \
+                         the command that builds the tables it is named for would look there",
+                        d.key,
+                        belongs.display()
+                    ));
+                }
+                // One directory a key: a request would otherwise be answered by whichever
+                // came first.
+                if let Some(first) = databases.iter().map(|db| db.holding()).find(|h| h.key == d.key) {
+                    return Err(format!(
+                        "holds the tables of `{}`, as {} does: one directory a key is served",
+                        d.key, first.tables.directory
+                    ));
+                }
                 registry::game_of_key(&d.key)
                     .and_then(|game| game.open(&d.key, &d.dir, &d.tiers))
                     .map_err(|e| e.to_string())

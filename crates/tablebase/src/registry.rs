@@ -74,6 +74,9 @@ pub struct GameEntry {
     open: Opener,
     /// What builds the tables a request asks of, under a root.
     command: fn(&Request, &Path) -> Result<Build, QueryError>,
+    /// Where the tables of a key of this game belong under a root: the directory its
+    /// commands read and write.
+    directory: fn(key: &str, root: &Path) -> Result<PathBuf, RegistryError>,
 }
 
 /// What builds the tables a request asks of: the `solve` command (without `--out`) and
@@ -104,6 +107,12 @@ impl GameEntry {
     pub fn command(&self, request: &Request, root: &Path) -> Result<Build, QueryError> {
         (self.command)(request, root)
     }
+
+    /// Where the tables of `key` belong under `root`: the directory this game's commands
+    /// read and write them in.
+    pub fn directory(&self, key: &str, root: &Path) -> Result<PathBuf, RegistryError> {
+        (self.directory)(key, root)
+    }
 }
 
 /// The first words of the registered games' table keys, for an error naming them.
@@ -119,6 +128,7 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| thi_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::thi::open,
         command: query::thi::command,
+        directory: |key, root| thi_game(key, &[]).map(|(g, _)| thi_dir(root, g.size(), g.rules())),
     },
     GameEntry {
         name: "kalah",
@@ -126,6 +136,7 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| kalah_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::kalah::open,
         command: query::kalah::command,
+        directory: |key, root| kalah_game(key, &[]).map(|(g, _)| kalah_dir(root, g.pits(), g.rules())),
     },
     GameEntry {
         name: "awari",
@@ -133,6 +144,7 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| awari_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::awari::open,
         command: query::awari::command,
+        directory: |key, root| awari_game(key, &[]).map(|(g, _)| awari_dir(root, g.pits_per_row())),
     },
     GameEntry {
         name: "oware",
@@ -140,6 +152,7 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| oware_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::oware::open,
         command: query::oware::command,
+        directory: |key, root| oware_game(key, &[]).map(|(g, _)| oware_dir(root, &g)),
     },
     GameEntry {
         name: "trias",
@@ -147,6 +160,7 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| trias_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::trias::open,
         command: query::trias::command,
+        directory: |key, root| trias_game(key, &[]).map(|(g, _)| trias_dir(root, g.holes())),
     },
     GameEntry {
         name: "njaka",
@@ -154,12 +168,26 @@ pub static GAMES: &[GameEntry] = &[
         verify: |key, dir, tiers| njaka_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
         open: query::njaka::open,
         command: query::njaka::command,
+        directory: |key, root| njaka_game(key, &[]).map(|(g, _)| njaka_dir(root, &g)),
     },
 ];
 
 /// The game of the registry named `name`.
 pub fn game_named(name: &str) -> Option<&'static GameEntry> {
     GAMES.iter().find(|g| g.name == name)
+}
+
+/// Where the tables of `key` belong, if `dir` holds them under another name in a game's
+/// directory (`thi/3x3-fixed1` holding `rules=original`): the commands that build and read
+/// them look in the directory returned, so a renamed directory would answer for tables it
+/// does not hold. A directory outside the layout (given alone, under any name) is not
+/// judged.
+pub fn misplaced(key: &str, dir: &Path) -> Option<PathBuf> {
+    let game = game_of_key(key).ok()?;
+    let belongs = game.directory(key, Path::new("")).ok()?;
+    let in_layout = dir.parent().and_then(Path::file_name).is_some_and(|name| name == game.name);
+    (in_layout && !dir.ends_with(&belongs))
+        .then(|| dir.parent().and_then(Path::parent).unwrap_or(Path::new("")).join(belongs))
 }
 
 /// The game a table key belongs to.
