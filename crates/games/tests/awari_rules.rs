@@ -104,6 +104,10 @@ fn bad_notation_is_an_error() {
     assert_eq!("2,2,2,2 0-0".parse::<Board>(), Err(BoardError::Captures("0-0".into())));
     assert!("2,2,2,é-0".parse::<Board>().is_err(), "a word starting with a wide character");
     assert_eq!(board("4 4 4 4 4 4 4 4 4 4 4 4"), Board::start(6, 4).unwrap());
+    assert_eq!(board("4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4"), Board::start(6, 4).unwrap());
+    // A pit left out is a slip, not a board of the counts that remain.
+    assert_eq!("0,0,0,0,0,2,,1,2,0,0,0,1".parse::<Board>(), Err(BoardError::MissingCount));
+    assert_eq!("0,0,0,0,0,1,0,0,0,0,0,1,".parse::<Board>(), Err(BoardError::MissingCount));
 }
 
 /// A small deterministic generator (xorshift) so the samples are the same every run.

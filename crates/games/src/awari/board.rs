@@ -75,6 +75,9 @@ pub enum BoardError {
     /// A pit count that is not a whole number of stones.
     #[error("`{0}` is not a pit count (a whole number of stones)")]
     BadCount(String),
+    /// Two commas with no count between them (or one at an end).
+    #[error("a pit count is missing between commas (an empty pit is 0)")]
+    MissingCount,
     /// Captured counts (`0-0`) after the pits, which an Awari position does not have.
     #[error(
         "`{0}` looks like captured counts: an Awari position is its pit counts alone (captured counts \
@@ -325,7 +328,13 @@ impl std::str::FromStr for Board {
     type Err = BoardError;
 
     fn from_str(text: &str) -> Result<Board, BoardError> {
-        let words: Vec<&str> = text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
+        // Commas, or spaces, or both (`0, 1`); but a comma with nothing before it (`0,,1`)
+        // is a pit left out, not a separator run.
+        let fields: Vec<&str> = text.split(',').collect();
+        if fields.len() > 1 && fields.iter().any(|f| f.trim().is_empty()) {
+            return Err(BoardError::MissingCount);
+        }
+        let words: Vec<&str> = fields.iter().flat_map(|f| f.split_whitespace()).collect();
         if let Some(word) = words.iter().find(|w| w.chars().skip(1).any(|c| c == '-')) {
             return Err(BoardError::Captures(crate::echo::excerpt(word)));
         }

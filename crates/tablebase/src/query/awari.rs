@@ -71,7 +71,7 @@ pub fn two_rows(cells: &[u8], stores: Vec<Cell>, start: bool) -> Board {
 pub(super) fn read_error(e: BoardError) -> QueryError {
     match e {
         BoardError::TooManyStones(_) | BoardError::Pits(_) => QueryError::Impossible(e.to_string()),
-        BoardError::WrongCount(_) | BoardError::BadCount(_) | BoardError::Captures(_) => {
+        BoardError::WrongCount(_) | BoardError::BadCount(_) | BoardError::MissingCount | BoardError::Captures(_) => {
             QueryError::Malformed(e.to_string())
         }
     }
