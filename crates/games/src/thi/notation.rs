@@ -114,7 +114,7 @@ fn parse_stack(text: &str) -> Option<Option<Stack>> {
     if text == "-" || text == "." {
         return Some(Some(Stack::EMPTY));
     }
-    if text.is_empty() || text.len() > 8 {
+    if text.is_empty() {
         return None;
     }
     let counters: Option<Vec<Colour>> = text
@@ -125,6 +125,7 @@ fn parse_stack(text: &str) -> Option<Option<Stack>> {
             _ => None,
         })
         .collect();
+    // However tall, a stack of letters is a stack (past the limits if too tall).
     Some(Stack::from_counters(&counters?))
 }
 
@@ -148,6 +149,7 @@ mod tests {
         assert_eq!(parse("b,b,b/-,-,-/w,w,w/-,-,- w"), Err(NotationError::NotSquare { rows: 4, squares: 3 }));
         assert!(matches!(parse("b,b,b/-,x,-/w,w,w w"), Err(NotationError::BadStack { .. })));
         assert!(matches!(parse("b,b,b/-,wwww,-/w,w,w w"), Err(NotationError::TooTall { .. })));
+        assert!(matches!(parse("b,b,b/-,wwwwwwwwwwww,-/w,w,w w"), Err(NotationError::TooTall { .. })));
         assert_eq!(
             parse("b,b,w/-,-,-/w,w,w w"),
             Err(NotationError::Misplaced { square: "c3".into(), colour: "White" })
