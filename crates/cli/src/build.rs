@@ -220,8 +220,9 @@ pub fn verify_tables<G: Game>(game: &G, tables: &Tables<G>, root: G::Tier, json:
 }
 
 /// Said after a check of tiers with cycles inside them.
-pub const CYCLES_NOTE: &str =
-    "note: these tiers hold cycles; this check is necessary, not sufficient (see crates/retro/src/verify.rs)";
+pub const CYCLES_NOTE: &str = "note: these tiers hold cycles; this check is necessary, not sufficient: a cycle \
+                               of moves inside a tier admits a consistent wrong labelling (v, -v, v, ... instead \
+                               of 0), which passes it (see docs/architecture.md, \"Scores with cycles\")";
 
 /// Refuses a position whose tables in `dir` are not all there (`root` and every tier it
 /// reaches), naming the tiers missing, the positions they hold, and `command`, which builds
