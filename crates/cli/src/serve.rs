@@ -32,14 +32,26 @@ pub struct ServeArgs {
     /// The root of the tables (the directory given to --out when they were built).
     #[arg(long, default_value = "data")]
     tables: PathBuf,
-    /// Address and port to listen on (port 0: any free port, printed at start).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    /// Address and port to listen on, HOST:PORT: an IP address or a host name such as
+    /// localhost (its first address); port 0: any free port, printed at start.
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = listen_address)]
     addr: SocketAddr,
     /// Seconds a connection may take to send a request's headers (a new connection, or
     /// the next request on a kept-alive one) before it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = server::HEADER_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     header_timeout: u64,
+}
+
+/// `--addr`: an address as written, else a host name's first address.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let (_, port) = text.rsplit_once(':').ok_or("HOST:PORT, e.g. 127.0.0.1:8080 or localhost:8080")?;
+    port.parse::<u16>().map_err(|_| format!("`{port}` is not a port (0 to 65535)"))?;
+    let mut found = std::net::ToSocketAddrs::to_socket_addrs(text).map_err(|e| format!("cannot resolve it: {e}"))?;
+    found.next().ok_or_else(|| "the host name has no address".to_owned())
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {

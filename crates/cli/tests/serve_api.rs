@@ -427,6 +427,32 @@ fn a_renamed_or_second_directory_of_one_key_is_left_out_and_named() {
     assert_eq!(server.get("/api/trias?holes=2&stones=1").0, 200);
 }
 
+/// `--addr` takes a host name as well as an address; a port out of range or a name
+/// that does not resolve is refused before anything is opened.
+#[test]
+fn the_address_may_be_a_host_name() {
+    let serve = |addr: &str| {
+        Command::new(env!("CARGO_BIN_EXE_solve"))
+            .args(["serve", "--addr", addr, "--tables"])
+            .arg(tables())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = serve("localhost:0");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(line.starts_with("listening on http://"), "{line:?}");
+    for (addr, why) in [("localhost:99999", "`99999` is not a port"), ("localhost", "HOST:PORT")] {
+        let out = serve(addr).wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{addr}");
+        assert!(stderr(&out).contains(why), "{addr}: {}", stderr(&out));
+    }
+}
+
 #[test]
 fn no_tables_is_an_error_naming_the_directory() {
     let dir = tempfile::tempdir().unwrap();
