@@ -99,9 +99,41 @@ pub fn compact(args: CompactArgs) -> Result<()> {
     refuse_faults(faults, dirs.len(), "could not be compacted")
 }
 
+/// Where no table of `dir` would be rewritten under `saving` and none is listed for
+/// compaction: `Some` of the line saying so (or of a fault reading them).
+fn nothing_to_rewrite(dir: &Path, saving: retro::table::Saving) -> Option<Result<()>> {
+    let listed = !retro::store::pending_compaction(dir).is_empty();
+    let layout::Directory { files, bytes, .. } = match layout::read_directory(dir) {
+        Ok(d) => d,
+        Err(e) => return Some(Err(e.into())),
+    };
+    let mut rewritten = false;
+    for file in &files {
+        match layout::open_table(file) {
+            Ok(table) => rewritten |= retro::table::would_compact(&table, saving),
+            Err(e) => return Some(Err(e.into())),
+        }
+    }
+    (!rewritten && !listed).then(|| {
+        outln!(
+            "{}: 0 of {} rewritten, none would be ({} on disk; the directory is not writable)",
+            dir.display(),
+            crate::printer::counted(files.len() as u64, "table", "tables"),
+            memory::human(bytes as f64)
+        )
+        .map_err(Into::into)
+    })
+}
+
 /// Rewrites the tables of one directory in blocks where they save `saving`.
 fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
-    let _lock = retro::store::lock_directory(dir)?;
+    let _lock = match retro::store::lock_directory(dir) {
+        Ok(lock) => lock,
+        // A directory that cannot be written (a read-only mount, another owner's) holding
+        // nothing plain has nothing to rewrite: said as such, not as a failure.
+        Err(e @ retro::store::BuildError::Io { .. }) => return nothing_to_rewrite(dir, saving).ok_or(e)?,
+        Err(e) => return Err(e.into()),
+    };
     // One key, each file under its tier's name: what a build would accept.
     let layout::Directory { files, .. } = layout::read_directory(dir)?;
     let started = Instant::now();

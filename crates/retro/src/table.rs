@@ -571,6 +571,20 @@ fn write_file(
 /// first, so that a table blocks would not shrink enough costs no pass over all its
 /// values. The codes are read from the table block by block, never held all at once.
 pub fn compact_table(table: &Table, saving: Saving) -> Result<Option<Header>, TableError> {
+    let Some(plan) = compaction(table, saving) else { return Ok(None) };
+    let (entries, bits) = (table.entries(), table.header.bits);
+    let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
+    let read = |b: u64, out: &mut Vec<u16>| table.block_codes(b, out);
+    write_file(table.path(), header, |out| plan.write(&read, out)).map(Some)
+}
+
+/// Whether [`compact_table`] would rewrite `table` under `saving`, judged without writing.
+pub fn would_compact(table: &Table, saving: Saving) -> bool {
+    compaction(table, saving).is_some()
+}
+
+/// The blocks [`compact_table`] writes `table` in, if they pay.
+fn compaction(table: &Table, saving: Saving) -> Option<blocks::Plan> {
     let (entries, bits) = (table.entries(), table.header.bits);
     let max_code = ((1u64 << bits) - 1).min(u16::MAX as u64) as u16;
     let read = |b: u64, out: &mut Vec<u16>| table.block_codes(b, out);
@@ -580,15 +594,11 @@ pub fn compact_table(table: &Table, saving: Saving) -> Result<Option<Header>, Ta
         let sample_entries =
             (0..sampled).map(|b| entries.min((16 * b + 1) * blocks::BLOCK) - 16 * b * blocks::BLOCK).sum();
         if !saving.pays(blocks::Plan::new(sample_entries, max_code, &sample).len(), packed_len(sample_entries, bits)) {
-            return Ok(None);
+            return None;
         }
     }
     let plan = blocks::Plan::new(entries, max_code, &read);
-    if !saving.pays(plan.len(), packed_len(entries, bits)) || plan.len() >= table.header.body_len {
-        return Ok(None);
-    }
-    let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
-    write_file(table.path(), header, |out| plan.write(&read, out)).map(Some)
+    (saving.pays(plan.len(), packed_len(entries, bits)) && plan.len() < table.header.body_len).then_some(plan)
 }
 
 /// Reads from `file` into `buffer` until it is full or the file ends; the bytes read.
