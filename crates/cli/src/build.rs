@@ -174,6 +174,11 @@ pub fn check_disk(dir: &Path, bytes: f64) -> Result<()> {
         return Ok(());
     }
     if let Some(free) = free_disk(dir).filter(|&f| bytes > f as f64) {
+        // A place no directory can be made in (`/proc/…`) shows no free space: the
+        // build would fail there whatever the space, so that is what is said.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            bail!("cannot make the tables' directory {}: {e}", dir.display());
+        }
         bail!(
             "the tables need about {} on disk and {} has {} free (--force builds anyway)",
             memory::human(bytes),

@@ -491,3 +491,17 @@ fn a_dangling_link_to_a_table_is_named_not_replaced() {
         assert!(std::fs::symlink_metadata(&file).unwrap().file_type().is_symlink(), "{args:?} replaced the link");
     }
 }
+
+/// A root no directory can be made in shows no free space; what is said is that the
+/// directory cannot be made, not that the disk is full.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_root_where_no_directory_can_be_made_is_named_as_such() {
+    let output = solve_in_time(&["thi", "--board", "primus", "--out", "/proc/mancala-nowhere"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("cannot make the tables' directory /proc/mancala-nowhere/thi/3x3-original"),
+        "{}",
+        stderr(&output)
+    );
+}
