@@ -60,7 +60,8 @@ pub struct VerifyTableArgs {
                   is checked on opening, rewritten next to itself and renamed over the old \
                   one, so an interruption leaves the old file. A directory a build is writing, \
                   or whose tables are damaged, is named and left as it is, the others done; \
-                  the exit status then says that one failed."
+                  the exit status then says that one failed. A directory this command may not \
+                  write (a read-only mount) fails only if a table there would be rewritten."
 )]
 pub struct CompactArgs {
     /// A table directory, or the root of several (the --out directory).
@@ -99,6 +100,13 @@ pub fn compact(args: CompactArgs) -> Result<()> {
     refuse_faults(faults, dirs.len(), "could not be compacted")
 }
 
+/// Whether a failure to claim a directory is the system refusing to write there (a
+/// read-only mount, another owner's directory), not something in the way.
+fn cannot_write(error: &retro::store::BuildError) -> bool {
+    use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    matches!(error, retro::store::BuildError::Io { error, .. } if matches!(error.kind(), PermissionDenied | ReadOnlyFilesystem))
+}
+
 /// Where no table of `dir` would be rewritten under `saving` and none is listed for
 /// compaction: `Some` of the line saying so (or of a fault reading them).
 fn nothing_to_rewrite(dir: &Path, saving: retro::table::Saving) -> Option<Result<()>> {
@@ -131,7 +139,9 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
         Ok(lock) => lock,
         // A directory that cannot be written (a read-only mount, another owner's) holding
         // nothing plain has nothing to rewrite: said as such, not as a failure.
-        Err(e @ retro::store::BuildError::Io { .. }) => return nothing_to_rewrite(dir, saving).ok_or(e)?,
+        Err(e @ retro::store::BuildError::Io { .. }) if cannot_write(&e) => {
+            return nothing_to_rewrite(dir, saving).ok_or(e)?
+        }
         Err(e) => return Err(e.into()),
     };
     // One key, each file under its tier's name: what a build would accept.

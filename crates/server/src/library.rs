@@ -25,32 +25,28 @@ pub struct Library {
 
 impl Library {
     /// Opens every table directory at or below `root`. A directory whose tables fail their
-    /// checks is left out and listed in [`Library::skipped`]; no table at all is an error.
+    /// checks, or renamed within a game's directory ([`registry::misplaced`]), is left out
+    /// and listed in [`Library::skipped`]; no table at all is an error. Directories of one
+    /// key are all kept (they may hold different tiers); a request is answered by the
+    /// first that holds what it asks, the one where the game's commands keep them first.
     pub fn open(root: &Path, mut opened: impl FnMut(&Path, Result<&Holding, &str>)) -> Result<Library, LayoutError> {
-        let mut databases: Vec<Box<dyn Database>> = Vec::new();
+        let mut databases = Vec::new();
         let mut skipped = Vec::new();
-        let mut dirs = layout::table_dirs(root)?;
-        // Of two directories with one key, the one where a game's commands keep it is
-        // served: those in a game's directory first.
-        dirs.sort_by_key(|dir| {
-            dir.parent().and_then(Path::file_name).is_none_or(|n| registry::game_named(&n.to_string_lossy()).is_none())
+        let mut found: Vec<_> =
+            layout::table_dirs(root)?.into_iter().map(|dir| (layout::read_directory(&dir), dir)).collect();
+        found.sort_by_key(|(read, dir)| {
+            let home =
+                read.as_ref().ok().and_then(|d| registry::game_of_key(&d.key).ok()?.directory(&d.key, root).ok());
+            home.as_deref() != Some(dir.as_path())
         });
-        for dir in dirs {
-            let result = layout::read_directory(&dir).map_err(|e| e.to_string()).and_then(|d| {
+        for (read, dir) in found {
+            let result = read.map_err(|e| e.to_string()).and_then(|d| {
                 if let Some(belongs) = registry::misplaced(&d.key, &d.dir) {
                     return Err(format!(
                         "holds the tables of `{}`, which belong in {}: a renamed directory is not served, since \
                          the command that builds the tables it is named for would look there",
                         d.key,
                         belongs.display()
-                    ));
-                }
-                // One directory a key: a request would otherwise be answered by whichever
-                // came first.
-                if let Some(first) = databases.iter().map(|db| db.holding()).find(|h| h.key == d.key) {
-                    return Err(format!(
-                        "holds the tables of `{}`, as {} does: one directory a key is served",
-                        d.key, first.tables.directory
                     ));
                 }
                 registry::game_of_key(&d.key)

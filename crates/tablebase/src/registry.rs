@@ -180,11 +180,12 @@ pub fn game_named(name: &str) -> Option<&'static GameEntry> {
 /// Where the tables of `key` belong, if `dir` holds them under another name in a game's
 /// directory (`thi/3x3-fixed1` holding `rules=original`): the commands that build and read
 /// them look in the directory returned, so a renamed directory would answer for tables it
-/// does not hold. A directory outside the layout (given alone, under any name) is not
-/// judged.
+/// does not hold. A directory outside a game's directory (`mine/`, under any name) is not
+/// judged. However `dir` is spelled (`.`, `..`, relative), the directory it names is.
 pub fn misplaced(key: &str, dir: &Path) -> Option<PathBuf> {
     let game = game_of_key(key).ok()?;
     let belongs = game.directory(key, Path::new("")).ok()?;
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_owned());
     let in_layout = dir.parent().and_then(Path::file_name).is_some_and(|name| name == game.name);
     (in_layout && !dir.ends_with(&belongs))
         .then(|| dir.parent().and_then(Path::parent).unwrap_or(Path::new("")).join(belongs))

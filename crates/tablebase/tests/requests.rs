@@ -161,13 +161,19 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     // Seven on 4×4: stacks of two on the first row hold them.
     let seven = format!("{}/bbb,-,-,-/w,-,-,-/ww,ww,ww,- w", row(4, "b"));
     assert_eq!(command(4, seven).unwrap(), "solve thi --size 4 --height 2 --rules original");
-    // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it,
-    // and the start is named as its board.
+    // The start of `--size 8 --rows 4`, 32 single counters a side: no index numbers it.
+    // Given as a position, it is named as `solve thi --position` names it; asked as a
+    // board, as the board.
     let rows = |c: &str| vec![row(8, c); 4].join("/");
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
     assert!(
-        matches!(&error, QueryError::Impossible(m) if m.contains("board 8x8-rows4 (8×8, 32 counters a side)")),
+        matches!(&error, QueryError::Impossible(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
         "{error:?}"
+    );
+    let board = thi.command(&Request::new([("board", "8x8-rows4")]).unwrap(), Path::new("root")).unwrap_err();
+    assert!(
+        matches!(&board, QueryError::Impossible(m) if m.contains("board 8x8-rows4 (8×8, 32 counters a side)")),
+        "{board:?}"
     );
     // A position of as many counters that is no start (White has one fewer): its own
     // tables are named.

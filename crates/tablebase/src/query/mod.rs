@@ -60,15 +60,15 @@ pub enum QueryError {
     Tables(String),
 }
 
-/// The directories of a game that failed their checks, in case the tables asked for are
-/// among them: the command would stop at the damaged file.
+/// The directories of a game left out when opened (damaged, or renamed), in case the
+/// tables asked for are among them: the command would stop at what is there.
 fn left_out_note(left_out: &[String]) -> String {
     if left_out.is_empty() {
         String::new()
     } else {
         format!(
-            " (left out as damaged when the tables were opened: {}; if these tables are there, first remove \
-             what is damaged)",
+            " (left out when the tables were opened: {}; the command builds there, so first remove or \
+             rename what is there)",
             left_out.join("; ")
         )
     }

@@ -162,9 +162,10 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
             let command = format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name());
             return Ok(Build { command, dir });
         }
-        // Named as the command names it: the board asked for, or the position's own tables.
+        // Named as the command names it: the board asked for (`board=`), or the position's
+        // own tables, a start's too.
         Err(_) => {
-            return Err(QueryError::Impossible(match asked_setup {
+            return Err(QueryError::Impossible(match asked_setup.filter(|_| request.get("board").is_some()) {
                 Some(setup) => format!(
                     "board {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can \
                      number: no command builds its tables",
