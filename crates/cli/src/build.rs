@@ -176,8 +176,13 @@ pub fn check_disk(dir: &Path, bytes: f64) -> Result<()> {
     if let Some(free) = free_disk(dir).filter(|&f| bytes > f as f64) {
         // A place no directory can be made in (`/proc/…`) shows no free space: the
         // build would fail there whatever the space, so that is what is said.
+        let existed = dir.ancestors().find(|a| a.exists()).map(Path::to_owned);
         if let Err(e) = std::fs::create_dir_all(dir) {
             bail!("cannot make the tables' directory {}: {e}", dir.display());
+        }
+        // A refused build leaves nothing behind: the directories just made go again.
+        for made in dir.ancestors().take_while(|a| Some(*a) != existed.as_deref()) {
+            let _ = std::fs::remove_dir(made);
         }
         bail!(
             "the tables need about {} on disk and {} has {} free (--force builds anyway)",
