@@ -144,9 +144,9 @@ pub struct KalahArgs {
     /// `auto` says the same.
     #[arg(long, value_name = "SEEDS")]
     endgame_seeds: Option<EndgameSeeds>,
-    /// Transposition table of at most 2^B entries of 16 bytes, one a board searched, its
-    /// memory taken as the search fills it (default: 27, 2 GiB, or fewer where that would
-    /// pass a quarter of the free memory).
+    /// Transposition table of at most 2^B entries of 16 bytes, B from 4 to 36, one a board
+    /// searched, its memory taken as the search fills it (default: 27, 2 GiB, or fewer
+    /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
     /// Directory holding the tables (created if missing).

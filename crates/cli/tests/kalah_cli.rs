@@ -39,6 +39,7 @@ fn verify_names_what_is_wrong_in_a_published_file() {
     for (text, expected) in [
         ("3\t3\tempty-capture\tW\t-\tx\n", "published.tsv:1: margin \"-\" is not a whole number"),
         ("3\t3\tsomething\tW\t2\tx\n", "published.tsv:1: rules: unknown preset"),
+        ("3\t3\tempty-capture\tW\t-4\tx\n", "published.tsv:1: outcome W with margin -4: a margin says L"),
         ("#\n9\t3\tempty-capture\tW\t2\tx\n", "published.tsv:2: Kalah(9,3)"),
         ("3\t3\tempty-capture\tW\n", "published.tsv:1: expected six tab-separated fields"),
         ("", "no published values in it"),
@@ -50,6 +51,7 @@ fn verify_names_what_is_wrong_in_a_published_file() {
     }
     let out = solve(dir.path(), &["verify", "kalah", "--max-pits", "0"]);
     assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no table's header for nothing checked");
     assert!(stderr(&out).contains("none of the 35 published values"), "{}", stderr(&out));
     // A device never ends: read no further than a file of results could be. A directory
     // is no file.
