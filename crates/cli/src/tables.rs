@@ -198,6 +198,24 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 crate::printer::counted(positions, "position", "positions"),
                 memory::human(bytes as f64)
             )?;
+            // Left by a build killed while it wrote: no table, but bytes on disk.
+            let temporary = std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .filter(|e| e.file_name().to_string_lossy().starts_with(".tier-"))
+                        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                        .count()
+                })
+                .unwrap_or(0);
+            if temporary > 0 {
+                errln!(
+                    "note: {}: {} of an interrupted build (not tables; a build that writes here removes them, or \
+                     delete them while none runs)",
+                    dir.display(),
+                    crate::printer::counted(temporary as u64, "temporary file", "temporary files")
+                );
+            }
             // Sound tables, but where no command looks for them (and `solve serve`
             // leaves them out).
             if let Some(belongs) = registry::misplaced(&key, dir) {

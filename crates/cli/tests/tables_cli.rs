@@ -520,3 +520,18 @@ fn a_root_where_no_directory_can_be_made_is_named_as_such() {
         stderr(&output)
     );
 }
+
+/// A temporary file a killed build left beside the tables is no table, but `info` says
+/// it is there.
+#[test]
+fn info_notes_the_temporary_files_of_an_interrupted_build() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    std::fs::write(dir.join(".tier-3-3.tbl.4242.tmp"), b"half a table").unwrap();
+    let info = solve_in_time(&["info", dir.to_str().unwrap()]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    assert!(stderr(&info).contains("1 temporary file of an interrupted build"), "{}", stderr(&info));
+    std::fs::remove_file(dir.join(".tier-3-3.tbl.4242.tmp")).unwrap();
+    let info = solve_in_time(&["info", dir.to_str().unwrap()]);
+    assert!(!stderr(&info).contains("temporary"), "{}", stderr(&info));
+}
