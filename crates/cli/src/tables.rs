@@ -203,8 +203,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
                 .map(|entries| {
                     entries
                         .filter_map(Result::ok)
-                        .filter(|e| e.file_name().to_string_lossy().starts_with(".tier-"))
-                        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                        .filter(|e| retro::store::is_temporary(&e.file_name().to_string_lossy()))
                         .count()
                 })
                 .unwrap_or(0);

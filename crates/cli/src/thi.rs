@@ -65,9 +65,10 @@ enum BonusArg {
 )]
 pub struct ThiArgs {
     /// Named setup: primus, duo, trias (3×3, stacks of 1, 2, 3) or quadrat (6×6, two rows),
-    /// or another by the name reports give it, NxN-heightH or NxN-rowsR (default: trias; with --position, the smallest setup of the position's board that
-    /// holds its counters, or, where that setup is too large to number, tables up to the
-    /// position's own counters).
+    /// or another by the name reports give it, NxN-heightH or NxN-rowsR (default: trias;
+    /// with --position, the smallest setup of the position's board that holds its
+    /// counters, or, where that setup is too large to number, tables up to the position's
+    /// own counters).
     #[arg(long, conflicts_with = "size")]
     board: Option<String>,
     /// Board side for a custom setup (with --height or --rows).

@@ -119,8 +119,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     // the memory building them would take.
     if args.query.position.is_some() && !args.query.build {
         let k = game.holes();
-        // A start needs a stone a hole: the smallest one whose tables hold this position.
-        let per_hole = (root as u32).div_ceil(3 * k as u32).max(1);
+        let per_hole = trias::stones_a_hole_holding(k, root as u32);
         let command = if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
             format!(
                 "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \

@@ -344,6 +344,13 @@ fn ctrl_c_stops_the_server_cleanly() {
     assert!(err.contains("stopped"), "{err}");
 }
 
+/// The directory and error of the one directory `/api/games` lists as left out.
+fn the_one_skipped(games: &Json) -> (&str, &str) {
+    let skipped = games["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{games}");
+    (skipped[0]["directory"].as_str().unwrap(), skipped[0]["error"].as_str().unwrap())
+}
+
 #[test]
 fn a_damaged_directory_is_left_out_and_named() {
     let dir = tempfile::tempdir().unwrap();
@@ -358,10 +365,8 @@ fn a_damaged_directory_is_left_out_and_named() {
     std::fs::write(&file, bytes).unwrap();
     let server = Server::start(dir.path());
     let (_, games) = server.get_json("/api/games");
-    let skipped = games["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 1, "{games}");
-    assert!(skipped[0]["directory"].as_str().unwrap().ends_with("3x2"), "{games}");
-    assert!(skipped[0]["error"].as_str().unwrap().contains("tier-3.tbl"), "{games}");
+    let (directory, error) = the_one_skipped(&games);
+    assert!(directory.ends_with("3x2") && error.contains("tier-3.tbl"), "{games}");
     // The rest is served; the damaged game answers as not built, naming what to remove
     // first (the command alone would stop at the damaged file); other games name nothing.
     assert_eq!(server.get("/api/awari?pits=2&seeds=1").0, 200);
@@ -414,10 +419,8 @@ fn a_renamed_directory_is_left_out_and_one_key_in_two_places_is_served_from_both
     assert!(tablebase::registry::misplaced("trias holes=2", &dotted).is_some());
     let server = Server::start(dir.path());
     let (_, games) = server.get_json("/api/games");
-    let skipped = games["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 1, "{games}");
-    assert!(skipped[0]["directory"].as_str().unwrap().ends_with("trias/3x3"), "{games}");
-    assert!(skipped[0]["error"].as_str().unwrap().contains("which belong in"), "{games}");
+    let (directory, error) = the_one_skipped(&games);
+    assert!(directory.ends_with("trias/3x3") && error.contains("which belong in"), "{games}");
     let trias = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "trias").unwrap();
     let served: Vec<&str> =
         trias["tables"].as_array().unwrap().iter().map(|t| t["tables"]["directory"].as_str().unwrap()).collect();

@@ -93,6 +93,13 @@ pub struct DirectoryLock {
     _file: std::fs::File,
 }
 
+/// Whether a file name in a table directory is a build's temporary file (a table being
+/// written, a scratch or spill file): `.tier-*.tmp`, removed by the next build that
+/// claims the directory.
+pub fn is_temporary(name: &str) -> bool {
+    name.starts_with(".tier-") && name.ends_with(".tmp")
+}
+
 /// Claims `dir` (created if missing) for a build, then deletes the temporary files that
 /// interrupted builds left there: with the claim held, no other build is writing them.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
@@ -134,9 +141,7 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     }
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with(".tier-") && name.ends_with(".tmp") {
+        if is_temporary(&entry.file_name().to_string_lossy()) {
             std::fs::remove_file(entry.path()).map_err(|error| BuildError::Io { path: entry.path(), error })?;
         }
     }

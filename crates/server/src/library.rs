@@ -34,7 +34,7 @@ impl Library {
         let mut skipped = Vec::new();
         let mut found: Vec<_> =
             layout::table_dirs(root)?.into_iter().map(|dir| (layout::read_directory(&dir), dir)).collect();
-        found.sort_by_key(|(read, dir)| {
+        found.sort_by_cached_key(|(read, dir)| {
             let home =
                 read.as_ref().ok().and_then(|d| registry::game_of_key(&d.key).ok()?.directory(&d.key, root).ok());
             home.as_deref() != Some(dir.as_path())

@@ -69,8 +69,13 @@ pub enum SetupError {
     },
 }
 
-/// The boards the article names, in the order of their counters.
-pub const ARTICLE_BOARDS: [&str; 4] = ["primus", "duo", "trias", "quadrat"];
+/// The boards the article names and their setups, in the order of their counters.
+const ARTICLE_BOARDS: [(&str, Setup); 4] = [
+    ("primus", Setup::Height { size: 3, height: 1 }),
+    ("duo", Setup::Height { size: 3, height: 2 }),
+    ("trias", Setup::Height { size: 3, height: 3 }),
+    ("quadrat", Setup::Rows { size: 6, rows: 2 }),
+];
 
 impl Setup {
     /// A setup by its name ([`Setup::name`]): a board the article names (`primus`, `duo`,
@@ -78,12 +83,8 @@ impl Setup {
     /// checked.
     pub fn named(name: &str) -> Result<Setup, SetupError> {
         let lower = name.to_ascii_lowercase();
-        match lower.as_str() {
-            "primus" => return Ok(Setup::Height { size: 3, height: 1 }),
-            "duo" => return Ok(Setup::Height { size: 3, height: 2 }),
-            "trias" => return Ok(Setup::Height { size: 3, height: 3 }),
-            "quadrat" => return Ok(Setup::Rows { size: 6, rows: 2 }),
-            _ => {}
+        if let Some(&(_, setup)) = ARTICLE_BOARDS.iter().find(|(n, _)| *n == lower) {
+            return Ok(setup);
         }
         let unknown = || SetupError::UnknownBoard(crate::echo::excerpt(name));
         let (sides, counters) = lower.split_once('-').ok_or_else(unknown)?;
@@ -110,7 +111,7 @@ impl Setup {
 
     /// The name the article gives this setup's board, if it names it.
     pub fn article_name(self) -> Option<&'static str> {
-        ARTICLE_BOARDS.into_iter().find(|n| Setup::named(n).is_ok_and(|s| s == self))
+        ARTICLE_BOARDS.iter().find(|(_, s)| *s == self).map(|&(n, _)| n)
     }
 
     /// Every setup of the `size`×`size` board ([`Setup::checked`] ones), fewest counters

@@ -85,6 +85,12 @@ impl Trias {
     }
 }
 
+/// Stones a hole of the smallest start of a board of `k` holes a row whose tables hold a
+/// position of `stones` stones (a start has at least one a hole).
+pub fn stones_a_hole_holding(k: usize, stones: u32) -> u32 {
+    stones.div_ceil(3 * k as u32).max(1)
+}
+
 /// Positions of a board of `k` holes a row with exactly `n` stones (for one player to
 /// move): the ways to put `n` stones in `3k` holes.
 pub fn tier_positions(k: usize, n: u32) -> u64 {

@@ -135,7 +135,7 @@ fn asked(request: &Request) -> Result<(Position, Option<u32>), QueryError> {
 pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (position, _) = asked(request)?;
     let (k, n) = (position.holes(), position.stones());
-    let per_hole = n.div_ceil(3 * k as u32).max(1);
+    let per_hole = games::trias::stones_a_hole_holding(k, n);
     let command = if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
         format!("solve trias --holes {k} --stones {per_hole}")
     } else if Trias::new(k, n).is_ok() {
