@@ -115,20 +115,29 @@ fresh() { # an empty directory
 }
 
 # ---------------------------------------------------------------- sources and builds
-src_dir() { # env value, url, commit, clone dir -> prints the source directory
-  local env=$1 url=$2 commit=$3 dest=$4
+src_dir() { # env name, url, commit, clone dir -> prints the source directory
+  # Runs inside $(...), where `set -e` does not reach: every failure exits by hand.
+  local name=$1 url=$2 commit=$3 dest=$4
+  local env=${!name:-}
   if [[ -n $env ]]; then
+    [[ -d $env ]] || { echo "error: $name=$env is not a directory" >&2; exit 1; }
     echo "$env"
     return
   fi
   if [[ $dry == yes ]]; then
     echo "+ git clone $url $dest && git -C $dest checkout $commit" >&2
   elif [[ ! -d $dest/.git ]]; then
-    git clone -q "$url" "$dest" >&2
-    git -C "$dest" checkout -q "$commit" >&2
+    if ! git clone -q "$url" "$dest" >&2; then
+      rm -rf "$dest"
+      echo "error: cannot clone $url; set $name to a checkout of commit $commit" >&2
+      exit 1
+    fi
+    git -C "$dest" checkout -q "$commit" >&2 ||
+      { echo "error: $dest has no commit $commit" >&2; exit 1; }
   elif [[ $(git -C "$dest" rev-parse HEAD) != "$commit" ]]; then
     git -C "$dest" fetch -q origin >&2 || true
-    git -C "$dest" checkout -q "$commit" >&2
+    git -C "$dest" checkout -q "$commit" >&2 ||
+      { echo "error: $dest has no commit $commit; set $name to a checkout of it" >&2; exit 1; }
   fi
   echo "$dest"
 }
@@ -185,12 +194,12 @@ fi
 work=$(cd "$work" 2> /dev/null && pwd || echo "$work")
 
 if [[ $need_irv6 == yes || $need_irv5 == yes ]]; then
-  irving_src=$(src_dir "${IRVING_SRC:-}" "$IRVING_URL" "$IRVING_COMMIT" "$work/src/kalah")
+  irving_src=$(src_dir IRVING_SRC "$IRVING_URL" "$IRVING_COMMIT" "$work/src/kalah")
   [[ $need_irv6 == yes ]] && build_irving 6
   [[ $need_irv5 == yes ]] && build_irving 5
 fi
 if [[ $need_cm == yes ]]; then
-  cmancala_src=$(src_dir "${CMANCALA_SRC:-}" "$CMANCALA_URL" "$CMANCALA_COMMIT" "$work/src/CMancala")
+  cmancala_src=$(src_dir CMANCALA_SRC "$CMANCALA_URL" "$CMANCALA_COMMIT" "$work/src/CMancala")
   build_cmancala
 fi
 irv6=$work/build/irving-p6
@@ -273,7 +282,7 @@ run_one() {
   case $parser in
     ours)
       value=$(sed -n 's/^value for [A-Za-z]* (to move): *+\{0,1\}\(-\{0,1\}[0-9]*\).*/\1/p' "$log" | tail -n 1)
-      nodes=$(sed -n 's/^solved weakly: .*(\([0-9]*\) nodes)$/\1/p' "$log" | tail -n 1)
+      nodes=$(sed -n 's/^solved weakly: .*(\([0-9,]*\) nodes)$/\1/p' "$log" | tail -n 1 | tr -d ,)
       ;;
     irving-gen) value=$(sed -n 's/.*Rate: *\(-\{0,1\}[0-9]*\)$/\1/p' "$log" | tail -n 1) ;;
     irving-kalah)
