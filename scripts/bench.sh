@@ -7,18 +7,27 @@
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
 # only: THI` 5x5 with single counters (original, then fixed1: under an hour each, 4.7 GB),
-# Awari to 24 stones, and Awari to 28 (about 80 minutes, 7.3 GB).
+# Awari to 24 stones, and Awari to 28 (about 80 minutes, 7.2 GB).
 #   scripts/bench.sh            (uses a temporary directory; leaves data/ alone)
 #   scripts/bench.sh --big
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-solve="$PWD/target/release/solve"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
+options="--big"
+source scripts/preamble.sh "$@"
 big=no
-[[ "${1:-}" == "--big" ]] && big=yes
+case "$*" in
+  "") ;;
+  --big) big=yes ;;
+  *) echo "bench.sh: takes --big or nothing, not: $*" >&2; exit 2 ;;
+esac
+release_solve
+work=$(mktemp -d)
+server=""
+cleanup() {
+  if [[ -n $server ]]; then kill "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 
 build() { # threads, then the subcommand and its arguments -> prints "seconds positions bytes peak_bytes largest_tier whole_seconds"
   local threads=$1
@@ -83,10 +92,15 @@ echo "per-probe and per-query costs without the process: cargo bench -p mancala-
 echo
 echo "solve serve on the TRIAS tables: 64 concurrent clients for 15 s (wrk, 2 threads, on the same machine)"
 if command -v wrk >/dev/null; then
-  "$solve" serve --tables "$work/data" --addr 127.0.0.1:0 >"$work/serve.log" 2>/dev/null &
+  "$solve" serve --tables "$work/data" --addr 127.0.0.1:0 >"$work/serve.log" 2>"$work/serve.err" &
   server=$!
   for _ in $(seq 100); do grep -q "^listening on" "$work/serve.log" && break; sleep 0.1; done
   url=$(sed -n 's/^listening on \(http:[^ ]*\)\/.*/\1/p' "$work/serve.log")
+  if [[ -z $url ]]; then
+    echo "error: solve serve did not start within 10 s:" >&2
+    cat "$work/serve.err" >&2
+    exit 1
+  fi
   # The positions asked: the start, every position after one and two moves, and the
   # best line's, so that the answers are not one position's.
   python3 - "$url" >"$work/positions.lua" <<'PY'
@@ -109,6 +123,7 @@ PY
   wrk -t2 -c64 -d15s --latency -s "$work/positions.lua" "$url" | tee "$work/wrk.txt" |
     awk '/Requests\/sec/{print "requests per second:  " $2} / 50%/{print "latency p50:          " $2} / 99%/{print "latency p99:          " $2} /Non-2xx/{print "non-2xx answers:      " $4}'
   kill "$server"
+  server=""
 else
   echo "skipped: no wrk on this machine (apt-get install wrk)"
 fi
@@ -148,5 +163,5 @@ echo
 echo "Awari to 24 stones, built from scratch"
 two_threads awari --stones 24
 echo
-echo "Awari to 28 stones, built from scratch (about 80 minutes, 10.7 GiB)"
+echo "Awari to 28 stones, built from scratch (about 80 minutes, 7.2 GB)"
 two_threads awari --stones 28

@@ -7,12 +7,14 @@
 #   (defaults: 48 seeds, data/, "1 2 3 4 5 6"; the longer rows: "7 8")
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/preamble.sh "$@"
 preset="${1:?usage: scripts/kalah-grid.sh empty-capture|standard|bassett [MAX_SEEDS] [OUT_DIR] [PITS]}"
 max="${2:-48}"
 out="${3:-data}"
 pits="${4:-1 2 3 4 5 6}"
-cargo build --release --quiet
-solve=target/release/solve
+release_solve
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
 times=()
 echo "| m \\ n | 1 | 2 | 3 | 4 | 5 | 6 |"
 echo "|---|---|---|---|---|---|---|"
@@ -23,11 +25,15 @@ for m in $pits; do
       row+=" — |"
       continue
     fi
-    read -r margin seconds < <($solve kalah --pits "$m" --seeds "$n" --rules "$preset" --value-only \
-      --out "$out" --json 2>/dev/null | python3 -c '
+    if ! json=$("$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" --value-only --out "$out" --json 2>"$err"); then
+      echo "error: solve kalah --pits $m --seeds $n --rules $preset failed:" >&2
+      tail -n 20 "$err" >&2
+      exit 1
+    fi
+    read -r margin seconds < <(python3 -c '
 import json, sys
-r = json.load(sys.stdin)
-print("{:+d}".format(r["value"]["score"]).replace("-", "−").replace("+0", "0"), "{:.1f}".format(r["details"]["seconds"]))')
+r = json.loads(sys.argv[1])
+print("{:+d}".format(r["value"]["score"]).replace("-", "−").replace("+0", "0"), "{:.1f}".format(r["details"]["seconds"]))' "$json")
     row+=" $margin |"
     times+=("Kalah($m,$n) ${seconds} s")
   done

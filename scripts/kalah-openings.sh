@@ -8,20 +8,24 @@
 #   (defaults: data/, "empty-capture standard bassett", the automatic choice)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/preamble.sh "$@"
 m="${1:?usage: scripts/kalah-openings.sh M N [OUT_DIR] [PRESETS] [ENDGAME_SEEDS]}"
 n="${2:?usage: scripts/kalah-openings.sh M N [OUT_DIR] [PRESETS] [ENDGAME_SEEDS]}"
 out="${3:-data}"
 presets="${4:-empty-capture standard bassett}"
 endgame=()
 [[ -n "${5:-}" ]] && endgame=(--endgame-seeds "$5")
-cargo build --release --quiet
-solve=$PWD/target/release/solve
+release_solve
 mkdir -p "$out"
 runs=()
 for preset in $presets; do
   json="$out/kalah-$m-$n-$preset.json"
-  /usr/bin/time -f '%e %M' -o "$json.time" "$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" \
-    ${endgame[@]+"${endgame[@]}"} --out "$out" --json > "$json" 2> "$json.err"
+  if ! /usr/bin/time -f '%e %M' -o "$json.time" "$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" \
+    ${endgame[@]+"${endgame[@]}"} --out "$out" --json > "$json" 2> "$json.err"; then
+    echo "error: solve kalah --pits $m --seeds $n --rules $preset failed (all of it in $json.err):" >&2
+    tail -n 20 "$json.err" >&2
+    exit 1
+  fi
   runs+=("$json")
 done
 python3 - "${runs[@]}" <<'EOF'

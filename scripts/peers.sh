@@ -67,21 +67,23 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}
 
 while (($#)); do
   case $1 in
-    --rounds) rounds=$2; shift ;;
-    --only) only=$2; shift ;;
+    --rounds) rounds=${2:?--rounds needs a value}; shift ;;
+    --only) only=${2:?--only needs a value}; shift ;;
     --tiny) tiny=yes ;;
     --dry-run) dry=yes ;;
-    --solve) solve=$2; shift ;;
-    --work) work=$2; shift ;;
-    --irving-bits) irving_bits=$2; shift ;;
-    --irving-tt) irving_tt=$2; shift ;;
-    --cm-cache) cm_cache=$2; shift ;;
+    --solve) solve=${2:?--solve needs a value}; shift ;;
+    --work) work=${2:?--work needs a value}; shift ;;
+    --irving-bits) irving_bits=${2:?--irving-bits needs a value}; shift ;;
+    --irving-tt) irving_tt=${2:?--irving-tt needs a value}; shift ;;
+    --cm-cache) cm_cache=${2:?--cm-cache needs a value}; shift ;;
     --force) force=(--force) ;;
     -h | --help) usage 0 ;;
     *) echo "unknown argument: $1" >&2; usage 2 >&2 ;;
   esac
   shift
 done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "--rounds: a whole number from 1, not '$rounds'" >&2; exit 2; }
+[[ $irving_bits == [45] ]] || { echo "--irving-bits: 4 or 5, not '$irving_bits'" >&2; exit 2; }
 
 # The runs start in their own directories: a relative --solve is taken from here.
 if [[ -n $solve && $dry == no ]]; then
@@ -291,6 +293,8 @@ run_one() {
       ;;
     cm) value=$(sed -n 's/.*OK EVAL \(-\{0,1\}[0-9]*\) .*/\1/p' "$log" | tail -n 1) ;; # prints no count
   esac
+  # A run whose output no longer holds what is read from it has failed, not agreed.
+  [[ -n $value ]] || status=FAIL
   [[ $fresh == yes ]] && rm -rf "$dir"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$inst" "$tool" "$threads" "$round" \
     "${wall:-nan}" "${peak:-0}" "${value:--}" "$status" "${nodes:--}" >> "$results"
@@ -428,7 +432,7 @@ awk -F'\t' '
     vals[$1] = vals[$1] " " $7; val[k] = $7
     if ($2 != "ours" && (!($1 in theirs) || $5 + 0 < theirs[$1])) theirs[$1] = $5 + 0
   }
-  $8 != "ok" { failed[$1 SUBSEP $2 SUBSEP $3]++; if (!(($1 SUBSEP $2 SUBSEP $3) in order)) { order[$1 SUBSEP $2 SUBSEP $3] = ++n; keys[n] = $1 SUBSEP $2 SUBSEP $3 } }
+  $8 != "ok" { nfailed++; failed[$1 SUBSEP $2 SUBSEP $3]++; if (!(($1 SUBSEP $2 SUBSEP $3) in order)) { order[$1 SUBSEP $2 SUBSEP $3] = ++n; keys[n] = $1 SUBSEP $2 SUBSEP $3 } }
   END {
     printf "%-14s %-9s %7s %10s %9s %7s %11s %11s  %s\n", "instance", "tool", "threads", "best s", "peak MB", "value", "nodes", "ours/theirs", "values"
     for (i = 1; i <= n; i++) {
@@ -439,4 +443,7 @@ awk -F'\t' '
       ratio = (f[2] == "ours" && (f[1] in theirs) && theirs[f[1]] > 0) ? sprintf("%.2f", best[keys[i]] / theirs[f[1]]) : "-"
       printf "%-14s %-9s %7s %10.2f %9.0f %7s %11s %11s  %s%s\n", f[1], f[2], f[3], best[keys[i]], peak[keys[i]] / 1024, val[keys[i]], nodes[keys[i]], ratio, agree, (keys[i] in failed) ? " (" failed[keys[i]] " failed)" : ""
     }
+    bad = nfailed
+    for (k in vals) { m = split(vals[k], v, " "); for (j = 2; j <= m; j++) if (v[j] != v[1]) bad++ }
+    if (bad) { print "peers.sh: some runs failed or their values disagree (logs in the work directory)" > "/dev/stderr"; exit 1 }
   }' "$results"

@@ -5,9 +5,9 @@
 #   scripts/results.sh [OUT_DIR]      (tables go to OUT_DIR, default data/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/preamble.sh "$@"
 out="${1:-data}"
-cargo build --release --quiet
-solve=target/release/solve
+release_solve
 
 header() {
   echo "| board | rules | bonus | value for White | plies | claim \"perfect play draws\" | reachable positions (win / draw / loss for the mover) | table entries | table bytes | command |"
