@@ -215,15 +215,7 @@ pub fn info(args: InfoArgs) -> Result<()> {
                     crate::printer::counted(temporary as u64, "temporary file", "temporary files")
                 );
             }
-            // Sound tables, but where no command looks for them (and `solve serve`
-            // leaves them out).
-            if let Some(belongs) = registry::misplaced(&key, dir) {
-                errln!(
-                    "warning: {}: these tables belong in {}; the commands that build and read them look there",
-                    dir.display(),
-                    belongs.display()
-                );
-            }
+            warn_misplaced(&key, dir);
         }
         return refuse_faults(faults, dirs.len(), "failed the check");
     }
@@ -251,7 +243,24 @@ pub fn info(args: InfoArgs) -> Result<()> {
         memory::human(table.file_bytes() as f64),
         table.file_bytes() as f64 / h.entries.max(1) as f64
     )?;
+    let (dir, _) = layout::table_files(&args.file)?;
+    if let Err(e) = layout::misnamed(&dir, &args.file, &h.identity.tier, &h.identity.key) {
+        errln!("warning: {e}; builds and verify-table refuse it under this name");
+    }
+    warn_misplaced(&h.identity.key, &dir);
     Ok(())
+}
+
+/// Warns of sound tables of `key` in `dir` where no command looks for them (and `solve
+/// serve` leaves them out).
+fn warn_misplaced(key: &str, dir: &Path) {
+    if let Some(belongs) = registry::misplaced(key, dir) {
+        errln!(
+            "warning: {}: these tables belong in {}; the commands that build and read them look there",
+            dir.display(),
+            belongs.display()
+        );
+    }
 }
 
 pub fn verify_table(args: VerifyTableArgs) -> Result<()> {
@@ -286,6 +295,7 @@ fn refuse_faults(faults: usize, dirs: usize, failed: &str) -> Result<()> {
 fn verify_files(path: &Path) -> Result<()> {
     // Every file's key must agree, and each must sit under its tier's file name.
     let layout::Directory { dir, files, key, tiers, .. } = layout::read_directory(path)?;
+    warn_misplaced(&key, &dir);
     let started = Instant::now();
     let verified = registry::game_of_key(&key)?.verify(&key, &dir, &tiers)?;
     let checked = verified.positions;

@@ -155,11 +155,7 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
         // A row whose margin contradicts its outcome is a fault of the file, not a claim
         // to check.
         if let Some(margin) = margin {
-            let said = match margin.signum() {
-                1 => 'W',
-                0 => 'D',
-                _ => 'L',
-            };
+            let said = letter(margin);
             if said != outcome {
                 bail!("{at}: outcome {outcome} with margin {margin:+}: a margin says {said}");
             }

@@ -399,6 +399,44 @@ fn info_and_compact_refuse_a_directory_whose_tables_disagree() {
     assert!(compact(out.path()).status.success());
 }
 
+/// Another game's table put in under a tier's name is named as another game's, not as a
+/// file to rename; `info` of one file under another tier's name warns of it; tables sound
+/// but in another key's directory are verified with the same warning `info` gives.
+#[test]
+fn a_foreign_misnamed_or_misplaced_table_is_called_what_it_is() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    json(&solve(out.path(), &["kalah", "--pits", "3", "--seeds", "1", "--rules", "standard", "--table", "--json"]));
+    let kalah = out.path().join("kalah/m3-standard");
+
+    let original = std::fs::read(dir.join("tier-0-0.tbl")).unwrap();
+    std::fs::copy(kalah.join("tier-3.tbl"), dir.join("tier-0-0.tbl")).unwrap();
+    for args in [["info", dir.to_str().unwrap()], ["verify-table", dir.to_str().unwrap()]] {
+        let output = solve_in_time(&args);
+        assert!(!output.status.success(), "{args:?}");
+        let said = stderr(&output);
+        assert!(said.contains("holds `kalah pits=3") && said.contains("tables of different games or rules"), "{said}");
+        assert!(!said.contains("is not named"), "{said}");
+    }
+    std::fs::write(dir.join("tier-0-0.tbl"), original).unwrap();
+
+    let file = dir.join("tier-3-3.tbl");
+    std::fs::copy(dir.join("tier-3-2.tbl"), &file).unwrap();
+    let output = solve_in_time(&["info", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("tier:            3-2"));
+    assert!(stderr(&output).contains("holds tier 3-2 of `thi size=3"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("is not named"), "{}", stderr(&output));
+
+    let moved = out.path().join("kalah/m3-empty-capture");
+    std::fs::rename(&kalah, &moved).unwrap();
+    for args in [["info", moved.to_str().unwrap()], ["verify-table", moved.to_str().unwrap()]] {
+        let output = solve_in_time(&args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("these tables belong in"), "{args:?}: {}", stderr(&output));
+    }
+}
+
 /// Tables of many values with skewed counts (Kalah's) do not halve, so a plain `solve
 /// compact` leaves them as they are; `--min-saving 20` stores them in blocks, most of
 /// them entropy-coded, every value and answer unchanged and the tables still verified.

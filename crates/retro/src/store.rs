@@ -26,7 +26,8 @@ fn rebuild_hint(error: &TableError) -> String {
             "\n  (a table of another game was put here: move it out to have this tier built again)".to_owned()
         }
         TableError::Mismatch { path, field: "game and rules", .. } => format!(
-            "\n  (if these tables come from an older version, remove the directory {} to have them all rebuilt)",
+            "\n  (if another board's or rules' tables were moved here, move them back; if these come from an \
+             older version, remove the directory {} to have them all rebuilt)",
             path.parent().unwrap_or(Path::new(".")).display()
         ),
         e if e.is_bad_contents() => "\n  (remove the file to have it rebuilt)".to_owned(),

@@ -43,12 +43,14 @@ pub enum LayoutError {
         first_key: String,
     },
     /// A table under another tier's file name.
-    #[error("{path}: holds tier {tier}, but is not named {expected}")]
+    #[error("{path}: holds tier {tier} of `{key}`, but is not named {expected}")]
     Misnamed {
         /// The file.
         path: PathBuf,
         /// The tier it holds.
         tier: String,
+        /// The game, board and rules it was built for.
+        key: String,
         /// The name it should have.
         expected: PathBuf,
     },
@@ -143,29 +145,44 @@ pub struct Directory {
 /// Reads the tables at `path` (a table directory or one file).
 pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
     let (dir, files) = table_files(path)?;
-    let mut tiers = Vec::new();
-    let mut key = None;
+    let mut identities = Vec::with_capacity(files.len());
     let (mut positions, mut bytes) = (0, 0);
     for file in &files {
         let table = open_table(file)?;
         positions += table.entries();
         bytes += table.file_bytes();
-        let identity = &table.header().identity;
-        let first_key = key.get_or_insert_with(|| identity.key.clone());
-        if *first_key != identity.key {
-            return Err(LayoutError::MixedKeys {
-                path: file.clone(),
-                key: identity.key.clone(),
-                first: files[0].clone(),
-                first_key: first_key.clone(),
-            });
-        }
-        // Every file lies in `dir`: its name alone says whether it is the tier's.
-        let expected = tier_file(&dir, &identity.tier);
-        if expected.file_name() != file.file_name() {
-            return Err(LayoutError::Misnamed { path: file.clone(), tier: identity.tier.clone(), expected });
-        }
-        tiers.push(identity.tier.clone());
+        identities.push(table.header().identity.clone());
     }
-    Ok(Directory { dir, files, key: key.expect("at least one file"), tiers, positions, bytes })
+    // Keys before names: a table of another game put in under a tier's name is first of
+    // all another game's.
+    let key = identities[0].key.clone();
+    if let Some((file, other)) = files.iter().zip(&identities).find(|(_, identity)| identity.key != key) {
+        return Err(LayoutError::MixedKeys {
+            path: file.clone(),
+            key: other.key.clone(),
+            first: files[0].clone(),
+            first_key: key,
+        });
+    }
+    let mut tiers = Vec::with_capacity(files.len());
+    for (file, identity) in files.iter().zip(identities) {
+        misnamed(&dir, file, &identity.tier, &key)?;
+        tiers.push(identity.tier);
+    }
+    Ok(Directory { dir, files, key, tiers, positions, bytes })
+}
+
+/// An error if `file`, in `dir` and holding `tier` of `key`, is not named after its tier.
+pub fn misnamed(dir: &Path, file: &Path, tier: &str, key: &str) -> Result<(), LayoutError> {
+    // Every file lies in `dir`: its name alone says whether it is the tier's.
+    let expected = tier_file(dir, tier);
+    if expected.file_name() != file.file_name() {
+        return Err(LayoutError::Misnamed {
+            path: file.to_owned(),
+            tier: tier.to_owned(),
+            key: key.to_owned(),
+            expected,
+        });
+    }
+    Ok(())
 }
