@@ -25,6 +25,20 @@ fn starts_of_both_variants_are_solved() {
     }
 }
 
+/// Two moves may reach one position with different captures (a hole's owner captures
+/// while the mover sows): the line names the move it plays, not the first that reaches
+/// its next position. Here both empty the board; 1 leaves South 4 counters down, 2 up.
+#[test]
+fn the_line_names_the_move_played_where_two_reach_one_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--clockwise", "--json"]));
+    let scores: Vec<_> = report["moves"].as_array().unwrap().iter().map(|m| m["value"]["score"].clone()).collect();
+    assert_eq!(scores, [-1, 1], "{report}");
+    assert_eq!(report["moves"][0]["position"], report["moves"][1]["position"], "{report}");
+    assert_eq!(report["best"], "2");
+    assert_eq!(report["line"], serde_json::json!(["2"]), "{report}");
+}
+
 /// The command a missing table is answered with builds exactly the tables missing, in
 /// the directory asked for, whatever the variant and direction.
 #[test]

@@ -561,8 +561,13 @@ fn the_command_named_for_a_position_builds_its_tables() {
     assert!(command.contains("--position \"1,2,2,2,2,2 1-0\""), "{command}");
     let built = common::run_named_command(&format!("`{command}`"), dir.path());
     assert!(built.status.success(), "{command}: {}", String::from_utf8_lossy(&built.stderr));
-    let (status, body) = Server::start(dir.path()).get_json(target);
+    let server = Server::start(dir.path());
+    let (status, body) = server.get_json(target);
     assert_eq!(status, 200, "{body}");
+    // A board size the position contradicts is named as such, as the command names it.
+    let (status, body) = server.get_json("/api/oware?rules=trysse&target=6&position=1,2,2,2,2,2%201-0&pits=6");
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("the position has 3 pits a row, but pits says 6"), "{body}");
 }
 
 /// Tables built with a switch changed from its preset are served under the rules' name

@@ -4,7 +4,7 @@ use games::awari::{Awari, Board};
 use retro::solve::Observer;
 use retro::store::{self, BuildOptions};
 use retro::verify::verify_tier;
-use retro::{forward, Game, Location};
+use retro::{forward, kit, Game, Location};
 use std::collections::HashMap;
 
 struct Quiet;
@@ -56,6 +56,8 @@ fn small_boards_equal_value_iteration() {
         for tier in game.tiers_up_to(stones) {
             verify_tier(&game, &tables, tier).unwrap();
         }
+        let every: Vec<Board> = expected.into_keys().collect();
+        assert_eq!(kit::check_lines(&game, &tables, &every, 1000), every.len(), "m = {m}");
     }
 }
 

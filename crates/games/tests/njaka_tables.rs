@@ -62,6 +62,7 @@ fn tables_equal_value_iteration_and_pass_the_verifier() {
             assert!(oracle.len() >= every.len(), "{h} {variant:?}");
             nonzero += oracle.values().filter(|&&v| v != 0).count();
             assert_eq!(kit::check_tables(&game, &tables, &tiers), report.positions);
+            assert_eq!(kit::check_lines(&game, &tables, &every, 1000), every.len(), "{h} {variant:?}");
         }
     }
     assert!(nonzero > 1000, "only {nonzero} positions with a nonzero value");

@@ -3,7 +3,7 @@
 use games::oware::{Oware, TargetRules};
 use retro::solve::Silent;
 use retro::store::{build, BuildOptions};
-use retro::{forward, verify, Game, Value};
+use retro::{forward, kit, verify, Game, Value};
 
 /// Builds the tables of the start's tier and everything below it.
 fn tables(game: &Oware, dir: &std::path::Path) -> retro::Tables<Oware> {
@@ -26,6 +26,8 @@ fn tables_equal_forward_search_on_small_boards() {
             for (position, expected) in &oracle {
                 assert_eq!(tables.value(&game, position).unwrap(), *expected, "{}: {position}", game.table_key());
             }
+            let reachable: Vec<_> = oracle.keys().cloned().collect();
+            assert_eq!(kit::check_lines(&game, &tables, &reachable, 1000), reachable.len(), "{}", game.table_key());
             decided.push((oracle.values().filter(|v| **v != Value::Draw).count(), oracle.len()));
         }
         // The comparison means something only if most games are decided somewhere.

@@ -80,6 +80,7 @@ fn tables_equal_a_forward_search_and_pass_the_verifier() {
         assert_eq!(kit::check_tables(&game, &tables, &tiers), report.positions);
         let symmetries: [Symmetry<Position>; 1] = [("half-turn", &half_turn)];
         kit::check_symmetric_values(&game, &tables, &every, &symmetries);
+        assert_eq!(kit::check_lines(&game, &tables, &every, 1000), every.len(), "k = {k}");
     }
     // The comparison means something only if games run long.
     assert!(longest >= 6, "the longest game is {longest} plies");

@@ -13,12 +13,13 @@
 //! The checks on positions ([`check_locations`], [`check_tier_graph`],
 //! [`check_moves_and_unmoves`], [`check_ends`], [`check_symmetries`]) take sample
 //! positions ([`sample_locations`]); the checks on tables ([`check_tables`],
-//! [`check_symmetric_values`], [`check_against_oracle`]) take built tables.
+//! [`check_symmetric_values`], [`check_against_oracle`], [`check_lines`]) take built tables.
 
 use crate::forward::{score_reachable, solve_reachable};
 use crate::game::{Engine, Game, Location, Move};
+use crate::line::{principal_line, LineEnd};
 use crate::store::Tables;
-use crate::value::{Turn, Value};
+use crate::value::{TableValue, Turn, Value};
 use crate::verify::verify_tier;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -383,6 +384,40 @@ pub fn check_against_oracle<G: Game>(game: &G, tables: &Tables<G>, oracle: &Hash
         assert_eq!(stored, expected, "{p}: the tables say {stored}, the oracle {expected}");
     }
     oracle.len()
+}
+
+/// (i) Every principal line makes the value it is read for: its moves are legal, and its
+/// gains and its end (the game over, or endless play where a position repeats), folded
+/// back move by move, give each position's stored value, distances included. A line in
+/// a tier with cycles that went round one instead of making a value other than endless
+/// play's fails here, though every move of it is a best move. Returns the lines checked
+/// (those not cut at `max_plies`).
+pub fn check_lines<G: Game>(game: &G, tables: &Tables<G>, positions: &[G::Position], max_plies: usize) -> usize {
+    positions
+        .par_iter()
+        .filter(|p| {
+            let line = principal_line(game, tables, p, max_plies).unwrap_or_else(|e| panic!("{p}: {e}"));
+            for (i, played) in line.moves.iter().enumerate() {
+                assert!(moves_of(game, &line.positions[i]).contains(played), "{p}: move {i} of its line is not legal");
+                assert_eq!(played.position, line.positions[i + 1], "{p}: move {i} of its line");
+            }
+            let mut made = match line.end {
+                LineEnd::Over(v) => v,
+                LineEnd::Cycle(_) => G::Value::ENDLESS,
+                LineEnd::Cut => return false,
+            };
+            for (i, played) in line.moves.iter().enumerate().rev() {
+                made = G::Value::worth(made, played.gain, played.turn);
+                let stored = tables.value(game, &line.positions[i]).unwrap_or_else(|e| panic!("{p}: {e}"));
+                assert_eq!(
+                    made, stored,
+                    "{p}: its line from ply {i} on makes {made}, but {} is worth {stored}",
+                    line.positions[i]
+                );
+            }
+            true
+        })
+        .count()
 }
 
 /// A game as it is, but without its un-moves: the engines then find parents from the

@@ -14,6 +14,8 @@ pub trait TableValue: Copy + Ord + fmt::Debug + fmt::Display + Send + Sync + 'st
     const ENCODING: ValueEncoding;
     /// The engine that solves a tier of this kind unless the game chooses another.
     const ENGINE: Engine;
+    /// What play that never ends is worth: a draw, or a score of 0.
+    const ENDLESS: Self;
     /// Table code.
     fn code(self) -> u16;
     /// Inverse of [`TableValue::code`].
@@ -29,6 +31,7 @@ pub trait TableValue: Copy + Ord + fmt::Debug + fmt::Display + Send + Sync + 'st
 impl TableValue for Value {
     const ENCODING: ValueEncoding = ValueEncoding::OutcomeDistance;
     const ENGINE: Engine = Engine::Outcome;
+    const ENDLESS: Self = Value::Draw;
     #[inline]
     fn code(self) -> u16 {
         Value::code(self)
@@ -55,6 +58,7 @@ impl TableValue for Value {
 impl TableValue for i16 {
     const ENCODING: ValueEncoding = ValueEncoding::Score;
     const ENGINE: Engine = Engine::Acyclic;
+    const ENDLESS: Self = 0;
     #[inline]
     fn code(self) -> u16 {
         score_code(self)

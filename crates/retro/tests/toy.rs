@@ -4,8 +4,8 @@
 
 use retro::children::{ChildError, ChildTables};
 use retro::kit::{
-    check_against_oracle, check_ends, check_locations, check_moves_and_unmoves, check_tables, check_tier_graph,
-    outcome_oracle, sample_locations, score_oracle, WithoutUnmoves,
+    check_against_oracle, check_ends, check_lines, check_locations, check_moves_and_unmoves, check_tables,
+    check_tier_graph, outcome_oracle, sample_locations, score_oracle, WithoutUnmoves,
 };
 use retro::solve::{SlotPlacement, SolveError};
 use retro::store::{build, BuildError, BuildOptions, Tables};
@@ -23,6 +23,7 @@ fn checked_tables<G: Game<Position = Pile, Tier = u8>>(game: &G, dir: &std::path
     let (tables, report) = build(game, dir, &[STONES], &retro::solve::Silent, &Default::default()).unwrap();
     assert_eq!(report.tiers_built, tiers.len());
     assert_eq!(check_tables(game, &tables, &tiers), 3 * tiers.len() as u64);
+    assert_eq!(check_lines(game, &tables, &positions, 100), positions.len());
     tables
 }
 

@@ -46,21 +46,23 @@ pub struct Analysis {
     pub line_positions: Vec<String>,
 }
 
-/// Reads the analysis of `position` out of `tables`. `named` are the position's moves
-/// with their names, in the game's order (a game may list one move per name even where
-/// `Game::moves` lists several paths to one position); `name_between` names the move from
-/// one position of the principal line to the next.
+/// A position's moves with their names, in the game's order (a game may list one move per
+/// name even where `Game::moves` lists several paths to one position).
+pub type NamedMoves<P> = Vec<(String, Move<P>)>;
+
+/// Reads the analysis of `position` out of `tables`; `named_moves` gives a position's
+/// moves with their names, for the position and each one of its principal line.
 pub fn analyse<G: Game>(
     game: &G,
     tables: &Tables<G>,
     position: &G::Position,
-    named: &[(String, Move<G::Position>)],
-    name_between: impl Fn(&G::Position, &G::Position) -> String,
+    named_moves: impl Fn(&G::Position) -> NamedMoves<G::Position>,
     max_line: usize,
 ) -> Result<Analysis, LineError>
 where
     G::Value: Reported,
 {
+    let named = named_moves(position);
     let value = tables.value(game, position)?;
     let over = game.end(position);
     let values = move_values(game, tables, named.iter().map(|(_, m)| m))?;
@@ -76,7 +78,16 @@ where
         })
         .collect();
     let line = principal_line(game, tables, position, max_line)?;
-    let names = line.positions.windows(2).map(|w| name_between(&w[0], &w[1])).collect();
+    // The move itself, gain and turn with the position, names it: two moves of one
+    // position may reach the same next one.
+    let names = line
+        .positions
+        .iter()
+        .zip(&line.moves)
+        .map(|(from, played)| {
+            named_moves(from).into_iter().find(|(_, m)| m == played).map_or_else(|| "?".to_owned(), |(name, _)| name)
+        })
+        .collect();
     let last = line.positions.last().expect("a line starts with its position").to_string();
     let line_end = match line.end {
         RetroLineEnd::Over(_) => LineEnd { kind: LineEndKind::Over, position: last, repeats_ply: None },
@@ -113,8 +124,7 @@ pub fn position_report<G: Game>(
     tables: &Tables<G>,
     position: &G::Position,
     header: Header,
-    named: &[(String, Move<G::Position>)],
-    name_between: impl Fn(&G::Position, &G::Position) -> String,
+    named_moves: impl Fn(&G::Position) -> NamedMoves<G::Position>,
     max_line: usize,
     tables_report: TablesReport,
     reachable: Option<ReachableReport>,
@@ -122,7 +132,7 @@ pub fn position_report<G: Game>(
 where
     G::Value: Reported,
 {
-    let analysis = analyse(game, tables, position, named, name_between, max_line)?;
+    let analysis = analyse(game, tables, position, named_moves, max_line)?;
     let report = PositionReport {
         schema: SCHEMA,
         game: header.game,

@@ -21,13 +21,14 @@ pub fn report(
     tables_report: TablesReport,
     max_line: usize,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
-    let sowings: Vec<_> = board.moves().iter().copied().collect();
-    let named: Vec<(String, Move<AwariBoard>)> = sowings
-        .iter()
-        .map(|&(pit, s)| {
-            ((pit + 1).to_string(), Move { position: s.board, gain: s.captured as i16, turn: Turn::Passes })
-        })
-        .collect();
+    let named = |b: &AwariBoard| {
+        b.moves()
+            .iter()
+            .map(|&(pit, s)| {
+                ((pit + 1).to_string(), Move { position: s.board, gain: s.captured as i16, turn: Turn::Passes })
+            })
+            .collect()
+    };
     let header = Header {
         game: "awari".to_owned(),
         parameters: json!({"pits": game.pits_per_row(), "seeds": seeds, "stones": board.stones()}),
@@ -36,15 +37,8 @@ pub fn report(
         to_move: if seeds.is_some() { "south" } else { "mover" }.to_owned(),
         details: None,
     };
-    let between = |from: &AwariBoard, to: &AwariBoard| {
-        from.moves()
-            .iter()
-            .find(|(_, s)| s.board == *to)
-            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
-    };
-    let (mut report, line) =
-        position_report(game, tables, board, header, &named, between, max_line, tables_report, None)?;
-    for (m, &(_, s)) in report.moves.iter_mut().flatten().zip(&sowings) {
+    let (mut report, line) = position_report(game, tables, board, header, named, max_line, tables_report, None)?;
+    for (m, &(_, s)) in report.moves.iter_mut().flatten().zip(board.moves().iter()) {
         m.captures = Some(s.captured as u32);
     }
     Ok((report, line))

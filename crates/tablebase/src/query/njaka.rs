@@ -10,7 +10,7 @@ use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, TablesReport};
 use games::njaka::{Njaka, NjakaError, NotationError, Position, Variant, MAX_HOLES};
 use games::side::Side;
-use retro::{Game, Move, Tables};
+use retro::{Game, Tables};
 use serde_json::json;
 use std::path::Path;
 
@@ -25,7 +25,6 @@ pub fn report(
     tables_report: TablesReport,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
     let moves = game.named_moves(position);
-    let named: Vec<(String, Move<Position>)> = moves.iter().map(|(n, m, _)| (n.clone(), m.clone())).collect();
     let header = Header {
         game: "njaka".to_owned(),
         parameters: json!({
@@ -39,11 +38,8 @@ pub fn report(
         to_move: position.to_move().name().to_lowercase(),
         details: None,
     };
-    let between = |a: &Position, b: &Position| {
-        game.named_moves(a).into_iter().find(|(_, m, _)| m.position == *b).map_or_else(|| "?".to_owned(), |(n, _, _)| n)
-    };
-    let (mut report, line) =
-        position_report(game, tables, position, header, &named, between, max_line, tables_report, None)?;
+    let named = |p: &Position| game.named_moves(p).into_iter().map(|(n, m, _)| (n, m)).collect();
+    let (mut report, line) = position_report(game, tables, position, header, named, max_line, tables_report, None)?;
     for (m, (_, _, sowing)) in report.moves.iter_mut().flatten().zip(&moves) {
         m.captures = sowing.map(|s| s.mover_sets as u32 * 4);
     }

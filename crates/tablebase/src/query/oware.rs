@@ -25,13 +25,15 @@ pub fn report(
     tables_report: TablesReport,
     max_line: usize,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
-    let sowings = if game.end(position).is_some() { Vec::new() } else { game.sowings(position) };
-    let named: Vec<(String, Move<Position>)> = sowings
-        .iter()
-        .map(|&(pit, sown)| {
-            ((pit + 1).to_string(), Move { position: game.after(position, sown), gain: 0, turn: Turn::Passes })
-        })
-        .collect();
+    let sowings = |p: &Position| if game.end(p).is_some() { Vec::new() } else { game.sowings(p) };
+    let named = |p: &Position| {
+        sowings(p)
+            .into_iter()
+            .map(|(pit, sown)| {
+                ((pit + 1).to_string(), Move { position: game.after(p, sown), gain: 0, turn: Turn::Passes })
+            })
+            .collect()
+    };
     let start = *position == game.start();
     let rules = game.rules().name().to_owned();
     let header = Header {
@@ -43,15 +45,8 @@ pub fn report(
         to_move: if start { "south" } else { "mover" }.to_owned(),
         details: None,
     };
-    let between = |from: &Position, to: &Position| {
-        game.sowings(from)
-            .into_iter()
-            .find(|&(_, sown)| game.after(from, sown) == *to)
-            .map_or_else(|| "?".to_owned(), |(pit, _)| (pit + 1).to_string())
-    };
-    let (mut report, line) =
-        position_report(game, tables, position, header, &named, between, max_line, tables_report, None)?;
-    for (m, &(_, sown)) in report.moves.iter_mut().flatten().zip(&sowings) {
+    let (mut report, line) = position_report(game, tables, position, header, named, max_line, tables_report, None)?;
+    for (m, (_, sown)) in report.moves.iter_mut().flatten().zip(sowings(position)) {
         m.captures = Some(sown.captured as u32);
     }
     Ok((report, line))
@@ -82,7 +77,12 @@ fn asked(request: &Request) -> Result<(Oware, Position), QueryError> {
         Some(text) => Some(text.parse::<Position>().map_err(read_error)?),
         None => None,
     };
-    let m = pits.or(position.map(|p| p.board.pits_per_row())).unwrap_or(MAX_PITS);
+    let m = match (pits, position.map(|p| p.board.pits_per_row())) {
+        (Some(m), Some(p)) if m != p => {
+            return Err(QueryError::parameter("pits", format!("the position has {p} pits a row, but pits says {m}")))
+        }
+        (m, p) => m.or(p).unwrap_or(MAX_PITS),
+    };
     let seeds = match (seeds, position) {
         (Some(s), _) => s,
         (None, Some(p)) if p.total() % (2 * m as u32) == 0 && p.total() > 0 => p.total() / (2 * m as u32),

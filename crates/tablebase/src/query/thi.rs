@@ -8,7 +8,7 @@ use crate::analysis::{self, Header};
 use crate::registry::{self, Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use games::thi::{notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
-use retro::{Game, Move, Tables, Value};
+use retro::{Game, Tables, Value};
 use serde_json::json;
 use std::path::Path;
 
@@ -24,8 +24,6 @@ pub fn report(
     tables_report: TablesReport,
     reachable: Option<ReachableReport>,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
-    let named: Vec<(String, Move<Position>)> =
-        game.named_moves(position).into_iter().map(|(m, s)| (m.name(position), s)).collect();
     let rules = game.rules();
     let start = setup.is_some_and(|s| *position == s.start());
     let details = match start {
@@ -45,17 +43,8 @@ pub fn report(
         to_move: if position.to_move() == Colour::White { "white" } else { "black" }.to_owned(),
         details,
     };
-    let between = |a: &Position, b: &Position| move_name(game, a, b);
-    analysis::position_report(game, tables, position, header, &named, between, max_line, tables_report, reachable)
-}
-
-/// The name of the move from `from` to `to`.
-fn move_name(game: &Thi, from: &Position, to: &Position) -> String {
-    game.named_moves(from)
-        .into_iter()
-        .find(|(_, s)| s.position == *to)
-        .map(|(m, _)| m.name(from))
-        .unwrap_or_else(|| "?".to_owned())
+    let named = |p: &Position| game.named_moves(p).into_iter().map(|(m, s)| (m.name(p), s)).collect();
+    analysis::position_report(game, tables, position, header, named, max_line, tables_report, reachable)
 }
 
 /// The board: rows from Black's first row down, each square's stack bottom to top, owned

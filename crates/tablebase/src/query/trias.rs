@@ -25,7 +25,6 @@ pub fn report(
     tables_report: TablesReport,
     reachable: Option<ReachableReport>,
 ) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
-    let named = game.named_moves(position);
     let details = explain.then(|| {
         let moves: Vec<_> = laps(position)
             .iter()
@@ -41,10 +40,8 @@ pub fn report(
         to_move: position.to_move().name().to_lowercase(),
         details,
     };
-    let between = |a: &Position, b: &Position| {
-        a.moves().find(|(_, p)| p == b).map_or_else(|| "?".to_owned(), |(file, _)| file.to_string())
-    };
-    position_report(game, tables, position, header, &named, between, max_line, tables_report, reachable)
+    let named = |p: &Position| game.named_moves(p);
+    position_report(game, tables, position, header, named, max_line, tables_report, reachable)
 }
 
 /// Every legal move's name, laps, and stones taken off the board.
