@@ -9,7 +9,8 @@
 for arg in "$@"; do
   case $arg in
     -h | --help)
-      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      # The opening comment, after any `#!` line.
+      awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
       exit 0
       ;;
     -*)

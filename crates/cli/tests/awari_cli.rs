@@ -6,6 +6,23 @@ use common::{json, solve, stderr};
 
 use std::process::Command;
 
+/// In a tier with cycles the first best move in order may go round a cycle that scores 0
+/// while the position is worth more: the line leaves the tier instead, captures what the
+/// value says, and the best move reported is the one it plays, even with no line asked.
+#[test]
+fn the_line_makes_the_value_and_its_first_move_is_the_best() {
+    let dir = tempfile::tempdir().unwrap();
+    json(&solve(dir.path(), &["awari", "--pits", "4", "--stones", "5", "--json"]));
+    let position = "0,0,0,1,0,0,1,3";
+    let p = json(&solve(dir.path(), &["awari", "--position", position, "--json"]));
+    assert_eq!(p["value"]["score"], 1, "{p}");
+    assert_eq!(p["line"][0], p["best"], "{p}");
+    assert_ne!(p["line_end"]["kind"], "repetition", "a +1 made by endless play: {p}");
+    let cut = json(&solve(dir.path(), &["awari", "--position", position, "--max-line", "0", "--json"]));
+    assert_eq!(cut["best"], p["best"]);
+    assert_eq!(cut["line"], serde_json::json!([]));
+}
+
 #[test]
 fn builds_reports_and_answers_positions() {
     let dir = tempfile::tempdir().unwrap();

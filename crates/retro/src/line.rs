@@ -108,6 +108,9 @@ pub fn principal_line<G: Game>(
             line.end = LineEnd::Over(v);
             return Ok(line);
         }
+        if line.moves.len() >= max_plies {
+            return Ok(line);
+        }
         let stored = tables.value(game, &here)?;
         let tier = game.locate(&here).tier;
         let steps = if game.engine(tier) == Engine::CyclicScore && stored != G::Value::ENDLESS {

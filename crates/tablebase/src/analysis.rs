@@ -36,7 +36,8 @@ pub struct Analysis {
     pub over: bool,
     /// Every legal move, in the game's order.
     pub moves: Vec<MoveReport>,
-    /// The best move's name (the first in order among the best).
+    /// The best move's name: the principal line's first move, one of the best (in a tier
+    /// with cycles not always the first of them in order).
     pub best: Option<String>,
     /// The names of the principal line's moves.
     pub line: Vec<String>,
@@ -66,7 +67,6 @@ where
     let value = tables.value(game, position)?;
     let over = game.end(position);
     let values = move_values(game, tables, named.iter().map(|(_, m)| m))?;
-    let best = best_move(&values).map(|i| named[i].0.clone());
     let moves = named
         .iter()
         .zip(&values)
@@ -77,7 +77,18 @@ where
             captures: None,
         })
         .collect();
-    let line = principal_line(game, tables, position, max_line)?;
+    // The best move is the one the line plays: in a tier with cycles the first best move
+    // in order may go round a cycle that does not make the value, and the line's does.
+    let mut line = principal_line(game, tables, position, max_line.max(1))?;
+    let best = match line.moves.first() {
+        Some(first) => named.iter().find(|(_, m)| m == first).map(|(name, _)| name.clone()),
+        None => best_move(&values).map(|i| named[i].0.clone()),
+    };
+    if max_line == 0 && !line.moves.is_empty() {
+        line.positions.truncate(1);
+        line.moves.clear();
+        line.end = RetroLineEnd::Cut;
+    }
     // The move itself, gain and turn with the position, names it: two moves of one
     // position may reach the same next one.
     let names = line
