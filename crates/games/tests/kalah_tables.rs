@@ -98,6 +98,9 @@ fn tables_equal_plain_minimax_under_every_preset() {
                 let table = tables.value(&game, &p.board()).unwrap() as i32 + p.store_difference();
                 assert_eq!(table, minimax(&rules, p, &mut memo), "{rules}: Kalah({m},{n}) at {p}");
             }
+            // Lines over the tables' boards, extra turns (`Turn::Keeps`) among their moves.
+            let boards: Vec<_> = seen.iter().map(|p| p.board()).collect();
+            assert_eq!(retro::kit::check_lines(&game, &tables, &boards, 1000), boards.len(), "{rules}: Kalah({m},{n})");
         }
     }
 }
