@@ -201,11 +201,11 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         "time (s)"
     )?;
     for row in &rows {
-        // Bounded: every row passed `Position::start` when it was read.
-        let total = 2 * row.m as u32 * row.n;
         if !within(row) {
             continue;
         }
+        // Bounded: every row passed `Position::start` when it was read.
+        let total = 2 * row.m as u32 * row.n;
         let rules = Rules::preset(&row.rules)?;
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;

@@ -77,21 +77,13 @@ where
             captures: None,
         })
         .collect();
-    // The best move is the one the line plays: in a tier with cycles the first best move
-    // in order may go round a cycle that does not make the value, and the line's does.
+    // The best move is the one the line plays (read with one move at least): in a tier
+    // with cycles the first best move in order may go round a cycle that does not make
+    // the value, and the line's does.
     let mut line = principal_line(game, tables, position, max_line.max(1))?;
-    let best = match line.moves.first() {
-        Some(first) => named.iter().find(|(_, m)| m == first).map(|(name, _)| name.clone()),
-        None => best_move(&values).map(|i| named[i].0.clone()),
-    };
-    if max_line == 0 && !line.moves.is_empty() {
-        line.positions.truncate(1);
-        line.moves.clear();
-        line.end = RetroLineEnd::Cut;
-    }
     // The move itself, gain and turn with the position, names it: two moves of one
     // position may reach the same next one.
-    let names = line
+    let mut names: Vec<String> = line
         .positions
         .iter()
         .zip(&line.moves)
@@ -99,6 +91,13 @@ where
             named_moves(from).into_iter().find(|(_, m)| m == played).map_or_else(|| "?".to_owned(), |(name, _)| name)
         })
         .collect();
+    let best = names.first().cloned().or_else(|| best_move(&values).map(|i| named[i].0.clone()));
+    if max_line == 0 && !line.moves.is_empty() {
+        line.positions.truncate(1);
+        line.moves.clear();
+        names.clear();
+        line.end = RetroLineEnd::Cut;
+    }
     let last = line.positions.last().expect("a line starts with its position").to_string();
     let line_end = match line.end {
         RetroLineEnd::Over(_) => LineEnd { kind: LineEndKind::Over, position: last, repeats_ply: None },
