@@ -62,6 +62,12 @@ fn an_interrupted_build_resumes_to_identical_tables() {
     assert_eq!((report.tiers_reused, report.tiers_built), (14, 14));
     assert!(!resumed.path().join(".tier-6-6.tbl.4242.tmp").exists());
     assert_eq!(checksums(&game, resumed.path()), checksums(&game, whole.path()));
+    // With every table there, a run that builds nothing still clears what a killed build
+    // left, and reuses every tier.
+    std::fs::write(resumed.path().join(".tier-6-6.slots.tmp"), b"a spill file").unwrap();
+    let (_, report) = build(&game, resumed.path(), &[root], &Silent, &BuildOptions::default()).unwrap();
+    assert_eq!((report.tiers_reused, report.tiers_built), (28, 0));
+    assert!(!resumed.path().join(".tier-6-6.slots.tmp").exists());
 }
 
 #[test]

@@ -101,6 +101,13 @@ pub fn is_temporary(name: &str) -> bool {
     name.starts_with(".tier-") && name.ends_with(".tmp")
 }
 
+/// Whether `dir` holds a build's temporary files ([`is_temporary`]); a directory that
+/// cannot be read holds none this can clear.
+fn holds_temporaries(dir: &Path) -> bool {
+    std::fs::read_dir(dir)
+        .is_ok_and(|entries| entries.flatten().any(|entry| is_temporary(&entry.file_name().to_string_lossy())))
+}
+
 /// Claims `dir` (created if missing) for a build, then deletes the temporary files that
 /// interrupted builds left there: with the claim held, no other build is writing them.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
@@ -299,10 +306,11 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
         Ok((tables, report))
     };
     // Every tier there: only opened, unless a killed build left some of them to store
-    // compact and the directory can be claimed to finish that (a read-only one, or one
-    // another build holds, is answered from as it stands).
+    // compact, or left temporary files (a spill file can be gigabytes), and the directory
+    // can be claimed to finish or clear that (a read-only one, or one another build
+    // holds, is answered from as it stands).
     let pending = pending_compaction(dir);
-    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) {
+    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) && !holds_temporaries(dir) {
         return open_only(order);
     }
     let _lock = match lock_directory(dir) {
