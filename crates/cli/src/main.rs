@@ -110,10 +110,24 @@ impl Cli {
     }
 }
 
+/// Whether `--threads` is given both before the command and after it: the parser refuses
+/// it twice at one level, but across the two it would keep the later silently.
+fn threads_given_twice(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let given = args
+        .take_while(|a| a != "--")
+        .filter(|a| a.to_str().is_some_and(|a| a == "--threads" || a.starts_with("--threads=")))
+        .count();
+    given > 1
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if let Some(message) = cli.misplaced_flag(matches.subcommand_name().unwrap_or_default()) {
+        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
+    }
+    if threads_given_twice(std::env::args_os()) {
+        let message = "--threads is given twice, before the command and after it: give it once";
         Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
     }
     if let Some(threads) = cli.threads {

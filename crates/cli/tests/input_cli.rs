@@ -50,6 +50,25 @@ fn a_thread_count_outside_1_to_1024_is_refused() {
     }
 }
 
+/// Given before the command and after it, the later count would win unseen.
+#[test]
+fn a_thread_count_given_at_both_levels_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let twice: [&[&str]; 2] = [
+        &["--threads", "1", "thi", "--board", "primus", "--threads", "2"],
+        &["--threads=1", "thi", "--board", "primus", "--threads=2", "--json"],
+    ];
+    for args in twice {
+        let out = solve(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--threads is given twice"), "{args:?}: {}", stderr(&out));
+    }
+    // Once, at either level, is fine.
+    for args in [["--threads", "1", "thi", "--board", "primus"], ["thi", "--board", "primus", "--threads", "1"]] {
+        assert!(solve(dir.path(), &args).status.success(), "{args:?}");
+    }
+}
+
 #[test]
 fn a_huge_bad_input_is_not_echoed_whole() {
     let dir = tempfile::tempdir().unwrap();
