@@ -197,6 +197,45 @@ fn a_finished_kalah_game_above_the_tables_is_answered() {
     assert_eq!(answer["moves"].as_array().map(Vec::len), Some(0), "{answer}");
 }
 
+/// Every start `/api/games` lists is answered, however many seeds a pit: a 1-pit board
+/// holds up to 127 a pit.
+#[test]
+fn every_listed_kalah_start_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["kalah", "--pits", "1", "--seeds", "70", "--table"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let server = Server::start(dir.path());
+    let (_, games) = server.get_json("/api/games");
+    let kalah = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "kalah").unwrap();
+    let starts = kalah["tables"][0]["starts"].as_array().unwrap();
+    assert_eq!(starts.len(), 70, "{kalah}");
+    for start in starts {
+        let (status, answer) = server.get_json(&format!("/api/kalah?pits=1&seeds={}", start["seeds"]));
+        assert_eq!(status, 200, "{start}: {answer}");
+        assert_eq!(answer["parameters"]["seeds"], start["seeds"]);
+    }
+}
+
+/// The command named for tables not built says what it would cost where that is far
+/// past a small build, and what answers the position without it.
+#[test]
+fn a_kalah_start_past_any_full_table_names_the_cost_and_the_search() {
+    let server = Server::start(tables());
+    let (status, body) = server.get_json("/api/kalah?pits=6&seeds=4");
+    assert_eq!((status, body["kind"].as_str()), (404, Some("not-built")), "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("every board of up to 48 seeds") && error.contains("on disk"), "{error}");
+    assert!(error.contains("`solve kalah --pits 6 --seeds 4 --rules empty-capture` answers it"), "{error}");
+    // A small build is only named.
+    let (status, body) = server.get_json("/api/kalah?pits=3&seeds=3");
+    assert_eq!(status, 404, "{body}");
+    assert!(!body["error"].as_str().unwrap().contains("on disk"), "{body}");
+    // No 64-bit index numbers every board of 240 seeds in eight pits a row.
+    let (status, body) = server.get_json("/api/kalah?pits=8&seeds=15");
+    assert_eq!((status, body["kind"].as_str()), (400, Some("impossible")), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("no command builds"), "{body}");
+}
+
 #[test]
 fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     let server = Server::start(tables());

@@ -106,6 +106,7 @@ impl Library {
         Err(QueryError::NotBuilt {
             what: format!("the {} tables this request needs", game.name),
             command: format!("{}{}", build.command, registry::out_flag(&self.root)),
+            note: build.note,
             left_out,
         })
     }

@@ -87,6 +87,9 @@ pub struct Build {
     pub command: String,
     /// The tables' directory.
     pub dir: PathBuf,
+    /// What the command costs, where it is far from small, and what else answers the
+    /// position; said after the command.
+    pub note: Option<String>,
 }
 
 impl GameEntry {

@@ -100,7 +100,11 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, AwariBoard), QueryErr
 pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let (m, _, board) = asked(request)?;
     let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-    Ok(Build { command: format!("solve awari{pits} --stones {}", board.stones()), dir: registry::awari_dir(root, m) })
+    Ok(Build {
+        command: format!("solve awari{pits} --stones {}", board.stones()),
+        dir: registry::awari_dir(root, m),
+        note: None,
+    })
 }
 
 /// Opens Awari's tables of `tiers` in `dir` under the key `awari pits=M rules=awari`.

@@ -12,7 +12,8 @@ use games::kalah::board::{PositionError, MAX_PITS};
 use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
 use games::kalah::{Kalah, Position, Rules};
-use retro::Tables;
+use retro::{Game, Tables};
+use search::kalah::solver::{LARGE_AUTO_POSITIONS, TABLE_BYTES_PER_POSITION};
 use search::kalah::Solver;
 use serde_json::json;
 use std::path::Path;
@@ -56,7 +57,8 @@ fn read_error(e: NotationError) -> QueryError {
 fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError> {
     request.only(&["pits", "rules", "seeds", "position"])?;
     let pits = request.number::<usize>("pits", 1..=MAX_PITS)?;
-    let seeds = request.number::<u32>("seeds", 1..=64)?;
+    // The start itself says whether its seeds fit its pits (a Kalah game holds at most 255).
+    let seeds = request.number::<u32>("seeds", 1..=255)?;
     let position = match (request.position(), seeds) {
         (Some(_), Some(_)) => {
             return Err(QueryError::parameter("seeds", "give seeds (the start) or a position, not both"))
@@ -80,11 +82,29 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let rules = rules(request)?;
     let (m, seeds, position) = asked(request)?;
     let flags = rules_flags(&rules);
-    let command = match seeds {
-        Some(n) => format!("solve kalah --pits {m} --seeds {n} {flags} --table"),
-        None => format!("solve kalah --position \"{position}\" {flags} --table"),
+    let asked = match seeds {
+        Some(n) => format!("solve kalah --pits {m} --seeds {n} {flags}"),
+        None => format!("solve kalah --position \"{position}\" {flags}"),
     };
-    Ok(Build { command, dir: registry::kalah_dir(root, m, &rules) })
+    let total = position.seeds_in_pits();
+    let searched = format!("`{asked}` answers it on the command line, searching above smaller tables");
+    // Every board up to the position's seeds: past an index, or past what `solve kalah`
+    // builds for its own search, the command is named with its size, and the search beside it.
+    let Ok(game) = Kalah::new(m, total, rules) else {
+        return Err(QueryError::Impossible(format!(
+            "the boards of up to {total} seeds in {m} pits a row are more than a 64-bit index can number: no \
+             command builds their tables ({searched})"
+        )));
+    };
+    let boards: f64 = game.tiers_up_to(total).into_iter().map(|t| game.tier_size(t) as f64).sum();
+    let note = (boards > LARGE_AUTO_POSITIONS as f64).then(|| {
+        format!(
+            "every board of up to {total} seeds: {boards:.2e} boards, about {} on disk; the server answers \
+             from such tables alone, and {searched}",
+            retro::memory::human(boards * TABLE_BYTES_PER_POSITION)
+        )
+    });
+    Ok(Build { command: format!("{asked} --table"), dir: registry::kalah_dir(root, m, &rules), note })
 }
 
 /// Opens Kalah's tables of `tiers` in `dir` under its key.

@@ -45,12 +45,14 @@ pub enum QueryError {
     #[error("these tables are for another board or other rules")]
     NotHere,
     /// The tables that would answer are not built (or not loaded).
-    #[error("{what} are not built here; build them with `{command}`{}", left_out_note(.left_out))]
+    #[error("{what} are not built here; build them with `{command}`{}{}", .note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default(), left_out_note(.left_out))]
     NotBuilt {
         /// What is missing.
         what: String,
         /// The command that builds them.
         command: String,
+        /// What the command costs, where it is far from small, and what else answers.
+        note: Option<String>,
         /// Directories of the game's tables that failed their checks and were left out,
         /// with why: the tables asked for may be one of them, to be rebuilt first.
         left_out: Vec<String>,

@@ -122,7 +122,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         Some(s) => format!("solve njaka --holes {} --counters {s}{variant}{direction}", game.holes()),
         None => format!("solve njaka --position \"{position}\" --build{variant}{direction}"),
     };
-    Ok(Build { command, dir: registry::njaka_dir(root, &game) })
+    Ok(Build { command, dir: registry::njaka_dir(root, &game), note: None })
 }
 
 /// Opens the tables of `tiers` in `dir` under the key `njaka holes=H variant=V direction=D`.

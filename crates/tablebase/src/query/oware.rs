@@ -120,7 +120,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         game.pits_per_row(),
         game.target()
     );
-    Ok(Build { command, dir: registry::oware_dir(root, &game) })
+    Ok(Build { command, dir: registry::oware_dir(root, &game), note: None })
 }
 
 /// Opens the Trysse or Wari tables of `tiers` in `dir` under their key.

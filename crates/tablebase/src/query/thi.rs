@@ -149,7 +149,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         // without a board.
         Ok(None) => {
             let command = format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name());
-            return Ok(Build { command, dir });
+            return Ok(Build { command, dir, note: None });
         }
         // Named as the command names it: the board asked for (`board=`), or the position's
         // own tables, a start's too.
@@ -174,7 +174,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
     let command = format!("solve thi {board} --rules {}{bonus}", rules.set.name());
-    Ok(Build { command, dir })
+    Ok(Build { command, dir, note: None })
 }
 
 /// Opens THI`'s tables of `tiers` in `dir` under the key `thi size=N rules=R bonus=B`.

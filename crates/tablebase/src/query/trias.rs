@@ -143,7 +143,7 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
              command builds them"
         )));
     };
-    Ok(Build { command, dir: registry::trias_dir(root, k) })
+    Ok(Build { command, dir: registry::trias_dir(root, k), note: None })
 }
 
 /// Opens Trias's tables of `tiers` in `dir` under the key `trias holes=K`.
