@@ -52,6 +52,9 @@ fn bad_notation_is_an_error() {
             "{text}"
         );
     }
+    // A count past what is read is not shown as a number the user did not write.
+    let past = notation::parse("2,2,2/2,2,2 99999999999-0 S").unwrap_err().to_string();
+    assert!(past.contains("4294967295 or more in the stores"), "{past}");
     assert!(matches!(notation::parse("4,4/4,4 -1-0 S"), Err(NotationError::Stores(_))));
     assert_eq!(Position::start(6, 0), Err(PositionError::NoSeeds(0)));
     // Seeds a pit whose product with the pits passes 32 bits: refused, not wrapped to an

@@ -436,13 +436,22 @@ pub enum PositionError {
     NoSeeds(u32),
     /// More seeds in the pits and stores together than the 255 a game here has: the
     /// stores only gain seeds from the pits, so a game is bounded by its total.
-    #[error("{pits} seeds in the pits and {stores} in the stores: a game here has at most {MAX_SEEDS} in all")]
+    #[error("{pits} seeds in the pits and {} in the stores: a game here has at most {MAX_SEEDS} in all", at_least(*.stores))]
     GameSeeds {
         /// Seeds in the pits.
         pits: u32,
-        /// Seeds in both stores.
+        /// Seeds in both stores (`u32::MAX`: that many or more, as a count past it reads).
         stores: u32,
     },
+}
+
+/// A count that reads as `u32::MAX` when written larger, said so.
+fn at_least(count: u32) -> String {
+    if count == u32::MAX {
+        format!("{count} or more")
+    } else {
+        count.to_string()
+    }
 }
 
 /// A full position: pits, stores and the side to move.
