@@ -100,6 +100,10 @@ pub fn tier_positions(k: usize, n: u32) -> u64 {
     count.and_then(|c| u64::try_from(c).ok()).unwrap_or(u64::MAX)
 }
 
+/// How many times slower than a board of few stones a hole the fullest boards solve, at
+/// most ([`Game::footprint`]'s rate).
+const SLOWEST_LAPS: f64 = 12.0;
+
 impl Game for Trias {
     type Position = Position;
     type Tier = u8;
@@ -168,10 +172,14 @@ impl Game for Trias {
     /// Trias): about 2.5 million positions a second a thread up to 2.3 stones a hole,
     /// then half as fast for each half stone more (3.9 a hole: a tenth). Against the
     /// builds of docs/results.md this gives 36 s for 3×3 with 3 stones (33.5 s measured),
-    /// about 4 min for 3×4 with 2 (5.2), 30 min for 3×6 with 1 (33).
+    /// about 4 min for 3×4 with 2 (5.2), 30 min for 3×6 with 1 (33). The fall stops
+    /// near a twelfth: 3×3's fullest tiers (4.4 to 5 stones a hole) ran at 0.2 to 0.5
+    /// million a second, 3×2 with 10 stones a hole at about 0.3, and boards of one or two
+    /// holes a row with dozens of stones a hole faster still (the halving, left to run,
+    /// announced hours for builds of seconds).
     fn footprint(&self, tier: u8) -> Footprint {
         let per_hole = f64::from(tier) / (3 * self.holes()) as f64;
-        let slowdown = 2f64.powf(((per_hole - 2.3) / 0.5).max(0.0));
+        let slowdown = 2f64.powf(((per_hole - 2.3) / 0.5).max(0.0)).min(SLOWEST_LAPS);
         Footprint { rate: 2.5e6 / slowdown, ..Footprint::of_tier(self, tier) }
     }
 }
@@ -189,6 +197,21 @@ mod tests {
         // The figure: the 3×4 board with 2 stones a hole has about 1.25·10⁹ boards.
         let total: u64 = (0..=24).map(|n| tier_positions(4, n)).sum();
         assert_eq!(total, 1_251_677_700);
+    }
+
+    /// The time a build announces stays near what it takes: the rate's fall with full
+    /// holes stops, or one hole a row with 85 stones (2.8 million boards, about 2 s) was
+    /// announced as 10^44 hours.
+    #[test]
+    fn full_holes_slow_the_announced_rate_boundedly() {
+        let seconds = |k: usize, stones: u32| {
+            let game = Trias::new(k, stones).unwrap();
+            (0..=stones as u8).map(|t| game.tier_size(t) as f64 / game.footprint(t).rate).sum::<f64>()
+        };
+        assert!(seconds(1, 255) < 60.0, "{}", seconds(1, 255));
+        assert!(seconds(2, 60) < 3600.0, "{}", seconds(2, 60));
+        // Where it was fitted, unchanged: 3×3 with 3 stones a hole, about a minute of one thread.
+        assert!((40.0..120.0).contains(&seconds(3, 27)), "{}", seconds(3, 27));
     }
 
     #[test]
