@@ -69,7 +69,7 @@ pub struct ThiArgs {
     /// with --position, the smallest setup of the position's board that holds its
     /// counters, or, where that setup is too large to number, tables up to the position's
     /// own counters).
-    #[arg(long, conflicts_with = "size")]
+    #[arg(long, conflicts_with_all = ["size", "height", "rows"])]
     board: Option<String>,
     /// Board side for a custom setup (with --height or --rows).
     #[arg(long, requires = "setup_kind")]

@@ -189,8 +189,11 @@ fn the_verifier_passes_on_primus() {
 #[test]
 fn bad_input_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--board", "nonsense"], "unknown board"),
+        // A custom setup's kind beside a named board: refused, not dropped for the board.
+        (&["--board", "duo", "--height", "1"], "cannot be used with"),
+        (&["--board", "primus", "--rows", "1"], "cannot be used with"),
         (&["--board", "primus", "--position", "b,b,b/-,-,-/w,w,w"], "expected `<rows> <side>`"),
         (&["--board", "primus", "--position", "b,b,w/-,-,-/w,w,w w"], "opponent's first row"),
         (&["--board", "primus", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w"], "at most 3 per player"),
