@@ -396,6 +396,30 @@ fn bearing_off_the_last_counter_ends_the_game_or_gives_a_bonus_turn_by_rule_set(
     }
 }
 
+/// `--bonus any`, the opponent's last counter borne off: under the rule sets in which a
+/// player with no counter left ends the game, the end comes before the bonus and the
+/// finished game is shown with the opponent to move, as when the mover bears off his
+/// own last counter; under `fixed2` the bonus turn comes.
+#[test]
+fn bearing_off_the_opponents_last_counter_ends_the_game_before_any_bonus() {
+    // White: a1, and b2 carrying Black's only counter; b2:SE bears that counter off.
+    let text = "-,-,-/-,bw,-/w,-,- w";
+    for set in RuleSet::ALL {
+        let rules = Rules { set, bonus: Bonus::Any };
+        let got = moves_of(rules, text);
+        let (_, after, turn) = got.iter().find(|(name, _, _)| name == "b2:SE").unwrap();
+        let (board, want_turn, value) = match set {
+            // White to move with Black's counters all gone: Black has won.
+            RuleSet::Fixed2 | RuleSet::Fixed2Pass => ("-,-,-/-,-,-/w,-,w w", Keeps, None),
+            _ => ("-,-,-/-,-,-/w,-,w b", Passes, Some(Value::Win(0))),
+        };
+        assert_eq!((after.as_str(), *turn), (board, want_turn), "{rules}");
+        if let Some(value) = value {
+            assert_eq!(outcome(rules, &pos(board)), Some(value), "{rules}");
+        }
+    }
+}
+
 #[test]
 fn blocked_player_in_a_bonus_turn() {
     // White: w on b2 and a counter under Black's top on a2. b2:N bears White's own w off;

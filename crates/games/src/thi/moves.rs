@@ -380,9 +380,11 @@ fn next_turn(rules: Rules, after: &Position, mover: Colour, borne: [u8; 2]) -> T
         Bonus::Any => borne[0] + borne[1] > 0,
     };
     let bonus = earned
-        // Under the first three rule sets a player who bore off his last counter has
-        // won at once; the game is shown over with his opponent to move.
-        && (rules.set.counts_at_end() || after.count(mover) > 0);
+        // Under the first three rule sets the game ends at once when a player has no
+        // counter left (his own last borne off, or under `--bonus any` his opponent's):
+        // the end checks come before the bonus, and a finished game is shown with the
+        // mover's opponent to move.
+        && (rules.set.counts_at_end() || (after.count(mover) > 0 && after.count(mover.other()) > 0));
     if bonus {
         Turn::Keeps
     } else {
