@@ -241,6 +241,33 @@ fn an_edited_census_count_is_never_printed() {
     assert_eq!(second["reachable"], first["reachable"]);
 }
 
+/// A count cached by a census that counted other positions (its version line older),
+/// however well its checksum holds, is counted again.
+#[test]
+fn a_census_cached_under_another_version_is_counted_again() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let first = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    let cache = dir.join("census-primus.txt");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    let (body, _) = text.strip_suffix('\n').unwrap().rsplit_once('\n').unwrap();
+    let positions = first["reachable"]["positions"].as_u64().unwrap();
+    let win = first["reachable"]["win"].as_u64().unwrap();
+    let old = body
+        .lines()
+        .filter(|l| !l.starts_with("census="))
+        .map(|l| match l.split_once('=') {
+            Some(("positions", _)) => format!("positions={}", positions + 1),
+            Some(("win", _)) => format!("win={}", win + 1),
+            _ => l.to_owned(),
+        })
+        .fold(String::new(), |text, l| text + &l + "\n");
+    let checksum = xxhash_rust::xxh3::xxh3_64(old.as_bytes());
+    std::fs::write(&cache, format!("{old}checksum={checksum:016x}\n")).unwrap();
+    let second = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    assert_eq!(second["reachable"], first["reachable"]);
+}
+
 /// A count that cannot be saved (here a directory holds the cache's name) is printed,
 /// with a warning, and leaves no temporary file behind.
 #[test]

@@ -279,8 +279,14 @@ pub struct CachedCensus {
     pub not_saved: Option<std::io::Error>,
 }
 
-/// The census of `start`, read from `cache` if that file was written for the same start
-/// and the same tables (by the tables' checksums) and its own checksum holds; otherwise
+/// What a census counts, numbered: raised whenever the positions a game reaches change
+/// while its tables stay byte for byte the same, so that no count cached before is
+/// reused. 2: THI` under `--bonus any` shows a game ended by bearing off the opponent's
+/// last counter with the opponent to move, not the mover.
+const CENSUS_VERSION: u32 = 2;
+
+/// The census of `start`, read from `cache` if that file was written for the same start,
+/// the same tables (by the tables' checksums) and [`CENSUS_VERSION`], and its own checksum holds; otherwise
 /// computed and written there. A cache that does not match, or was edited, is
 /// recomputed, never trusted.
 pub fn cached_census<G: Game>(
@@ -291,7 +297,7 @@ pub fn cached_census<G: Game>(
     progress: &dyn Fn(Progress),
 ) -> Result<CachedCensus, ProbeError> {
     let fingerprint = format!("{:016x}", tables.fingerprint());
-    let header = format!("start={start}\ntables={fingerprint}\n");
+    let header = format!("census={CENSUS_VERSION}\nstart={start}\ntables={fingerprint}\n");
     // Only a regular file is read: a FIFO under the cache's name would block for ever.
     let cached = std::fs::metadata(cache).is_ok_and(|m| m.is_file());
     if let Some(text) = cached.then(|| std::fs::read_to_string(cache).ok()).flatten() {
