@@ -286,7 +286,7 @@ pub struct CachedCensus {
 const CENSUS_VERSION: u32 = 2;
 
 /// The census of `start`, read from `cache` if that file was written for the same start,
-/// the same tables (by the tables' checksums) and [`CENSUS_VERSION`], and its own checksum holds; otherwise
+/// the same tables (by the tables' checksums) and `CENSUS_VERSION`, and its own checksum holds; otherwise
 /// computed and written there. A cache that does not match, or was edited, is
 /// recomputed, never trusted.
 pub fn cached_census<G: Game>(
