@@ -111,7 +111,7 @@ fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
 fn refusal(big: &TooBig) -> String {
     let TooBig { need, largest, free } = big;
     format!(
-        "about {} of memory, {} of disk and {} ({} positions, the largest tier {}{}); \
+        "about {} of memory, {} of disk and {} ({} positions to build, the largest tier {}{}); \
          this machine has {} available (--force builds anyway)",
         memory::human(need.memory),
         memory::human(need.disk),
