@@ -2,7 +2,7 @@
 # Regenerates the table of the "Trias" section of docs/results.md: the start of every
 # 3×K board with S stones a hole that this machine solves, South to move. Prints Markdown
 # rows on standard output; each board is built from nothing in its own directory, so that
-# every time is a full build (3×6 with 1 stone, the largest, takes about half an hour and 14 GiB).
+# every time is a full build (3×6 with 1 stone, the largest, takes about 19 minutes and 7 GiB).
 #   scripts/trias-results.sh [OUT_DIR]
 #   BOARDS="3x3 4x2" scripts/trias-results.sh    # only these rows (K x S)
 # Tables go to OUT_DIR/KxS; without it, to a fresh temporary directory (removed afterwards).
