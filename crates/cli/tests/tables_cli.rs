@@ -221,12 +221,16 @@ fn a_file_one_byte_too_long_is_not_called_truncated() {
     assert!(err.contains(&expected.to_string()) && !err.contains("truncated"), "{err}");
 }
 
+/// PRIMUS's report, its census counted (or read from the cache), and the cache's path.
+fn primus_census(out: &Path) -> (serde_json::Value, PathBuf) {
+    let report = json(&solve(out, &["thi", "--board", "primus", "--json"]));
+    (report, out.join("thi").join("3x3-original").join("census-primus.txt"))
+}
+
 #[test]
 fn an_edited_census_count_is_never_printed() {
     let out = tempfile::tempdir().unwrap();
-    let dir = primus(out.path());
-    let first = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
-    let cache = dir.join("census-primus.txt");
+    let (first, cache) = primus_census(out.path());
     let text = std::fs::read_to_string(&cache).unwrap();
     let win = first["reachable"]["win"].as_u64().unwrap();
     let loss = first["reachable"]["loss"].as_u64().unwrap();
@@ -237,7 +241,7 @@ fn an_edited_census_count_is_never_printed() {
         .replace("win=WIN\n", &format!("win={loss}\n"));
     assert_ne!(edited, text);
     std::fs::write(&cache, edited).unwrap();
-    let second = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    let (second, _) = primus_census(out.path());
     assert_eq!(second["reachable"], first["reachable"]);
 }
 
@@ -246,9 +250,7 @@ fn an_edited_census_count_is_never_printed() {
 #[test]
 fn a_census_cached_under_another_version_is_counted_again() {
     let out = tempfile::tempdir().unwrap();
-    let dir = primus(out.path());
-    let first = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
-    let cache = dir.join("census-primus.txt");
+    let (first, cache) = primus_census(out.path());
     let text = std::fs::read_to_string(&cache).unwrap();
     let (body, _) = text.strip_suffix('\n').unwrap().rsplit_once('\n').unwrap();
     let positions = first["reachable"]["positions"].as_u64().unwrap();
@@ -264,7 +266,7 @@ fn a_census_cached_under_another_version_is_counted_again() {
         .fold(String::new(), |text, l| text + &l + "\n");
     let checksum = xxhash_rust::xxh3::xxh3_64(old.as_bytes());
     std::fs::write(&cache, format!("{old}checksum={checksum:016x}\n")).unwrap();
-    let second = json(&solve(out.path(), &["thi", "--board", "primus", "--json"]));
+    let (second, _) = primus_census(out.path());
     assert_eq!(second["reachable"], first["reachable"]);
 }
 
