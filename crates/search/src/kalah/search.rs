@@ -31,13 +31,14 @@
 //! itself (young brothers wait) was measured twice as slow.
 //!
 //! The transposition table ([`TranspositionTable`]) is shared by all tasks without
-//! locks. Boards are told apart by a 64-bit hash of their cells; the chance that two of
-//! the at most a few billion boards a search meets collide on all 64 bits, and meet in one
-//! bucket, is below one in a billion.
+//! locks. An entry is found only by its own board (on up to six pits a row; see
+//! [`Key`]): a 64-bit hash alone was not enough, since the boards of a bucket agree on its
+//! index bits, and a search of billions of probes would now and then have read another
+//! board's bounds.
 
 mod task;
 
-use super::transposition::{self, Entry, TranspositionTable};
+use super::transposition::{self, Entry, Key, TranspositionTable};
 use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
 use retro::store::ProbeError;
 use retro::table::Table;
@@ -137,15 +138,8 @@ impl Worker<'_> {
 }
 
 #[inline]
-fn hash(board: &Board) -> u64 {
-    let v = board.word();
-    // Two rounds of a 64-bit finaliser over the halves (splitmix64's constants).
-    let mix = |mut z: u64| {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
-        z ^ (z >> 31)
-    };
-    mix(mix(v as u64) ^ (v >> 64) as u64)
+fn key(board: &Board) -> Key {
+    Key::of(board.word())
 }
 
 /// Where a child's value comes from.
@@ -155,8 +149,8 @@ enum Source<'t> {
     Known(i16),
     /// A table, the child's rank in it and its seeds.
     Table(&'t Table, u64, u32),
-    /// The search; the child's hash.
-    Search(u64),
+    /// The search; the child's key.
+    Search(Key),
 }
 
 /// What a node's children, read, tell it.
@@ -170,12 +164,12 @@ enum Opened {
 }
 
 /// A move still to be searched at a node: its index in the node's move list, its child's
-/// hash, and its place in the order (higher first).
+/// key, and its place in the order (higher first).
 #[derive(Clone, Copy, Default)]
 struct Pending {
     order: i32,
     index: u8,
-    key: u64,
+    key: Key,
 }
 
 impl<'a> Search<'a> {
@@ -344,14 +338,14 @@ impl<'a> Search<'a> {
     /// The pit (0-based) the transposition table holds as the best move at `board`, if it
     /// holds one.
     pub fn stored_best(&self, board: &Board) -> Option<usize> {
-        let entry = self.transpositions.lookup(hash(board))?;
+        let entry = self.transpositions.lookup(key(board))?;
         entry.best.checked_sub(1).map(usize::from)
     }
 
     /// The bounds the transposition table holds on `board`'s value, if it holds an entry
     /// for it: what the search has proved of it so far (MTD(f) narrows them test by test).
     pub fn stored_bounds(&self, board: &Board) -> Option<(i16, i16)> {
-        let entry = self.transpositions.lookup(hash(board))?;
+        let entry = self.transpositions.lookup(key(board))?;
         Some((entry.lower, entry.upper))
     }
 
@@ -388,7 +382,7 @@ impl<'a> Search<'a> {
     /// Stores what a search of the window (`alpha`, `beta`) proved (`best`, by `best_move`),
     /// intersected with what the table already knew (`known`).
     #[inline(always)]
-    fn record(&self, key: u64, mut known: Entry, (alpha, beta): (i16, i16), best: i16, best_move: u8) {
+    fn record(&self, key: Key, mut known: Entry, (alpha, beta): (i16, i16), best: i16, best_move: u8) {
         if best <= alpha {
             known.upper = known.upper.min(best);
         } else if best >= beta {
@@ -420,7 +414,7 @@ impl<'a> Search<'a> {
     /// nothing): breaks with a stored bound that settles the window (alpha, beta) alone,
     /// else continues with the entry and the window narrowed to its bounds.
     #[inline(always)]
-    fn stored_window(&self, key: u64, seeds: u32, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
+    fn stored_window(&self, key: Key, seeds: u32, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
         let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
         let (mut alpha, mut beta) = (alpha, beta);
         if let Some(e) = self.transpositions.lookup(key) {
@@ -448,7 +442,7 @@ impl<'a> Search<'a> {
                     let (table, rank) = self.place(&sown.board, child_seeds)?;
                     Source::Table(table, rank, child_seeds)
                 }
-                None => Source::Search(hash(&sown.board)),
+                None => Source::Search(key(&sown.board)),
             };
         }
         Ok(())

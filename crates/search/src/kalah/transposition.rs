@@ -4,11 +4,28 @@
 //! in its bucket takes the place of the entry with the fewest seeds (the smallest
 //! subtree). Four entries a bucket searched 4.6 % fewer boards than two (one kept for the
 //! most seeds, one always replaced) for every opening move of Kalah(6,4), in the same
-//! memory and with one cache miss a probe as before. An entry holds, per board, the
-//! best lower and upper bounds found, the best move and the board's seeds, in two 64-bit
-//! words written with the "lockless" XOR scheme (the key word is the board's hash XOR the
-//! data word), so threads share it without locks: a torn entry fails its key check and is
-//! ignored.
+//! memory and with one cache miss a probe as before.
+//!
+//! ```text
+//!   a board's cells, 8 bits each:  lo = cells 0..8,  hi = cells 8..16
+//!   its key (Key::of):             hash = mix(mix(lo) ^ hi),  rest = cells 8..12 (hi's low 32 bits)
+//!
+//!   an entry, two 64-bit words:    key word  = hash ^ data word
+//!                                  data word = rest (32) | seeds (8) | best (4) | upper (10) | lower (10)
+//! ```
+//!
+//! A board's entry is read by no other board of up to six pits a row. `mix` is a
+//! bijection, so two boards of one `hi` and different `lo` have different hashes, and on
+//! six pits or fewer `hi` is cells 8 to 11, which `rest` is. The hash alone would not do: the boards in one bucket
+//! already agree on its index bits (25 of them in a full table of 2^27 entries), so a probe
+//! meets another board of its whole hash with odds near 4 · 2^-39, and the billions of
+//! probes of a large search would now and then have read another board's bounds. On seven
+//! and eight pits `rest` leaves out cells 12 to 15, which the hash alone tells apart: a wrong
+//! entry there needs 96 bits to agree by chance.
+//!
+//! Threads share the table without locks by the "lockless" XOR scheme: the key word is the
+//! hash XOR the data word, so a torn entry (one word of one store, the other of another)
+//! fails its key check and is ignored.
 //!
 //! The array is an anonymous memory map with transparent huge pages requested: every probe
 //! lands on a random bucket, and with 4 KiB pages nearly every probe also missed the TLB
@@ -46,26 +63,58 @@ pub struct Entry {
     pub seeds: u8,
 }
 
-/// Data word of an entry: lower bound, upper bound (each offset by 2^15), best pit + 1,
-/// seeds in the pits.
-fn pack(e: Entry) -> u64 {
-    ((e.lower as i32 + 32768) as u64)
-        | (((e.upper as i32 + 32768) as u64) << 16)
-        | ((e.best as u64) << 32)
-        | ((e.seeds as u64) << 40)
+/// Where a board is kept: a hash of its cells, which picks its bucket, and its cells 8 to
+/// 11, which the entry keeps beside its data (see the module's diagram).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Key {
+    /// `mix(mix(lo) ^ hi)`: its low bits are the bucket's index.
+    pub hash: u64,
+    /// Cells 8 to 11 (the whole of `hi` on boards of up to six pits a row).
+    rest: u32,
+}
+
+impl Key {
+    /// The key of the board whose cells, 8 bits each from the mover's pit 1, are `word`.
+    #[inline]
+    pub fn of(word: u128) -> Key {
+        let (lo, hi) = (word as u64, (word >> 64) as u64);
+        // Two rounds of a 64-bit finaliser (splitmix64's constants), a bijection.
+        let mix = |mut z: u64| {
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+            z ^ (z >> 31)
+        };
+        Key { hash: mix(mix(lo) ^ hi), rest: hi as u32 }
+    }
+}
+
+/// Bounds are kept in 10 bits each, offset by this: a board holds at most 255 seeds
+/// (`games::kalah::MAX_SEEDS`), so its value and every bound the search proves on it lie
+/// within ±255.
+const BOUND_OFFSET: i32 = 512;
+
+/// The data word of an entry: its 32 bits of data (lower bound, upper bound, best pit + 1,
+/// seeds in the pits) below the key's `rest`.
+fn pack(rest: u32, e: Entry) -> u64 {
+    debug_assert!(e.lower.abs() < BOUND_OFFSET as i16 && e.upper.abs() < BOUND_OFFSET as i16 && e.best < 16);
+    ((e.lower as i32 + BOUND_OFFSET) as u64)
+        | (((e.upper as i32 + BOUND_OFFSET) as u64) << 10)
+        | ((e.best as u64) << 20)
+        | ((e.seeds as u64) << 24)
+        | ((rest as u64) << 32)
 }
 
 fn unpack(data: u64) -> Entry {
     Entry {
-        lower: ((data & 0xffff) as i32 - 32768) as i16,
-        upper: (((data >> 16) & 0xffff) as i32 - 32768) as i16,
-        best: (data >> 32) as u8,
-        seeds: (data >> 40) as u8,
+        lower: ((data & 0x3ff) as i32 - BOUND_OFFSET) as i16,
+        upper: (((data >> 10) & 0x3ff) as i32 - BOUND_OFFSET) as i16,
+        best: ((data >> 20) & 0xf) as u8,
+        seeds: (data >> 24) as u8,
     }
 }
 
 /// The entry a data word found by [`TranspositionTable::find`] holds (0: none; a packed
-/// entry is never 0).
+/// entry is never 0, its lower bound's field being at least 257).
 #[inline]
 pub fn entry(data: u64) -> Option<Entry> {
     (data != 0).then(|| unpack(data))
@@ -122,20 +171,20 @@ impl TranspositionTable {
             let b = &self.bucket_at(i).0;
             for slot in (0..2 * WAYS).step_by(2) {
                 let (k, d) = (b[slot].load(Relaxed), b[slot + 1].load(Relaxed));
-                let key = k ^ d;
+                let key = Key { hash: k ^ d, rest: (d >> 32) as u32 };
                 // An empty slot has no data word (a packed entry is never 0).
-                if d != 0 && (key as usize) & new != i {
+                if d != 0 && (key.hash as usize) & new != i {
                     b[slot].store(0, Relaxed);
                     b[slot + 1].store(0, Relaxed);
-                    self.store(key, unpack(d));
+                    self.store_data(key, d);
                 }
             }
         }
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        self.bucket_at((key as usize) & self.mask.load(Relaxed))
+    fn bucket(&self, hash: u64) -> &Bucket {
+        self.bucket_at((hash as usize) & self.mask.load(Relaxed))
     }
 
     #[inline]
@@ -148,9 +197,9 @@ impl TranspositionTable {
         unsafe { &*(self.map.as_ptr() as *const Bucket).add(i) }
     }
 
-    /// What the table knows of the board with hash `key`.
+    /// What the table knows of the board with key `key`.
     #[inline]
-    pub fn lookup(&self, key: u64) -> Option<Entry> {
+    pub fn lookup(&self, key: Key) -> Option<Entry> {
         entry(self.find(key))
     }
 
@@ -159,41 +208,53 @@ impl TranspositionTable {
     /// branch on a word still being loaded (is this the key?) is mispredicted often enough
     /// to make the loads wait for each other.
     #[inline]
-    pub fn find(&self, key: u64) -> u64 {
-        let b = &self.bucket(key).0;
+    pub fn find(&self, key: Key) -> u64 {
+        let b = &self.bucket(key.hash).0;
         let words: [u64; 2 * WAYS] = std::array::from_fn(|i| b[i].load(Relaxed));
         let mut data = 0;
         for w in words.chunks_exact(2) {
-            data = if w[0] ^ w[1] == key { w[1] } else { data };
+            data = if w[0] ^ w[1] == key.hash { w[1] } else { data };
         }
-        data
+        // The rest checked once, on the entry the hash picked: two entries of one hash
+        // in a bucket (rare) may make a board miss its own, never read another's.
+        if (data >> 32) as u32 == key.rest {
+            data
+        } else {
+            0
+        }
     }
 
     /// Asks for a board's bucket to be fetched ahead of its [`TranspositionTable::find`]
     /// (the search does other work meanwhile).
     #[inline]
-    pub fn prefetch(&self, key: u64) {
-        retro::prefetch(self.bucket(key));
+    pub fn prefetch(&self, key: Key) {
+        retro::prefetch(self.bucket(key.hash));
     }
 
-    /// Keeps `entry` for the board with hash `key`, in the slot its bucket's replacement
+    /// Keeps `entry` for the board with key `key`, in the slot its bucket's replacement
     /// policy picks.
     #[inline]
-    pub fn store(&self, key: u64, entry: Entry) {
-        let b = &self.bucket(key).0;
-        let data = pack(entry);
+    pub fn store(&self, key: Key, entry: Entry) {
+        self.store_data(key, pack(key.rest, entry));
+    }
+
+    #[inline]
+    fn store_data(&self, key: Key, data: u64) {
+        let b = &self.bucket(key.hash).0;
         let words: [u64; 2 * WAYS] = std::array::from_fn(|i| b[i].load(Relaxed));
         // The board's own entry, else the first entry of the fewest seeds (an empty one,
-        // all zero, has none): the lowest score, the board's own counting below any.
+        // all zero, has none): the lowest score, the board's own counting below any. An
+        // entry of the same hash is taken for the board's own without its rest checked:
+        // overwriting another board's entry only loses it.
         let mut slot = 0;
         let mut lowest = i32::MAX;
         for (i, w) in words.chunks_exact(2).enumerate() {
-            let score = if w[0] ^ w[1] == key { -1 } else { unpack(w[1]).seeds as i32 };
+            let score = if w[0] ^ w[1] == key.hash { -1 } else { unpack(w[1]).seeds as i32 };
             if score < lowest {
                 (slot, lowest) = (2 * i, score);
             }
         }
-        b[slot].store(key ^ data, Relaxed);
+        b[slot].store(key.hash ^ data, Relaxed);
         b[slot + 1].store(data, Relaxed);
     }
 }
@@ -202,13 +263,17 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    fn key(hash: u64, rest: u32) -> Key {
+        Key { hash, rest }
+    }
+
     #[test]
     fn entries_round_trip_and_the_fewest_seeds_make_way() {
         let table = TranspositionTable::new(4).unwrap();
         let buckets = 16 / WAYS as u64;
         let entry = |seeds| Entry { lower: -40, upper: 12, best: 3, seeds };
         // One bucket filled with boards of 30, 20, 40 and 25 seeds.
-        let keys: Vec<u64> = (0..WAYS as u64).map(|i| 7 + i * buckets).collect();
+        let keys: Vec<Key> = (0..WAYS as u64).map(|i| key(7 + i * buckets, 1 << (8 * i) as u32)).collect();
         for (&key, seeds) in keys.iter().zip([30, 20, 40, 25]) {
             table.store(key, entry(seeds));
         }
@@ -216,17 +281,57 @@ mod tests {
             assert_eq!(table.lookup(key), Some(entry(seeds)));
         }
         // A board's own entry is updated in place.
-        table.store(keys[0], Entry { lower: 5, upper: 5, best: 1, seeds: 30 });
-        assert_eq!(table.lookup(keys[0]), Some(Entry { lower: 5, upper: 5, best: 1, seeds: 30 }));
+        let exact = Entry { lower: -255, upper: 255, best: 8, seeds: 255 };
+        table.store(keys[0], exact);
+        assert_eq!(table.lookup(keys[0]), Some(exact), "the widest bounds, the last pit and a full board kept");
         // A fifth board takes the place of the one with the fewest seeds, even with fewer.
-        let fifth = 7 + WAYS as u64 * buckets;
+        let fifth = key(7 + WAYS as u64 * buckets, u32::MAX);
         table.store(fifth, entry(10));
         assert_eq!(table.lookup(fifth), Some(entry(10)));
         assert_eq!(table.lookup(keys[1]), None, "20 seeds, the fewest, made way");
         for &key in [keys[0], keys[2], keys[3]].iter() {
             assert!(table.lookup(key).is_some());
         }
-        assert_eq!(table.lookup(7 + 5 * WAYS as u64 * buckets), None);
+        assert_eq!(table.lookup(key(7 + 5 * WAYS as u64 * buckets, 0)), None);
+    }
+
+    /// The inverse of `Key::of`'s `mix`.
+    fn unmix(mut z: u64) -> u64 {
+        // The inverse of an odd multiplier modulo 2^64, by Newton's iteration.
+        let inverse = |a: u64| (0..6).fold(a, |x: u64, _| x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x))));
+        z ^= (z >> 31) ^ (z >> 62);
+        z = z.wrapping_mul(inverse(0x94d049bb133111eb));
+        z ^= (z >> 27) ^ (z >> 54);
+        z = z.wrapping_mul(inverse(0xbf58476d1ce4e5b9));
+        z ^ (z >> 30) ^ (z >> 60)
+    }
+
+    #[test]
+    fn boards_of_one_hash_are_told_apart() {
+        // A 6-pit board, and another whose last four cells differ, its first eight chosen
+        // so that both hash alike: only the cells past the eighth tell them apart.
+        let a: u128 = u128::from_le_bytes([4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0]);
+        let (lo, hi) = (a as u64, (a >> 64) as u64);
+        let other_hi = 0x0305_0200;
+        // With no cells past the eighth, the hash is mix(mix(lo)).
+        let mixed_lo = unmix(Key::of(lo as u128).hash);
+        let other_lo = unmix(mixed_lo ^ hi ^ other_hi);
+        let b = other_lo as u128 | (other_hi as u128) << 64;
+        let (ka, kb) = (Key::of(a), Key::of(b));
+        assert_ne!(a, b);
+        assert_eq!(ka.hash, kb.hash, "the two boards' hashes collide");
+        assert_ne!(ka, kb);
+        let table = TranspositionTable::new(10).unwrap();
+        let e = Entry { lower: 2, upper: 6, best: 3, seeds: 48 };
+        table.store(ka, e);
+        assert_eq!(table.lookup(ka), Some(e));
+        assert_eq!(table.lookup(kb), None, "another board's bounds are never read");
+        // The second board's store may take the first's slot (one of them is lost, which
+        // costs a re-search), but neither reads the other's bounds.
+        let other = Entry { lower: -6, upper: -6, best: 1, seeds: 40 };
+        table.store(kb, other);
+        assert_eq!(table.lookup(kb), Some(other));
+        assert!(matches!(table.lookup(ka), None | Some(Entry { lower: 2, upper: 6, .. })));
     }
 
     #[test]
@@ -235,7 +340,7 @@ mod tests {
         assert_eq!(table.entries(), WAYS * FIRST_BUCKETS);
         let e = Entry { lower: 1, upper: 3, best: 2, seeds: 9 };
         // Two keys in bucket 5 now; after growing, one stays there and one moves.
-        let (stays, moves) = (5u64, 5 + FIRST_BUCKETS as u64);
+        let (stays, moves) = (key(5, 17), key(5 + FIRST_BUCKETS as u64, 0xdead_beef));
         table.store(stays, e);
         table.store(moves, e);
         let filling = (WAYS * FIRST_BUCKETS) as u64 / ENTRIES_PER_BOARD;
@@ -245,6 +350,7 @@ mod tests {
         assert_eq!(table.entries(), 2 * WAYS * FIRST_BUCKETS);
         assert_eq!(table.lookup(stays), Some(e));
         assert_eq!(table.lookup(moves), Some(e), "moved to its new bucket");
+        assert_eq!(table.lookup(key(5 + FIRST_BUCKETS as u64, 0)), None, "and still told apart by its rest");
         table.fit(u64::MAX);
         assert_eq!(table.entries(), 1 << 22, "never past the reserved size");
     }

@@ -33,7 +33,7 @@ pub(super) enum Goal {
 /// A node being searched.
 struct Frame<'t> {
     seeds: u32,
-    key: u64,
+    key: Key,
     /// What the transposition table knew of the node.
     known: Entry,
     /// The window the node was entered with, after the stored bounds narrowed it.
@@ -69,7 +69,7 @@ impl<'t> Frame<'t> {
     fn blank() -> Frame<'t> {
         Frame {
             seeds: 0,
-            key: 0,
+            key: Key::default(),
             known: Entry { lower: 0, upper: 0, best: 0, seeds: 0 },
             window: (0, 0),
             alpha: 0,
@@ -98,7 +98,7 @@ pub(super) struct Task<'s, 't> {
     pub(super) index: usize,
     board: Board,
     seeds: u32,
-    key: u64,
+    key: Key,
     goal: Goal,
     /// MTD(f)'s bounds and guess.
     lower: i16,
@@ -136,7 +136,7 @@ impl<'s, 't> Task<'s, 't> {
             index,
             board,
             seeds: board.seeds(),
-            key: hash(&board),
+            key: key(&board),
             goal,
             lower: 0,
             upper: 0,
@@ -258,14 +258,14 @@ impl<'s, 't> Task<'s, 't> {
 }
 
 impl<'t> Search<'t> {
-    /// Enters a node that is not over and not in the tables (`seeds` seeds, hash `key`)
+    /// Enters a node that is not over and not in the tables (`seeds` seeds, key `key`)
     /// with the window (`alpha`, `beta`): a bound at once if its stored bounds settle the
     /// window, else a frame pushed and its children's memory asked for.
     fn enter(
         &self,
         board: &Board,
         seeds: u32,
-        key: u64,
+        key: Key,
         (alpha, beta): (i16, i16),
         worker: &mut Worker,
         (stack, depth): (&mut Vec<Frame<'t>>, &mut usize),
@@ -355,7 +355,7 @@ impl<'t> Search<'t> {
     /// The hash of pending move `i`'s child.
     #[inline(always)]
     fn key(f: &Frame<'t>, i: u8) -> u64 {
-        f.pending[i as usize].key
+        f.pending[i as usize].key.hash
     }
 
     /// A child's value (from the child's side) handed back to its frame.
@@ -364,7 +364,7 @@ impl<'t> Search<'t> {
         debug_assert!(current != NONE, "a child being searched");
         let p = f.pending[current as usize];
         if f.marked {
-            self.busy.leave(p.key);
+            self.busy.leave(p.key.hash);
         }
         let (pit, sown) = f.list.items()[p.index as usize];
         let v = worth(&sown, child);
