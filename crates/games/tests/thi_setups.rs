@@ -27,6 +27,12 @@ fn every_setup_is_named_back_and_recognised_by_its_start() {
     assert_eq!(Setup::named("4x4-height4"), Err(SetupError::Height(4)));
     assert_eq!(Setup::named("4x4-rows3"), Err(SetupError::Rows { size: 4, rows: 3 }));
     assert_eq!(Setup::named("10x10-height1"), Err(SetupError::Size(10)));
+    // Numbers past a byte are named, not taken for an unknown board.
+    assert_eq!(Setup::named("3x3-height256"), Err(SetupError::Height(256)));
+    assert_eq!(Setup::named("4x4-rows300"), Err(SetupError::Rows { size: 4, rows: 300 }));
+    assert_eq!(Setup::named("300x300-height1"), Err(SetupError::Size(300)));
+    let huge = "99999999999999999999999";
+    assert_eq!(Setup::named(&format!("{huge}x{huge}-height1")), Err(SetupError::Size(usize::MAX)));
     let primus = Setup::named("primus").unwrap().start();
     let mut moved = primus.clone();
     moved.set(0, Stack::EMPTY);

@@ -48,14 +48,14 @@ pub enum SetupError {
     Size(usize),
     /// A first-row stack height outside 1 to 3 (one colour stands at most 3 high).
     #[error("a first-row stack of {0} is not possible: 1 to 3 (one colour holds at most 3)")]
-    Height(u8),
+    Height(u64),
     /// More filled rows than fit on each player's half of the board.
     #[error("{rows} filled rows do not fit a {size}×{size} board: each player's rows must stay on his half")]
     Rows {
         /// Squares a side of the board.
         size: usize,
         /// Rows asked for each player.
-        rows: u8,
+        rows: u64,
     },
     /// More counters of one colour than any setup of the board starts with.
     #[error("{counters} counters of one colour: no setup of {size}×{size} has more than {most}")]
@@ -89,20 +89,27 @@ impl Setup {
         let unknown = || SetupError::UnknownBoard(crate::echo::excerpt(name));
         let (sides, counters) = lower.split_once('-').ok_or_else(unknown)?;
         let (size, other) = sides.split_once('x').ok_or_else(unknown)?;
-        // Digits only, as `name` writes them: `parse` would take a sign or leading zeros.
+        // Digits only, as `name` writes them: `parse` would take a sign or leading zeros. A
+        // number too large for a setup is still read, so that the error can name it.
         let number = |text: &str| {
             let canonical = text == "0"
-                || matches!(text.as_bytes(), [b'1'..=b'9', rest @ ..] if rest.len() < 3 && rest.iter().all(u8::is_ascii_digit));
-            canonical.then(|| text.parse::<u8>().ok()).flatten().ok_or_else(unknown)
+                || matches!(text.as_bytes(), [b'1'..=b'9', rest @ ..] if rest.iter().all(u8::is_ascii_digit));
+            canonical.then(|| text.parse::<u64>().unwrap_or(u64::MAX)).ok_or_else(unknown)
         };
         let size = number(size)?;
         if number(other)? != size {
             return Err(unknown());
         }
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
+        if !(3..=board::MAX_SIZE).contains(&size) {
+            return Err(SetupError::Size(size));
+        }
         let setup = if let Some(height) = counters.strip_prefix("height") {
-            Setup::Height { size: size.into(), height: number(height)? }
+            let height = number(height)?;
+            Setup::Height { size, height: u8::try_from(height).map_err(|_| SetupError::Height(height))? }
         } else if let Some(rows) = counters.strip_prefix("rows") {
-            Setup::Rows { size: size.into(), rows: number(rows)? }
+            let rows = number(rows)?;
+            Setup::Rows { size, rows: u8::try_from(rows).map_err(|_| SetupError::Rows { size, rows })? }
         } else {
             return Err(unknown());
         };
@@ -151,8 +158,10 @@ impl Setup {
             return Err(SetupError::Size(size));
         }
         match self {
-            Setup::Height { height, .. } if !(1..=3).contains(&height) => Err(SetupError::Height(height)),
-            Setup::Rows { rows, .. } if rows == 0 || 2 * rows as usize > size => Err(SetupError::Rows { size, rows }),
+            Setup::Height { height, .. } if !(1..=3).contains(&height) => Err(SetupError::Height(height.into())),
+            Setup::Rows { rows, .. } if rows == 0 || 2 * rows as usize > size => {
+                Err(SetupError::Rows { size, rows: rows.into() })
+            }
             Setup::Rows { rows: 1, .. } => Ok(Setup::Height { size, height: 1 }),
             _ => Ok(self),
         }
