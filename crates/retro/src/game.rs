@@ -154,17 +154,17 @@ pub struct Footprint {
 
 impl Footprint {
     /// An engine's own cost. Outcome: a two-byte slot (see [`crate::solve`]); tables of
-    /// 16-bit codes. Acyclic: the value slot, turned into the table's codes in place, and
-    /// the packed table being written; codes under a byte. Cyclic score: a two-byte slot
-    /// (best exit and counter, then the value), turned into the codes in place, and the
-    /// frontier (measured: about 6 % of a tier at once, 8 bytes each). Parents found
-    /// from moves ([`crate::parents`]) add about 40 bytes (measured 40 to 60) and halve
-    /// the rate. Rates: THI` under the outcome engine, Trias under the acyclic one, Awari
-    /// under the cyclic one.
+    /// 16-bit codes. Acyclic: the value slot, turned into the table's codes in place (the
+    /// table is packed and written a piece at a time), two bytes here and narrowed by
+    /// [`Footprint::of_tier`]. Cyclic score: a two-byte slot (best exit and counter, then
+    /// the value), turned into the codes in place, and the frontier (measured: about 6 % of
+    /// a tier at once, 8 bytes each). Parents found from moves ([`crate::parents`]) add
+    /// about 40 bytes (measured 40 to 60) and halve the rate. Rates: THI` under the outcome
+    /// engine, Trias under the acyclic one, Awari under the cyclic one.
     pub fn of(engine: Engine, lists_unmoves: bool) -> Footprint {
         let (work, table, rate) = match engine {
             Engine::Outcome => (2.0, 2.0, 0.8e6),
-            Engine::Acyclic => (3.0, 1.0, 1.6e6),
+            Engine::Acyclic => (2.0, 2.0, 1.6e6),
             Engine::CyclicScore => (2.5, 2.0, 1.1e6),
         };
         if lists_unmoves || engine == Engine::Acyclic {
@@ -174,16 +174,21 @@ impl Footprint {
         }
     }
 
-    /// [`Footprint::of`] the engine `game` chooses for `tier`, with the acyclic engine's
-    /// slot of one byte instead of two where the game bounds the tier's codes below 255
-    /// ([`Game::largest_code`]).
+    /// [`Footprint::of`] the engine `game` chooses for `tier`; for the acyclic engine,
+    /// where the game bounds the tier's codes ([`Game::largest_code`]), a slot of one byte
+    /// instead of two below 255, and the table at the bits its largest code packs into.
+    /// Trias 3×6 with one stone a hole, whose tables were announced at a byte a position,
+    /// was announced 12.7 GiB at the peak and took 6.9 GiB: its codes pack into 6 bits.
     pub fn of_tier<G: Game + ?Sized>(game: &G, tier: G::Tier) -> Footprint {
         let engine = game.engine(tier);
         let footprint = Footprint::of(engine, game.lists_unmoves());
-        if engine == Engine::Acyclic && crate::acyclic::byte_slots(game, tier) {
-            Footprint { work: footprint.work - 1.0, ..footprint }
-        } else {
-            footprint
+        match game.largest_code(tier) {
+            Some(code) if engine == Engine::Acyclic => {
+                let work = if crate::acyclic::byte_slots(game, tier) { 1.0 } else { 2.0 };
+                let table = f64::from(encoding::bits_for(code.into())) / 8.0;
+                Footprint { work, table, mapped: table, ..footprint }
+            }
+            _ => footprint,
         }
     }
 }

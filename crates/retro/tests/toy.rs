@@ -155,6 +155,9 @@ fn acyclic_slots_of_one_byte_and_of_two() {
     assert_eq!(files("bytes", &in_bytes), files("words", &in_words));
     // The memory a build is checked against counts the slot's byte.
     assert_eq!(in_words.footprint(STONES).work - in_bytes.footprint(STONES).work, 1.0);
+    // A finished table counts the bits its largest code packs into (codes up to 14: 4).
+    let bound = in_bytes.footprint(STONES);
+    assert_eq!((bound.table, bound.mapped), (0.5, 0.5));
     // Gains of 100 a stone: values past ±127, codes past a byte, in two-byte slots.
     files("large", &Altered { gain: 100, ..Altered::score() });
     let wrong = Altered { gain: 100, largest_code: Some(10), ..Altered::score() };
