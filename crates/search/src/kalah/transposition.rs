@@ -25,7 +25,8 @@
 //!
 //! Threads share the table without locks by the "lockless" XOR scheme: the key word is the
 //! hash XOR the data word, so a torn entry (one word of one store, the other of another)
-//! fails its key check and is ignored.
+//! fails its key check and is ignored. (It passes only if the two boards' hashes differ
+//! by exactly what the two data words do: odds of 2^-64, on a read that is rare already.)
 //!
 //! The array is an anonymous memory map with transparent huge pages requested: every probe
 //! lands on a random bucket, and with 4 KiB pages nearly every probe also missed the TLB
