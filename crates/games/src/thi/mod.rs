@@ -77,6 +77,15 @@ const ARTICLE_BOARDS: [(&str, Setup); 4] = [
     ("quadrat", Setup::Rows { size: 6, rows: 2 }),
 ];
 
+/// `size` if a board of that side is supported.
+fn checked_size(size: usize) -> Result<usize, SetupError> {
+    if (3..=board::MAX_SIZE).contains(&size) {
+        Ok(size)
+    } else {
+        Err(SetupError::Size(size))
+    }
+}
+
 impl Setup {
     /// A setup by its name ([`Setup::name`]): a board the article names (`primus`, `duo`,
     /// `trias`, `quadrat`), or another setup's description, `NxN-heightH` or `NxN-rowsR`,
@@ -100,10 +109,8 @@ impl Setup {
         if number(other)? != size {
             return Err(unknown());
         }
-        let size = usize::try_from(size).unwrap_or(usize::MAX);
-        if !(3..=board::MAX_SIZE).contains(&size) {
-            return Err(SetupError::Size(size));
-        }
+        // The side first, as `checked` does, before a height or a row count that does not fit.
+        let size = checked_size(usize::try_from(size).unwrap_or(usize::MAX))?;
         let setup = if let Some(height) = counters.strip_prefix("height") {
             let height = number(height)?;
             Setup::Height { size, height: u8::try_from(height).map_err(|_| SetupError::Height(height))? }
@@ -153,10 +160,7 @@ impl Setup {
     /// Checks the parameters. One row of single counters is the first-row stacks of one,
     /// and is given as those, so that a start has one name.
     pub fn checked(self) -> Result<Setup, SetupError> {
-        let size = self.size();
-        if !(3..=board::MAX_SIZE).contains(&size) {
-            return Err(SetupError::Size(size));
-        }
+        let size = checked_size(self.size())?;
         match self {
             Setup::Height { height, .. } if !(1..=3).contains(&height) => Err(SetupError::Height(height.into())),
             Setup::Rows { rows, .. } if rows == 0 || 2 * rows as usize > size => {

@@ -16,12 +16,12 @@
 //!
 //! A board's entry is read by no other board of up to six pits a row. `mix` is a
 //! bijection, so two boards of one `hi` and different `lo` have different hashes, and on
-//! six pits or fewer `hi` is cells 8 to 11, which `rest` is. The hash alone would not do: the boards in one bucket
-//! already agree on its index bits (25 of them in a full table of 2^27 entries), so a probe
-//! meets another board of its whole hash with odds near 4 · 2^-39, and the billions of
-//! probes of a large search would now and then have read another board's bounds. On seven
-//! and eight pits `rest` leaves out cells 12 to 15, which the hash alone tells apart: a wrong
-//! entry there needs 96 bits to agree by chance.
+//! six pits or fewer `hi` is cells 8 to 11, which `rest` is. The hash alone would not do:
+//! the boards in one bucket already agree on its index bits (25 of them in a full table of
+//! 2^27 entries), so a probe meets another board of its whole hash with odds near
+//! 4 · 2^-39, and the billions of probes of a large search would now and then have read
+//! another board's bounds. On seven and eight pits `rest` leaves out cells 12 to 15, which
+//! the hash alone tells apart: a wrong entry there needs 96 bits to agree by chance.
 //!
 //! Threads share the table without locks by the "lockless" XOR scheme: the key word is the
 //! hash XOR the data word, so a torn entry (one word of one store, the other of another)
