@@ -14,7 +14,9 @@
 //! - children whose value is known at once (the game is over there, or they have few
 //!   enough seeds to be in the tables) are valued first;
 //! - the other children's transposition-table bounds are looked at ("enhanced
-//!   transposition cutoff"): a bound that already proves the cut ends the node;
+//!   transposition cutoff"), within what their seeds allow (a mover gains at most every
+//!   seed left and loses at most as many): a bound that already proves the cut ends the
+//!   node;
 //! - the rest are searched in order: the stored best move, then moves that earn another
 //!   turn (the pit nearest the store first: playing it leaves the others' extra turns in
 //!   place), then by what they bank at once. (Ordering by the children's stored bounds as
@@ -410,25 +412,25 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// What the transposition table knows of a node (the whole range of `seeds` if
-    /// nothing): breaks with a stored bound that settles the window (alpha, beta) alone,
-    /// else continues with the entry and the window narrowed to its bounds.
+    /// What the transposition table knows of a node, within what its `seeds` allow (the
+    /// mover can gain no more than every seed left, nor lose more): breaks with a bound
+    /// that settles the window (alpha, beta) alone, else continues with the entry and the
+    /// window narrowed to its bounds. A window past the seeds is settled without a search:
+    /// on the lines where one side has already banked what the rest cannot undo.
     #[inline(always)]
     fn stored_window(&self, key: Key, seeds: u32, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
-        let mut known = Entry { lower: -(seeds as i16), upper: seeds as i16, best: 0, seeds: seeds as u8 };
-        let (mut alpha, mut beta) = (alpha, beta);
-        if let Some(e) = self.transpositions.lookup(key) {
-            known = Entry { seeds: seeds as u8, ..e };
-            if known.lower >= beta {
-                return ControlFlow::Break(known.lower);
-            }
-            if known.upper <= alpha {
-                return ControlFlow::Break(known.upper);
-            }
-            alpha = alpha.max(known.lower);
-            beta = beta.min(known.upper);
+        let most = seeds as i16;
+        let known = match self.transpositions.lookup(key) {
+            Some(e) => Entry { lower: e.lower.max(-most), upper: e.upper.min(most), seeds: seeds as u8, ..e },
+            None => Entry { lower: -most, upper: most, best: 0, seeds: seeds as u8 },
+        };
+        if known.lower >= beta {
+            return ControlFlow::Break(known.lower);
         }
-        ControlFlow::Continue((known, alpha, beta))
+        if known.upper <= alpha {
+            return ControlFlow::Break(known.upper);
+        }
+        ControlFlow::Continue((known, alpha.max(known.lower), beta.min(known.upper)))
     }
 
     /// Where each child's value is: pure computation.
@@ -450,8 +452,8 @@ impl<'a> Search<'a> {
 
     /// A node's children read, their memory asked for earlier: loaded in one tight loop
     /// (no branch on a word still being loaded), then taken in one pass: the values known
-    /// at once, the enhanced transposition cutoff (a child's stored bound alone proves the
-    /// cut), and the moves left to search, written to `pending` with their places in the
+    /// at once, the enhanced transposition cutoff (a child's stored bound, or its seeds,
+    /// alone prove the cut), and the moves left to search, written to `pending` with their places in the
     /// order: the stored best move (`stored_best`, pit + 1), then moves that earn another
     /// turn (the pit nearest the store first), then by what they bank at once.
     #[inline(always)]
@@ -459,7 +461,7 @@ impl<'a> Search<'a> {
         &self,
         list: &MoveList,
         sources: &[Source<'a>; MAX_PITS],
-        (stored_best, beta): (u8, i16),
+        (seeds, stored_best, beta): (u32, u8, i16),
         pending: &mut [Pending; MAX_PITS],
     ) -> Result<Opened, Halt> {
         let mut found = [0u64; MAX_PITS];
@@ -481,14 +483,17 @@ impl<'a> Search<'a> {
                     codes[i].ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?,
                 ),
                 Source::Search(key) => {
-                    if let Some(e) = transposition::entry(found[i]) {
-                        let lower = match sown.turn {
-                            Turn::Keeps => sown.gain + e.lower,
-                            Turn::Passes => sown.gain - e.upper,
-                        };
-                        if lower >= beta && stored_cut.is_none() {
-                            stored_cut = Some((lower, pit + 1));
-                        }
+                    let most = seeds as i16 - sown.gain;
+                    let (child_lower, child_upper) = match transposition::entry(found[i]) {
+                        Some(e) => (e.lower.max(-most), e.upper.min(most)),
+                        None => (-most, most),
+                    };
+                    let lower = match sown.turn {
+                        Turn::Keeps => sown.gain + child_lower,
+                        Turn::Passes => sown.gain - child_upper,
+                    };
+                    if lower >= beta && stored_cut.is_none() {
+                        stored_cut = Some((lower, pit + 1));
                     }
                     let order = if pit + 1 == stored_best {
                         i32::MAX

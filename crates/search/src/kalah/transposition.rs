@@ -114,6 +114,18 @@ fn unpack(data: u64) -> Entry {
     }
 }
 
+/// One board's two data words as one: the tighter of each bound, and the newer best move
+/// unless it has none. Another task may have proved more of the board while this one
+/// searched it with the bounds it read on entering: keeping only the newer entry would
+/// lose that (a null-window test answered by a child's loose bound proves little).
+fn merged(old: u64, new: u64) -> u64 {
+    let (o, n) = (unpack(old), unpack(new));
+    let (lower, upper) = (o.lower.max(n.lower), o.upper.min(n.upper));
+    debug_assert!(lower <= upper, "proven bounds cross: {o:?} and {n:?}");
+    let best = if n.best == 0 { o.best } else { n.best };
+    pack((new >> 32) as u32, Entry { lower, upper, best, ..n })
+}
+
 /// The entry a data word found by [`TranspositionTable::find`] holds (0: none; a packed
 /// entry is never 0, its lower bound's field being at least 257).
 #[inline]
@@ -233,7 +245,7 @@ impl TranspositionTable {
     }
 
     /// Keeps `entry` for the board with key `key`, in the slot its bucket's replacement
-    /// policy picks.
+    /// policy picks; over the board's own entry, the tighter of each bound (`merged`).
     #[inline]
     pub fn store(&self, key: Key, entry: Entry) {
         self.store_data(key, pack(key.rest, entry));
@@ -255,6 +267,8 @@ impl TranspositionTable {
                 (slot, lowest) = (2 * i, score);
             }
         }
+        let old = words[slot + 1];
+        let data = if lowest == -1 && (old >> 32) as u32 == key.rest { merged(old, data) } else { data };
         b[slot].store(key.hash ^ data, Relaxed);
         b[slot + 1].store(data, Relaxed);
     }
@@ -281,10 +295,16 @@ mod tests {
         for (&key, seeds) in keys.iter().zip([30, 20, 40, 25]) {
             assert_eq!(table.lookup(key), Some(entry(seeds)));
         }
-        // A board's own entry is updated in place.
-        let exact = Entry { lower: -255, upper: 255, best: 8, seeds: 255 };
-        table.store(keys[0], exact);
-        assert_eq!(table.lookup(keys[0]), Some(exact), "the widest bounds, the last pit and a full board kept");
+        // A board's own entry is updated in place, keeping the tighter of each bound (what
+        // another search proved meanwhile) and the newer best move, if it has one.
+        table.store(keys[0], Entry { lower: -50, upper: 8, best: 5, seeds: 30 });
+        assert_eq!(table.lookup(keys[0]), Some(Entry { lower: -40, upper: 8, best: 5, seeds: 30 }));
+        table.store(keys[0], Entry { lower: -30, upper: 10, best: 0, seeds: 30 });
+        assert_eq!(table.lookup(keys[0]), Some(Entry { lower: -30, upper: 8, best: 5, seeds: 30 }));
+        // The widest fields round trip (a board of another bucket).
+        let widest = Entry { lower: -255, upper: 255, best: 8, seeds: 255 };
+        table.store(key(8, 0), widest);
+        assert_eq!(table.lookup(key(8, 0)), Some(widest), "the widest bounds, the last pit and a full board kept");
         // A fifth board takes the place of the one with the fewest seeds, even with fewer.
         let fifth = key(7 + WAYS as u64 * buckets, u32::MAX);
         table.store(fifth, entry(10));

@@ -299,7 +299,7 @@ impl<'t> Search<'t> {
     /// A frame's children read, their memory asked for earlier: cut at once, or the
     /// moves left to search put in order ([`Search::open_children`]).
     fn open(&self, f: &mut Frame<'t>) -> Result<(), Halt> {
-        let node = (f.known.best, f.beta);
+        let node = (f.seeds, f.known.best, f.beta);
         match self.open_children(&f.list, &f.sources, node, &mut f.pending)? {
             Opened::Cut(best, best_move) => {
                 (f.best, f.best_move) = (best, best_move);
