@@ -452,10 +452,11 @@ impl<'a> Search<'a> {
 
     /// A node's children read, their memory asked for earlier: loaded in one tight loop
     /// (no branch on a word still being loaded), then taken in one pass: the values known
-    /// at once, the enhanced transposition cutoff (a child's stored bound, or its seeds,
-    /// alone prove the cut), and the moves left to search, written to `pending` with their places in the
-    /// order: the stored best move (`stored_best`, pit + 1), then moves that earn another
-    /// turn (the pit nearest the store first), then by what they bank at once.
+    /// at once, the enhanced transposition cutoff (a child's stored bound, or its seeds
+    /// alone, proving the cut), and the moves left to search, written to `pending` with
+    /// their places in the order: the stored best move (`stored_best`, pit + 1), then moves
+    /// that earn another turn (the pit nearest the store first), then by what they bank at
+    /// once.
     #[inline(always)]
     fn open_children(
         &self,
