@@ -179,4 +179,3 @@ fn stored_bounds_hold_the_value() {
         }
     }
 }
-
