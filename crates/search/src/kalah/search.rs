@@ -419,11 +419,9 @@ impl<'a> Search<'a> {
     /// on the lines where one side has already banked what the rest cannot undo.
     #[inline(always)]
     fn stored_window(&self, key: Key, seeds: u32, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
-        let most = seeds as i16;
-        let known = match self.transpositions.lookup(key) {
-            Some(e) => Entry { lower: e.lower.max(-most), upper: e.upper.min(most), seeds: seeds as u8, ..e },
-            None => Entry { lower: -most, upper: most, best: 0, seeds: seeds as u8 },
-        };
+        let stored = self.transpositions.lookup(key);
+        let (lower, upper) = bounds(stored, seeds);
+        let known = Entry { lower, upper, best: stored.map_or(0, |e| e.best), seeds: seeds as u8 };
         if known.lower >= beta {
             return ControlFlow::Break(known.lower);
         }
@@ -484,11 +482,8 @@ impl<'a> Search<'a> {
                     codes[i].ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?,
                 ),
                 Source::Search(key) => {
-                    let most = seeds as i16 - sown.gain;
-                    let (child_lower, child_upper) = match transposition::entry(found[i]) {
-                        Some(e) => (e.lower.max(-most), e.upper.min(most)),
-                        None => (-most, most),
-                    };
+                    let child_seeds = seeds - sown.gain as u32;
+                    let (child_lower, child_upper) = bounds(transposition::entry(found[i]), child_seeds);
                     let lower = match sown.turn {
                         Turn::Keeps => sown.gain + child_lower,
                         Turn::Passes => sown.gain - child_upper,
@@ -527,6 +522,18 @@ impl<'a> Search<'a> {
 /// A mutex's value, even if a thread panicked holding it (the panic is passed on anyway).
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The bounds of a board of `seeds` seeds: what its transposition entry holds, if any,
+/// within what the seeds allow (the mover gains at most every seed left and loses at most
+/// as many).
+#[inline(always)]
+fn bounds(entry: Option<Entry>, seeds: u32) -> (i16, i16) {
+    let most = seeds as i16;
+    match entry {
+        Some(e) => (e.lower.max(-most), e.upper.min(most)),
+        None => (-most, most),
+    }
 }
 
 #[inline]
