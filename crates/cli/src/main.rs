@@ -33,6 +33,7 @@ mod tables;
 mod thi;
 mod trias;
 mod verify;
+mod verify_positions;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::ErrorKind;

@@ -24,6 +24,9 @@ pub struct VerifyArgs {
 enum VerifyGame {
     /// Kalah(m, n): the outcome grid and margins of Irving, Donkers & Uiterwijk (2000).
     Kalah(VerifyKalahArgs),
+    /// Kalah positions beyond the start: the margins of CMancala's opening book (standard
+    /// rules), or any file of positions and their margins.
+    KalahPositions(crate::verify_positions::VerifyPositionsArgs),
 }
 
 #[derive(Args)]
@@ -67,6 +70,7 @@ impl VerifyArgs {
     pub fn force(&self) -> &crate::build::ForceFlag {
         match &self.game {
             VerifyGame::Kalah(a) => &a.force,
+            VerifyGame::KalahPositions(a) => &a.force,
         }
     }
 }
@@ -74,6 +78,7 @@ impl VerifyArgs {
 pub fn run(args: VerifyArgs) -> Result<()> {
     match args.game {
         VerifyGame::Kalah(a) => kalah(a),
+        VerifyGame::KalahPositions(a) => crate::verify_positions::run(a),
     }
 }
 
@@ -96,7 +101,7 @@ const MAX_PUBLISHED_BYTES: u64 = 16 << 20;
 /// The text of a file of published results, at most [`MAX_PUBLISHED_BYTES`] of it (a
 /// device such as /dev/zero never ends). A pipe is read (`--published <(…)`,
 /// `/dev/stdin`); a directory is refused by name.
-fn read_text(path: &Path) -> Result<String> {
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     use std::io::Read as _;
     if path.is_dir() {
         bail!("{}: a directory; give a tab-separated file of published results", path.display());

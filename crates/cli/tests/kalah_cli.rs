@@ -276,6 +276,57 @@ fn verify_reproduces_the_published_values_up_to_fifty_seeds() {
     }
 }
 
+/// The 244 Kalah(6,3) positions of CMancala's opening book (standard rules, built in),
+/// each margin recomputed by a search above the automatic tables.
+#[test]
+fn verify_positions_reproduces_the_opening_book_of_kalah_6_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["verify", "kalah-positions"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("244 published margins checked, 0 disagreements"), "{text}");
+    // South's opening `1` leaves North a margin of +14.
+    assert!(text.contains("3,3,3,3,3,3/0,4,4,4,3,3 0-0 S      standard             +14       +14"), "{text}");
+}
+
+/// A wrong margin is a disagreement naming its source; a margin the position cannot
+/// reach, or a row of the wrong shape, is a fault of the file, named by its line.
+#[test]
+fn verify_positions_fails_on_a_disagreement_and_names_a_bad_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("positions.tsv");
+    let run = |text: &str| {
+        std::fs::write(&file, text).unwrap();
+        solve(dir.path(), &["verify", "kalah-positions", "--published", file.to_str().unwrap()])
+    };
+    let out = run("rules\tposition\tmargin\tsource\nstandard\t1,0/0,1 3-3 S\t+2\ta test\n");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("DISAGREES with a test"), "{}", stderr(&out));
+    for (text, expected) in [
+        ("standard\t1,0/0,1 3-3 S\t+9\tx\n", "positions.tsv:1: margin +9 is out of reach"),
+        ("standard\t1,0/0,1 3-3 S\t+2\n", "positions.tsv:1: expected four tab-separated fields"),
+        ("standard\t1,0/0,1 3-3\t+2\tx\n", "positions.tsv:1: position"),
+        ("no-such\t1,0/0,1 3-3 S\t+2\tx\n", "positions.tsv:1: rules"),
+    ] {
+        let out = run(text);
+        assert!(!out.status.success(), "{text}");
+        assert!(stderr(&out).contains(expected), "{text}: {}", stderr(&out));
+    }
+}
+
+/// The Kalah(6,4) rows of the opening book too (488 positions). Some twenty minutes on 2
+/// cores, so run on request:
+/// `cargo test --release -p mancala-cli --test kalah_cli -- --ignored`.
+#[test]
+#[ignore]
+fn verify_positions_reproduces_the_opening_book_of_kalah_6_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["verify", "kalah-positions", "--max-seeds", "48"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("488 published margins checked, 0 disagreements"), "{text}");
+}
+
 /// The published values are built into the program: verify runs from any directory.
 #[test]
 fn verify_works_outside_the_repository() {

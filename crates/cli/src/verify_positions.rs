@@ -1,0 +1,160 @@
+//! `solve verify kalah-positions`: recompute published margins of single Kalah positions
+//! (not only starts) and compare, one row a position.
+
+use crate::kalah::{build, with_search_progress, EndgameSeeds};
+use crate::verify::read_text;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use games::kalah::{notation, Position, Rules};
+use search::kalah::{default_tt_bits, Plan};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct VerifyPositionsArgs {
+    /// The published margins: tab-separated `rules position margin source`, the margin the
+    /// final store difference for the player to move (default: the copy of
+    /// data/published/kalah-positions.tsv built into this program: 725 positions of
+    /// Kalah(6,3), (6,4) and (6,5) under standard rules from CMancala's opening book).
+    #[arg(long)]
+    published: Option<PathBuf>,
+    /// Only positions of games with at most this many seeds in all (pits and stores). The
+    /// default, 36, checks the 244 Kalah(6,3) rows of the built-in file in about a
+    /// minute; 48 adds its 244 Kalah(6,4) rows (some of a minute each); 60 its Kalah(6,5)
+    /// rows, each a search of many minutes over tables of 1.25 billion boards.
+    #[arg(long, default_value_t = 36)]
+    max_seeds: u32,
+    /// Endgame tables up to this many seeds in the pits (default `auto`: chosen for each
+    /// game's seeds from free memory, as `solve kalah` does).
+    #[arg(long, default_value = "auto", value_name = "SEEDS")]
+    endgame_seeds: EndgameSeeds,
+    /// Transposition table of at most 2^B entries of 16 bytes, B from 4 to 36, one a board
+    /// searched, its memory taken as the search fills it (default: 27, 2 GiB, or fewer
+    /// where that would pass a quarter of the free memory).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
+    tt_bits: Option<u32>,
+    /// Directory holding the tables.
+    #[arg(long, default_value = "data")]
+    out: PathBuf,
+    #[command(flatten)]
+    pub force: crate::build::ForceFlag,
+}
+
+/// One published row.
+struct Published {
+    rules: String,
+    position: Position,
+    margin: i32,
+    source: String,
+}
+
+impl Published {
+    /// Seeds in the game: the pits' and the stores'.
+    fn seeds(&self) -> u32 {
+        let [south, north] = self.position.stores();
+        self.position.seeds_in_pits() + u32::from(south) + u32::from(north)
+    }
+}
+
+/// What one set of tables and one search answer: pits a row, rules, seeds in all.
+type Game<'a> = (usize, &'a str, u32);
+
+/// data/published/kalah-positions.tsv, built in: the command works from any directory.
+const PUBLISHED_POSITIONS: &str = include_str!("../../../data/published/kalah-positions.tsv");
+
+/// The rows of the published margins in `path`, or of the built-in copy.
+fn read(path: Option<&Path>) -> Result<Vec<Published>> {
+    match path {
+        Some(path) => parse(&read_text(path)?, &path.display().to_string()),
+        None => parse(PUBLISHED_POSITIONS, "data/published/kalah-positions.tsv (built in)"),
+    }
+}
+
+/// The rows of `text`, read from `name`.
+fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.starts_with("rules\t") || line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{name}:{}", i + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        let [rules, position, margin, source] = f[..] else {
+            bail!("{at}: expected four tab-separated fields `rules position margin source`, found {}", f.len())
+        };
+        Rules::preset(rules).with_context(|| format!("{at}: rules"))?;
+        let position = notation::parse(position).with_context(|| format!("{at}: position"))?;
+        let margin: i32 =
+            margin.trim().parse().map_err(|_| anyhow::anyhow!("{at}: margin {margin:?} is not a whole number"))?;
+        // A margin the position cannot reach (beyond what its stores already say, give or
+        // take every seed left in the pits) is a fault of the file, not a claim to check.
+        let (banked, left) = (position.store_difference(), position.seeds_in_pits() as i32);
+        if (margin - banked).abs() > left {
+            bail!(
+                "{at}: margin {margin:+} is out of reach: the stores say {banked:+} with {left} seeds left in the pits"
+            );
+        }
+        rows.push(Published { rules: rules.to_owned(), position, margin, source: source.to_owned() });
+    }
+    if rows.is_empty() {
+        bail!("{name}: no published margins in it (rows of `rules position margin source`, tab-separated)");
+    }
+    Ok(rows)
+}
+
+pub fn run(args: VerifyPositionsArgs) -> Result<()> {
+    let rows = read(args.published.as_deref())?;
+    let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
+    let within: Vec<&Published> = rows.iter().filter(|row| row.seeds() <= args.max_seeds).collect();
+    if within.is_empty() {
+        bail!(
+            "none of the {} published positions is of a game of at most {} seeds (--max-seeds)",
+            rows.len(),
+            args.max_seeds
+        );
+    }
+    // One set of tables and one search for the rows of one game (pits a row, rules and
+    // seeds), in the file's order: later positions reuse what earlier ones searched.
+    let mut games: Vec<(Game, Vec<&Published>)> = Vec::new();
+    for row in within {
+        let game = (row.position.pits(), row.rules.as_str(), row.seeds());
+        match games.iter_mut().find(|(g, _)| *g == game) {
+            Some((_, rows)) => rows.push(row),
+            None => games.push((game, vec![row])),
+        }
+    }
+    outln!("{:<34} {:<14} {:>9} {:>9} {:>9}  verdict", "position", "rules", "published", "computed", "time (s)")?;
+    let (mut checked, mut disagreements) = (0, 0);
+    for ((m, rules, seeds), rows) in &games {
+        let rules = Rules::preset(rules)?;
+        let endgame_seeds = args.endgame_seeds.for_instance(*m, *seeds, tt_bits, &rules)?;
+        let dir = tablebase::registry::kalah_dir(&args.out, *m, &rules);
+        let solver = build(Plan::new(*m, rules, endgame_seeds, *seeds, &dir, tt_bits)?)?;
+        let search = solver.search(*seeds)?;
+        for row in rows {
+            let started = Instant::now();
+            let computed = with_search_progress(search.as_ref(), Some(&row.position), Instant::now(), |_| {
+                Ok(solver.margin(search.as_ref(), &row.position)?)
+            })?;
+            checked += 1;
+            let ok = computed == row.margin;
+            if !ok {
+                disagreements += 1;
+            }
+            outln!(
+                "{:<34} {:<14} {:>9} {:>9} {:>9.1}  {}",
+                row.position.to_string(),
+                row.rules,
+                format!("{:+}", row.margin),
+                format!("{computed:+}"),
+                started.elapsed().as_secs_f64(),
+                if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
+            )?;
+        }
+    }
+    outln!("{checked} published margins checked, {disagreements} disagreements")?;
+    if disagreements > 0 {
+        bail!("{disagreements} computed margins disagree with the published ones");
+    }
+    Ok(())
+}
