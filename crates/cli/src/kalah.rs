@@ -252,7 +252,7 @@ fn proved(search: &Search, root: &Position) -> Option<(i32, i32)> {
     (lower < upper).then(|| (difference + i32::from(lower), difference + i32::from(upper)))
 }
 
-/// Runs `work` with a spinner counting the boards `search` has searched, if there is a
+/// Runs `work` with a spinner counting the boards `search` searches meanwhile, if there is a
 /// search, and, for a `root` searched alone, the bounds on its margin proved so far;
 /// `work` may print lines on standard error (above the spinner) through the function it
 /// is given, each with the seconds since `since` (the command's start: the total a user
@@ -266,12 +266,14 @@ pub fn with_search_progress<T: Send>(
     let Some(search) = search else { return work(&|_| {}) };
     let spinner = crate::progress::spinner("searching");
     let started = Instant::now();
+    // A search may serve several positions in turn: count only this work's boards.
+    let before = search.nodes();
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         let ticker = scope.spawn(|| {
             let mut logged = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                let nodes = search.nodes();
+                let nodes = search.nodes() - before;
                 let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
                 let mut message = format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6);
                 // An hour's search that is stopped still says what it had proved.

@@ -19,9 +19,10 @@ pub struct VerifyPositionsArgs {
     #[arg(long)]
     published: Option<PathBuf>,
     /// Only positions of games with at most this many seeds in all (pits and stores). The
-    /// default, 36, checks the 244 Kalah(6,3) rows of the built-in file in about a
-    /// minute; 48 adds its 244 Kalah(6,4) rows (some of a minute each); 60 its Kalah(6,5)
-    /// rows, each a search of many minutes over tables of 1.25 billion boards.
+    /// default, 36, checks the 244 Kalah(6,3) rows of the built-in file in under a
+    /// minute; 48 adds its 244 Kalah(6,4) rows (about half an hour on 2 cores, up to a
+    /// minute and a half a position); 60 its Kalah(6,5) rows, each a search of many
+    /// minutes over tables of 1.25 billion boards.
     #[arg(long, default_value_t = 36)]
     max_seeds: u32,
     /// Endgame tables up to this many seeds in the pits (default `auto`: chosen for each

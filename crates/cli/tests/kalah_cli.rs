@@ -314,7 +314,7 @@ fn verify_positions_fails_on_a_disagreement_and_names_a_bad_row() {
     }
 }
 
-/// The Kalah(6,4) rows of the opening book too (488 positions). Some twenty minutes on 2
+/// The Kalah(6,4) rows of the opening book too (488 positions). About half an hour on 2
 /// cores, so run on request:
 /// `cargo test --release -p mancala-cli --test kalah_cli -- --ignored`.
 #[test]
