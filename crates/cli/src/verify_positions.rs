@@ -12,8 +12,9 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct VerifyPositionsArgs {
-    /// The published margins: tab-separated `rules position margin source`, the margin the
-    /// final store difference for the player to move (default: the copy of
+    /// The published margins: tab-separated `rules position margin best source`, the margin
+    /// the final store difference for the player to move, `best` a pit (1 to m) whose
+    /// sowing keeps that margin, or empty (default: the copy of
     /// data/published/kalah-positions.tsv built into this program: 725 positions of
     /// Kalah(6,3), (6,4) and (6,5) under standard rules from CMancala's opening book).
     #[arg(long)]
@@ -46,6 +47,8 @@ struct Published {
     rules: String,
     position: Position,
     margin: i32,
+    /// A pit (0-based) whose sowing keeps the margin, if the source names one.
+    best: Option<usize>,
     source: String,
 }
 
@@ -80,10 +83,10 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
         }
         let at = format!("{name}:{}", i + 1);
         let f: Vec<&str> = line.split('\t').collect();
-        let [rules, position, margin, source] = f[..] else {
-            bail!("{at}: expected four tab-separated fields `rules position margin source`, found {}", f.len())
+        let [rules, position, margin, best, source] = f[..] else {
+            bail!("{at}: expected five tab-separated fields `rules position margin best source`, found {}", f.len())
         };
-        Rules::preset(rules).with_context(|| format!("{at}: rules"))?;
+        let preset = Rules::preset(rules).with_context(|| format!("{at}: rules"))?;
         let position = notation::parse(position).with_context(|| format!("{at}: position"))?;
         let margin: i32 =
             margin.trim().parse().map_err(|_| anyhow::anyhow!("{at}: margin {margin:?} is not a whole number"))?;
@@ -95,10 +98,22 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
                 "{at}: margin {margin:+} is out of reach: the stores say {banked:+} with {left} seeds left in the pits"
             );
         }
-        rows.push(Published { rules: rules.to_owned(), position, margin, source: source.to_owned() });
+        let best = match best.trim() {
+            "" => None,
+            text => {
+                let pit: usize =
+                    text.parse().map_err(|_| anyhow::anyhow!("{at}: best {text:?} is not a pit number"))?;
+                // A move the position does not have is a fault of the file.
+                if !position.board().moves(&preset).iter().any(|&(i, _)| i + 1 == pit) {
+                    bail!("{at}: best {pit} is no move of the player to move (a pit 1 to m with seeds in it)");
+                }
+                Some(pit - 1)
+            }
+        };
+        rows.push(Published { rules: rules.to_owned(), position, margin, best, source: source.to_owned() });
     }
     if rows.is_empty() {
-        bail!("{name}: no published margins in it (rows of `rules position margin source`, tab-separated)");
+        bail!("{name}: no published margins in it (rows of `rules position margin best source`, tab-separated)");
     }
     Ok(rows)
 }
@@ -124,7 +139,15 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
             None => games.push((game, vec![row])),
         }
     }
-    outln!("{:<34} {:<14} {:>9} {:>9} {:>9}  verdict", "position", "rules", "published", "computed", "time (s)")?;
+    outln!(
+        "{:<34} {:<14} {:>9} {:>9} {:>5} {:>9}  verdict",
+        "position",
+        "rules",
+        "published",
+        "computed",
+        "best",
+        "time (s)"
+    )?;
     let (mut checked, mut disagreements) = (0, 0);
     for ((m, rules, seeds), rows) in &games {
         let rules = Rules::preset(rules)?;
@@ -134,22 +157,42 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
         let search = solver.search(*seeds)?;
         for row in rows {
             let started = Instant::now();
-            let computed = with_search_progress(search.as_ref(), Some(&row.position), Instant::now(), |_| {
-                Ok(solver.margin(search.as_ref(), &row.position)?)
+            let (computed, keeps) = with_search_progress(search.as_ref(), Some(&row.position), Instant::now(), |_| {
+                let computed = solver.margin(search.as_ref(), &row.position)?;
+                // The best move is tested only against a margin that holds: one
+                // null-window test, does the position after its sowing keep the margin?
+                let keeps = match row.best {
+                    Some(pit) if computed == row.margin => {
+                        let moves = row.position.board().moves(&rules);
+                        let (_, sown) = moves.into_iter().find(|&(i, _)| i == pit).expect("checked when read");
+                        let next = row.position.after(sown);
+                        Some(solver.turn_at_least(search.as_ref(), &row.position, &next, row.margin)?)
+                    }
+                    _ => None,
+                };
+                Ok((computed, keeps))
             })?;
             checked += 1;
-            let ok = computed == row.margin;
-            if !ok {
+            let verdict = match (computed == row.margin, keeps) {
+                (true, None | Some(true)) => "agrees".to_owned(),
+                (true, Some(false)) => format!("DISAGREES with {}: its best move loses some of the margin", row.source),
+                (false, _) => format!("DISAGREES with {}", row.source),
+            };
+            if verdict != "agrees" {
                 disagreements += 1;
             }
             outln!(
-                "{:<34} {:<14} {:>9} {:>9} {:>9.1}  {}",
+                "{:<34} {:<14} {:>9} {:>9} {:>5} {:>9.1}  {verdict}",
                 row.position.to_string(),
                 row.rules,
                 format!("{:+}", row.margin),
                 format!("{computed:+}"),
+                match (row.best, keeps) {
+                    (Some(pit), Some(true)) => format!("{} ok", pit + 1),
+                    (Some(pit), _) => (pit + 1).to_string(),
+                    (None, _) => "-".to_owned(),
+                },
                 started.elapsed().as_secs_f64(),
-                if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
             )?;
         }
     }

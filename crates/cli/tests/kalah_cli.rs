@@ -289,8 +289,9 @@ fn verify_positions_reproduces_the_opening_book_of_kalah_6_3() {
     assert!(text.contains("3,3,3,3,3,3/0,4,4,4,3,3 0-0 S      standard             +14       +14"), "{text}");
 }
 
-/// A wrong margin is a disagreement naming its source; a margin the position cannot
-/// reach, or a row of the wrong shape, is a fault of the file, named by its line.
+/// A wrong margin, or a best move that loses some of it, is a disagreement naming its
+/// source; a margin the position cannot reach, a move it does not have, or a row of the
+/// wrong shape, is a fault of the file, named by its line.
 #[test]
 fn verify_positions_fails_on_a_disagreement_and_names_a_bad_row() {
     let dir = tempfile::tempdir().unwrap();
@@ -299,14 +300,24 @@ fn verify_positions_fails_on_a_disagreement_and_names_a_bad_row() {
         std::fs::write(&file, text).unwrap();
         solve(dir.path(), &["verify", "kalah-positions", "--published", file.to_str().unwrap()])
     };
-    let out = run("rules\tposition\tmargin\tsource\nstandard\t1,0/0,1 3-3 S\t+2\ta test\n");
+    let out = run("rules\tposition\tmargin\tbest\tsource\nstandard\t1,0/0,1 3-3 S\t+2\t\ta test\n");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("DISAGREES with a test"), "{}", stderr(&out));
+    // South's margin is −1, kept by pit 2 alone (pit 1 leaves −3).
+    let out = run("standard\t1,2/1,1 0-0 S\t-1\t1\ta test\n");
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("DISAGREES with a test: its best move loses some of the margin"), "{text}");
+    let out = run("standard\t1,2/1,1 0-0 S\t-1\t2\ta test\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("2 ok") && text.contains("1 published margins checked, 0 disagreements"), "{text}");
     for (text, expected) in [
-        ("standard\t1,0/0,1 3-3 S\t+9\tx\n", "positions.tsv:1: margin +9 is out of reach"),
-        ("standard\t1,0/0,1 3-3 S\t+2\n", "positions.tsv:1: expected four tab-separated fields"),
-        ("standard\t1,0/0,1 3-3\t+2\tx\n", "positions.tsv:1: position"),
-        ("no-such\t1,0/0,1 3-3 S\t+2\tx\n", "positions.tsv:1: rules"),
+        ("standard\t1,0/0,1 3-3 S\t+9\t\tx\n", "positions.tsv:1: margin +9 is out of reach"),
+        ("standard\t1,0/0,1 3-3 S\t+2\n", "positions.tsv:1: expected five tab-separated fields"),
+        ("standard\t1,0/0,1 3-3 S\t0\t2\tx\n", "positions.tsv:1: best 2 is no move"),
+        ("standard\t1,0/0,1 3-3\t+2\t\tx\n", "positions.tsv:1: position"),
+        ("no-such\t1,0/0,1 3-3 S\t+2\t\tx\n", "positions.tsv:1: rules"),
     ] {
         let out = run(text);
         assert!(!out.status.success(), "{text}");
