@@ -101,7 +101,7 @@ const MAX_PUBLISHED_BYTES: u64 = 16 << 20;
 /// The text of a file of published results, at most [`MAX_PUBLISHED_BYTES`] of it (a
 /// device such as /dev/zero never ends). A pipe is read (`--published <(…)`,
 /// `/dev/stdin`); a directory is refused by name.
-pub(crate) fn read_text(path: &Path) -> Result<String> {
+fn read_text(path: &Path) -> Result<String> {
     use std::io::Read as _;
     if path.is_dir() {
         bail!("{}: a directory; give a tab-separated file of published results", path.display());
@@ -121,11 +121,17 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
     Ok(text)
 }
 
-/// The rows of the published results in `path`, or of the built-in copy.
-fn read(path: Option<&Path>) -> Result<Vec<Published>> {
+/// The rows `parse` reads from the file at `path`, or from the copy built into this
+/// program (`built_in`, cited in errors as `name`); `parse` takes a text and its name.
+pub(crate) fn read_rows<T>(
+    path: Option<&Path>,
+    built_in: &str,
+    name: &str,
+    parse: impl Fn(&str, &str) -> Result<Vec<T>>,
+) -> Result<Vec<T>> {
     match path {
         Some(path) => parse(&read_text(path)?, &path.display().to_string()),
-        None => parse(PUBLISHED_KALAH, "data/published/kalah.tsv (built in)"),
+        None => parse(built_in, name),
     }
 }
 
@@ -182,7 +188,7 @@ fn letter(margin: i32) -> char {
 }
 
 fn kalah(args: VerifyKalahArgs) -> Result<()> {
-    let rows = read(args.published.as_deref())?;
+    let rows = read_rows(args.published.as_deref(), PUBLISHED_KALAH, "data/published/kalah.tsv (built in)", parse)?;
     let mut disagreements = 0;
     let mut checked = 0;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);

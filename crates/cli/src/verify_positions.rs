@@ -2,12 +2,12 @@
 //! (not only starts) and compare, one row a position.
 
 use crate::kalah::{build, with_search_progress, EndgameSeeds};
-use crate::verify::read_text;
+use crate::verify::read_rows;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::kalah::{notation, Position, Rules};
 use search::kalah::{default_tt_bits, Plan};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -47,8 +47,9 @@ struct Published {
     rules: String,
     position: Position,
     margin: i32,
-    /// A pit (0-based) whose sowing keeps the margin, if the source names one.
-    best: Option<usize>,
+    /// A pit (1 to m) whose sowing keeps the margin, if the source names one, and the
+    /// position after that sowing.
+    best: Option<(usize, Position)>,
     source: String,
 }
 
@@ -65,14 +66,6 @@ type Game<'a> = (usize, &'a str, u32);
 
 /// data/published/kalah-positions.tsv, built in: the command works from any directory.
 const PUBLISHED_POSITIONS: &str = include_str!("../../../data/published/kalah-positions.tsv");
-
-/// The rows of the published margins in `path`, or of the built-in copy.
-fn read(path: Option<&Path>) -> Result<Vec<Published>> {
-    match path {
-        Some(path) => parse(&read_text(path)?, &path.display().to_string()),
-        None => parse(PUBLISHED_POSITIONS, "data/published/kalah-positions.tsv (built in)"),
-    }
-}
 
 /// The rows of `text`, read from `name`.
 fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
@@ -104,10 +97,11 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
                 let pit: usize =
                     text.parse().map_err(|_| anyhow::anyhow!("{at}: best {text:?} is not a pit number"))?;
                 // A move the position does not have is a fault of the file.
-                if !position.board().moves(&preset).iter().any(|&(i, _)| i + 1 == pit) {
+                let moves = position.board().moves(&preset);
+                let Some(&(_, sown)) = moves.iter().find(|&&(i, _)| i + 1 == pit) else {
                     bail!("{at}: best {pit} is no move of the player to move (a pit 1 to m with seeds in it)");
-                }
-                Some(pit - 1)
+                };
+                Some((pit, position.after(sown)))
             }
         };
         rows.push(Published { rules: rules.to_owned(), position, margin, best, source: source.to_owned() });
@@ -119,7 +113,8 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
 }
 
 pub fn run(args: VerifyPositionsArgs) -> Result<()> {
-    let rows = read(args.published.as_deref())?;
+    let built_in = "data/published/kalah-positions.tsv (built in)";
+    let rows = read_rows(args.published.as_deref(), PUBLISHED_POSITIONS, built_in, parse)?;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     let within: Vec<&Published> = rows.iter().filter(|row| row.seeds() <= args.max_seeds).collect();
     if within.is_empty() {
@@ -157,16 +152,13 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
         let search = solver.search(*seeds)?;
         for row in rows {
             let started = Instant::now();
-            let (computed, keeps) = with_search_progress(search.as_ref(), Some(&row.position), Instant::now(), |_| {
+            let (computed, keeps) = with_search_progress(search.as_ref(), Some(&row.position), started, |_| {
                 let computed = solver.margin(search.as_ref(), &row.position)?;
                 // The best move is tested only against a margin that holds: one
                 // null-window test, does the position after its sowing keep the margin?
-                let keeps = match row.best {
-                    Some(pit) if computed == row.margin => {
-                        let moves = row.position.board().moves(&rules);
-                        let (_, sown) = moves.into_iter().find(|&(i, _)| i == pit).expect("checked when read");
-                        let next = row.position.after(sown);
-                        Some(solver.turn_at_least(search.as_ref(), &row.position, &next, row.margin)?)
+                let keeps = match &row.best {
+                    Some((_, next)) if computed == row.margin => {
+                        Some(solver.turn_at_least(search.as_ref(), &row.position, next, row.margin)?)
                     }
                     _ => None,
                 };
@@ -187,9 +179,9 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
                 row.rules,
                 format!("{:+}", row.margin),
                 format!("{computed:+}"),
-                match (row.best, keeps) {
-                    (Some(pit), Some(true)) => format!("{} ok", pit + 1),
-                    (Some(pit), _) => (pit + 1).to_string(),
+                match (&row.best, keeps) {
+                    (Some((pit, _)), Some(true)) => format!("{pit} ok"),
+                    (Some((pit, _)), _) => pit.to_string(),
                     (None, _) => "-".to_owned(),
                 },
                 started.elapsed().as_secs_f64(),
