@@ -33,10 +33,10 @@
 //! itself (young brothers wait) was measured twice as slow.
 //!
 //! The transposition table ([`TranspositionTable`]) is shared by all tasks without
-//! locks. An entry is found only by its own board (on up to six pits a row; see
-//! [`Key`]): a 64-bit hash alone was not enough, since the boards of a bucket agree on its
-//! index bits, and a search of billions of probes would now and then have read another
-//! board's bounds.
+//! locks. An entry is found only by its own board (see [`Key`]; on seven and eight pits a
+//! board with a pit of 64 seeds or more is not kept at all): a 64-bit hash alone was not
+//! enough, since the boards of a bucket agree on its index bits, and a search of billions
+//! of probes would now and then have read another board's bounds.
 
 mod task;
 
@@ -70,6 +70,8 @@ pub struct Search<'a> {
     threads: usize,
     /// Which children tasks are searching now, by hash ([`Busy`]).
     busy: Busy,
+    /// Rows of seven or eight pits: boards keyed by [`Key::of_wide`], not [`Key::of`].
+    wide: bool,
 }
 
 /// The children being searched right now, one hash per slot (a slot's later owner simply
@@ -139,11 +141,6 @@ impl Worker<'_> {
     }
 }
 
-#[inline]
-fn key(board: &Board) -> Key {
-    Key::of(board.word())
-}
-
 /// Where a child's value comes from.
 #[derive(Clone, Copy)]
 enum Source<'t> {
@@ -195,6 +192,7 @@ impl<'a> Search<'a> {
             nodes: AtomicU64::new(0),
             threads: 1,
             busy: Busy::new(),
+            wide: game.pits() > 6,
         })
     }
 
@@ -204,6 +202,17 @@ impl<'a> Search<'a> {
     pub fn with_threads(mut self, threads: usize) -> Search<'a> {
         self.threads = threads.max(1);
         self
+    }
+
+    /// The transposition table's key of a board of this search's game (one layout for
+    /// all of them: see [`Key`]).
+    #[inline(always)]
+    fn board_key(&self, board: &Board) -> Key {
+        if self.wide {
+            Key::of_wide(board.word())
+        } else {
+            Key::of(board.word())
+        }
     }
 
     /// Boards searched (not probed) so far (counted in batches while a search runs).
@@ -297,7 +306,7 @@ impl<'a> Search<'a> {
                         match take() {
                             Some(i) => {
                                 let worker = Worker { nodes: 0, stop: &stops[i], company: &company[i] };
-                                *slot = Some(Task::new(i, boards[i], goal, worker));
+                                *slot = Some(Task::new(i, boards[i], self.board_key(&boards[i]), goal, worker));
                             }
                             None => exhausted = true,
                         }
@@ -340,14 +349,14 @@ impl<'a> Search<'a> {
     /// The pit (0-based) the transposition table holds as the best move at `board`, if it
     /// holds one.
     pub fn stored_best(&self, board: &Board) -> Option<usize> {
-        let entry = self.transpositions.lookup(key(board))?;
+        let entry = self.transpositions.lookup(self.board_key(board))?;
         entry.best.checked_sub(1).map(usize::from)
     }
 
     /// The bounds the transposition table holds on `board`'s value, if it holds an entry
     /// for it: what the search has proved of it so far (MTD(f) narrows them test by test).
     pub fn stored_bounds(&self, board: &Board) -> Option<(i16, i16)> {
-        let entry = self.transpositions.lookup(key(board))?;
+        let entry = self.transpositions.lookup(self.board_key(board))?;
         Some((entry.lower, entry.upper))
     }
 
@@ -442,7 +451,7 @@ impl<'a> Search<'a> {
                     let (table, rank) = self.place(&sown.board, child_seeds)?;
                     Source::Table(table, rank, child_seeds)
                 }
-                None => Source::Search(key(&sown.board)),
+                None => Source::Search(self.board_key(&sown.board)),
             };
         }
         Ok(())

@@ -7,21 +7,26 @@
 //! memory and with one cache miss a probe as before.
 //!
 //! ```text
-//!   a board's cells, 8 bits each:  lo = cells 0..8,  hi = cells 8..16
-//!   its key (Key::of):             hash = mix(mix(lo) ^ hi),  rest = cells 8..12 (hi's low 32 bits)
+//!   up to six pits a row (Key::of), the cells 8 bits each:
+//!     lo = cells 0..8 (64 bits),  hi = cells 8..12 (32 bits; cells 12..16 are empty)
+//!   seven or eight pits (Key::of_wide), every cell below 64, 6 bits each:
+//!     cells 0..16 as one 96-bit number:  lo = its low 64 bits,  hi = its high 32 bits
 //!
-//!   an entry, two 64-bit words:    key word  = hash ^ data word
-//!                                  data word = rest (32) | seeds (8) | best (4) | upper (10) | lower (10)
+//!   the key:                         hash = mix(mix(lo) ^ hi),  rest = hi
+//!   an entry, two 64-bit words:      key word  = hash ^ data word
+//!                                    data word = rest (32) | seeds (8) | best (4) | upper (10) | lower (10)
 //! ```
 //!
-//! A board's entry is read by no other board of up to six pits a row. `mix` is a
-//! bijection, so two boards of one `hi` and different `lo` have different hashes, and on
-//! six pits or fewer `hi` is cells 8 to 11, which `rest` is. The hash alone would not do:
-//! the boards in one bucket already agree on its index bits (25 of them in a full table of
-//! 2^27 entries), so a probe meets another board of its whole hash with odds near
-//! 4 · 2^-39, and the billions of probes of a large search would now and then have read
-//! another board's bounds. On seven and eight pits `rest` leaves out cells 12 to 15, which
-//! the hash alone tells apart: a wrong entry there needs 96 bits to agree by chance.
+//! A board's entry is read by no other board. Either way the board is the 96 bits `lo`
+//! and `hi`, and the key gives them back: `rest` is `hi`, and `mix` is a bijection, so
+//! `lo` is `mix⁻¹(mix⁻¹(hash) ^ hi)`. The hash alone would not do: the boards in one
+//! bucket already agree on its index bits (25 of them in a full table of 2^27 entries), so
+//! a probe meets another board of its whole hash with odds near 4 · 2^-39, and the
+//! billions of probes of a large search would now and then have read another board's
+//! bounds. A search uses one layout for all its boards (the game's pits pick it), so keys
+//! of the two layouts never meet. A board of seven or eight pits with a pit of 64 seeds or
+//! more (a game of at least 64 seeds) has no room in 96 bits: it gets [`Key::UNKEPT`],
+//! never stored nor found, and is searched each time it is met.
 //!
 //! Threads share the table without locks by the "lockless" XOR scheme: the key word is the
 //! hash XOR the data word, so a torn entry (one word of one store, the other of another)
@@ -64,28 +69,59 @@ pub struct Entry {
     pub seeds: u8,
 }
 
-/// Where a board is kept: a hash of its cells, which picks its bucket, and its cells 8 to
-/// 11, which the entry keeps beside its data (see the module's diagram).
+/// Where a board is kept: a hash of its cells, which picks its bucket, and the part of
+/// them the entry keeps beside its data (see the module's diagram).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Key {
     /// `mix(mix(lo) ^ hi)`: its low bits are the bucket's index.
     pub hash: u64,
-    /// Cells 8 to 11 (the whole of `hi` on boards of up to six pits a row).
+    /// `hi`.
     rest: u32,
 }
 
 impl Key {
-    /// The key of the board whose cells, 8 bits each from the mover's pit 1, are `word`.
+    /// The key of a board that is not kept: stores of it are dropped and lookups of it
+    /// find nothing. No board has this `rest`: as cells 8 to 11 it would hold 1,020 seeds,
+    /// as the high bits of six-bit cells 315, and a board holds at most 255.
+    pub const UNKEPT: Key = Key { hash: 0, rest: u32::MAX };
+
+    /// The key of a board of up to six pits a row whose cells, 8 bits each from the mover's
+    /// pit 1, are `word` (cells 12 to 15 empty).
     #[inline]
     pub fn of(word: u128) -> Key {
+        debug_assert!(word >> 96 == 0, "a board of more than six pits a row");
+        Key::mixed(word as u64, (word >> 64) as u32)
+    }
+
+    /// The key of a board of seven or eight pits a row whose cells, 8 bits each from the
+    /// mover's pit 1, are `word`: its cells packed in 6 bits each, or [`Key::UNKEPT`] if a
+    /// cell holds 64 seeds or more.
+    #[inline]
+    pub fn of_wide(word: u128) -> Key {
+        const HIGH_BITS: u64 = 0xc0c0_c0c0_c0c0_c0c0;
         let (lo, hi) = (word as u64, (word >> 64) as u64);
+        if (lo | hi) & HIGH_BITS != 0 {
+            return Key::UNKEPT;
+        }
+        // Eight cells below 64 each into 48 bits: pairs, then fours, then the eight.
+        let pack = |x: u64| {
+            let x = (x & 0x00ff_00ff_00ff_00ff) | (x & 0xff00_ff00_ff00_ff00) >> 2;
+            let x = (x & 0x0000_ffff_0000_ffff) | (x & 0xffff_0000_ffff_0000) >> 4;
+            (x & 0x0000_0000_ffff_ffff) | (x & 0xffff_ffff_0000_0000) >> 8
+        };
+        let packed = pack(lo) as u128 | (pack(hi) as u128) << 48;
+        Key::mixed(packed as u64, (packed >> 64) as u32)
+    }
+
+    #[inline]
+    fn mixed(lo: u64, hi: u32) -> Key {
         // Two rounds of a 64-bit finaliser (splitmix64's constants), a bijection.
         let mix = |mut z: u64| {
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
             z ^ (z >> 31)
         };
-        Key { hash: mix(mix(lo) ^ hi), rest: hi as u32 }
+        Key { hash: mix(mix(lo) ^ hi as u64), rest: hi }
     }
 }
 
@@ -248,7 +284,9 @@ impl TranspositionTable {
     /// policy picks; over the board's own entry, the tighter of each bound (`merged`).
     #[inline]
     pub fn store(&self, key: Key, entry: Entry) {
-        self.store_data(key, pack(key.rest, entry));
+        if key != Key::UNKEPT {
+            self.store_data(key, pack(key.rest, entry));
+        }
     }
 
     #[inline]
@@ -306,7 +344,7 @@ mod tests {
         table.store(key(8, 0), widest);
         assert_eq!(table.lookup(key(8, 0)), Some(widest), "the widest bounds, the last pit and a full board kept");
         // A fifth board takes the place of the one with the fewest seeds, even with fewer.
-        let fifth = key(7 + WAYS as u64 * buckets, u32::MAX);
+        let fifth = key(7 + WAYS as u64 * buckets, 0xfeed);
         table.store(fifth, entry(10));
         assert_eq!(table.lookup(fifth), Some(entry(10)));
         assert_eq!(table.lookup(keys[1]), None, "20 seeds, the fewest, made way");
@@ -353,6 +391,68 @@ mod tests {
         table.store(kb, other);
         assert_eq!(table.lookup(kb), Some(other));
         assert!(matches!(table.lookup(ka), None | Some(Entry { lower: 2, upper: 6, .. })));
+    }
+
+    /// The board a key names: its 96 bits `lo` and `hi` read back (the module's diagram).
+    fn named(key: Key) -> u128 {
+        let hi = key.rest as u64;
+        unmix(unmix(key.hash) ^ hi) as u128 | (hi as u128) << 64
+    }
+
+    /// Cells from a seeded generator (splitmix64), each below `below`.
+    fn boards(count: usize, cells: usize, below: u8) -> impl Iterator<Item = [u8; 16]> {
+        let mut state = 0x5eed_u64;
+        std::iter::repeat_with(move || {
+            let mut word = [0u8; 16];
+            for cell in &mut word[..cells] {
+                state = state.wrapping_add(0x9e3779b97f4a7c15);
+                let z = (state ^ (state >> 31)).wrapping_mul(0xbf58476d1ce4e5b9);
+                *cell = ((z >> 40) % below as u64) as u8;
+            }
+            word
+        })
+        .take(count)
+    }
+
+    #[test]
+    fn a_key_names_its_board_on_every_row_length() {
+        // Up to six pits a row: the cells themselves, at up to 255 seeds a cell.
+        for cells in boards(20_000, 12, 255) {
+            let word = u128::from_le_bytes(cells);
+            assert_eq!(named(Key::of(word)), word);
+        }
+        // Seven and eight pits: the cells 6 bits each, back in their bytes.
+        for count in [14, 16] {
+            for cells in boards(20_000, count, 64) {
+                let packed = named(Key::of_wide(u128::from_le_bytes(cells)));
+                let unpacked: Vec<u8> = (0..16).map(|c| (packed >> (6 * c) & 0x3f) as u8).collect();
+                assert_eq!(unpacked, cells, "{count} cells");
+            }
+        }
+        // Two boards of eight pits that share cells 0 to 11 and differ past them (what the
+        // plain key kept no part of) are kept apart.
+        let a = [3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3];
+        let mut b = a;
+        b[14] = 4;
+        let table = TranspositionTable::new(10).unwrap();
+        let e = Entry { lower: -4, upper: 2, best: 8, seeds: 48 };
+        table.store(Key::of_wide(u128::from_le_bytes(a)), e);
+        assert_eq!(table.lookup(Key::of_wide(u128::from_le_bytes(a))), Some(e));
+        assert_eq!(table.lookup(Key::of_wide(u128::from_le_bytes(b))), None);
+    }
+
+    #[test]
+    fn a_board_with_a_pit_of_64_seeds_on_a_long_row_is_never_kept() {
+        let mut cells = [1u8; 16];
+        cells[9] = 64;
+        let key = Key::of_wide(u128::from_le_bytes(cells));
+        assert_eq!(key, Key::UNKEPT);
+        let table = TranspositionTable::new(10).unwrap();
+        table.store(key, Entry { lower: 0, upper: 0, best: 1, seeds: 79 });
+        assert_eq!(table.lookup(key), None, "not stored");
+        assert!((0..table.buckets).all(|i| table.bucket_at(i).0.iter().all(|w| w.load(Relaxed) == 0)));
+        cells[9] = 63;
+        assert_ne!(Key::of_wide(u128::from_le_bytes(cells)), Key::UNKEPT);
     }
 
     #[test]

@@ -131,12 +131,12 @@ enum Step {
 }
 
 impl<'s, 't> Task<'s, 't> {
-    pub(super) fn new(index: usize, board: Board, goal: Goal, worker: Worker<'s>) -> Task<'s, 't> {
+    pub(super) fn new(index: usize, board: Board, key: Key, goal: Goal, worker: Worker<'s>) -> Task<'s, 't> {
         Task {
             index,
             board,
             seeds: board.seeds(),
-            key: key(&board),
+            key,
             goal,
             lower: 0,
             upper: 0,
