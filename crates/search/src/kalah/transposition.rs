@@ -82,8 +82,9 @@ pub struct Key {
 impl Key {
     /// The key of a board that is not kept: stores of it are dropped and lookups of it
     /// find nothing. No board has this `rest`: as cells 8 to 11 it would hold 1,020 seeds,
-    /// as the high bits of six-bit cells 315, and a board holds at most 255.
-    pub const UNKEPT: Key = Key { hash: 0, rest: u32::MAX };
+    /// as the high bits of six-bit cells 315, and a board holds at most 255. (Its hash is
+    /// not 0, which an empty slot of the search's busy marks would seem to hold.)
+    pub const UNKEPT: Key = Key { hash: u64::MAX, rest: u32::MAX };
 
     /// The key of a board of up to six pits a row whose cells, 8 bits each from the mover's
     /// pit 1, are `word` (cells 12 to 15 empty).
