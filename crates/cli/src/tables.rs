@@ -117,9 +117,12 @@ fn nothing_to_rewrite(dir: &Path, saving: retro::table::Saving) -> Option<Result
     };
     let mut rewritten = false;
     for file in &files {
-        match layout::open_table(file) {
-            Ok(table) => rewritten |= retro::table::would_compact(&table, saving),
-            Err(e) => return Some(Err(e.into())),
+        match layout::open_table(file).map_err(anyhow::Error::from).and_then(|table| {
+            retro::table::would_compact(&table, saving)
+                .map_err(|cause| layout::LayoutError::Table { path: file.clone(), cause }.into())
+        }) {
+            Ok(would) => rewritten |= would,
+            Err(e) => return Some(Err(e)),
         }
     }
     (!rewritten && !listed).then(|| {

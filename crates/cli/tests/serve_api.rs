@@ -665,3 +665,64 @@ fn a_custom_setup_is_named_and_recognised_alike_by_the_command_and_the_server() 
     let (status, refused) = server.get_json("/api/thi?board=4x04-height1");
     assert_eq!((status, refused["kind"].as_str()), (400, Some("parameter")), "{refused}");
 }
+
+/// The table files under `dir`, every one.
+fn table_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(table_files(&path));
+        } else if path.extension().is_some_and(|x| x == "tbl") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Rewrites the body of the table `file` in place, each byte complemented (its length and
+/// inode kept): another table copied over it, as far as a reader of the old one can tell.
+fn rewrite_body_in_place(file: &Path) {
+    use std::io::{Seek, SeekFrom};
+    let bytes = std::fs::read(file).unwrap();
+    let body_offset = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
+    let changed: Vec<u8> = bytes[body_offset..].iter().map(|b| !b).collect();
+    let mut handle = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+    handle.seek(SeekFrom::Start(body_offset as u64)).unwrap();
+    handle.write_all(&changed).unwrap();
+    handle.sync_all().unwrap();
+}
+
+/// A table rewritten in place while the server runs gives no value: the query that would
+/// read it answers 500 naming the file; a truncated one the same, and the server lives on
+/// (a mapped table would kill it with SIGBUS). What was read and checked before the
+/// change still answers, unchanged.
+#[test]
+fn a_table_changed_or_truncated_under_the_server_is_named_never_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--holes", "3", "--stones", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let files = table_files(dir.path());
+    assert!(!files.is_empty());
+    let start = "/api/trias?holes=3&stones=2";
+    let server = Server::start(dir.path());
+    let (status, answered) = server.get(start);
+    assert_eq!(status, 200, "{answered}");
+    // A second server opens the same files; neither has read them past the opening check.
+    let fresh = Server::start(dir.path());
+    files.iter().for_each(|f| rewrite_body_in_place(f));
+    let (status, body) = fresh.get_json(start);
+    assert_eq!(status, 500, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("changed since it was opened") && error.contains("tier-"), "{body}");
+    assert!(body.get("value").is_none(), "{body}");
+    // The first server read the start's line from checked bytes: the same answer.
+    assert_eq!(server.get(start), (200, answered));
+    for file in &files {
+        std::fs::OpenOptions::new().write(true).open(file).unwrap().set_len(70).unwrap();
+    }
+    let (status, body) = fresh.get_json("/api/trias?holes=3&stones=2&max_line=3");
+    assert_eq!(status, 500, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("shorter than"), "{body}");
+    assert_eq!(fresh.get("/api/games").0, 200, "the server lives on");
+}

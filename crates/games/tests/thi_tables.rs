@@ -31,7 +31,7 @@ fn checksums(game: &Thi, dir: &Path) -> Vec<(String, u64, u64, u64)> {
         .into_iter()
         .map(|t| {
             let table = Table::open(&tier_file(dir, t), None).unwrap();
-            (t.to_string(), table.entries(), table.header().body_checksum, table.codes_checksum())
+            (t.to_string(), table.entries(), table.header().body_checksum, table.codes_checksum().unwrap())
         })
         .collect()
 }

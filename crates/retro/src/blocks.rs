@@ -280,17 +280,43 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
     if rank >= entries {
         return None;
     }
-    let index_len = 8 * (block_count(entries) as usize + 1);
-    let start = u64_at(body, index_entry(rank))? as usize;
-    let block = body.get(index_len + start..)?;
+    let (start, end) = block_span(body, entries, rank)?;
+    let block = body.get(start..)?;
     let i = rank % BLOCK;
-    let n = (entries - rank + i).min(BLOCK);
+    let n = block_ranks(entries, rank);
     // A block's data follow a short header rank by rank, so the byte as far into the
     // block as the rank is into its ranks is about where the probe will read: loaded now,
     // its cache miss overlaps the header's instead of following it.
-    let end = u64_at(body, index_entry(rank) + 8)? as usize;
     let guess = (end.saturating_sub(start) as u64 * i / n) as usize;
     std::hint::black_box(block.get(guess).copied());
+    get_in_block(block, n, i)
+}
+
+/// Where the block of `rank` lies in a blocked body of `entries` ranks whose index
+/// `index` begins with (its entries up to `rank`'s block and the next one, at least):
+/// its first byte and the byte after it, counted from the start of the body.
+#[inline(always)]
+pub fn block_span(index: &[u8], entries: u64, rank: u64) -> Option<(usize, usize)> {
+    let index_len = index_bytes(entries) as usize;
+    let start = u64_at(index, index_entry(rank))? as usize;
+    let end = u64_at(index, index_entry(rank) + 8)? as usize;
+    Some((index_len.checked_add(start)?, index_len.checked_add(end)?))
+}
+
+/// Bytes of the index of a blocked body of `entries` ranks.
+pub fn index_bytes(entries: u64) -> u64 {
+    8 * (block_count(entries) + 1)
+}
+
+/// Ranks in the block of `rank`, of a table of `entries` ranks.
+#[inline(always)]
+pub fn block_ranks(entries: u64, rank: u64) -> u64 {
+    (entries - rank + rank % BLOCK).min(BLOCK)
+}
+
+/// The code of the `i`th of the `n` ranks of `block` (a block that passed [`check`]).
+#[inline]
+pub fn get_in_block(block: &[u8], n: u64, i: u64) -> Option<u16> {
     match *block.first()? {
         CONSTANT => u16_at(block, 1),
         PALETTE => {
@@ -341,13 +367,21 @@ pub fn decode(body: &[u8], entries: u64) -> Vec<u16> {
 
 /// Appends the codes of block `b` of a body of `entries` codes to `out`, in rank order.
 pub fn decode_block(body: &[u8], entries: u64, b: u64, out: &mut Vec<u16>) {
-    let index_len = 8 * (block_count(entries) as usize + 1);
     let first = b * BLOCK;
     let n = entries.saturating_sub(first).min(BLOCK);
+    match block_span(body, entries, first).and_then(|(start, end)| body.get(start..end)) {
+        Some(block) => decode_in_block(block, n, out),
+        None => out.extend((0..n).map(|_| 0)),
+    }
+}
+
+/// Appends the `n` codes of `block` (a block that passed [`check`]) to `out`, in rank order.
+pub fn decode_in_block(block: &[u8], n: u64, out: &mut Vec<u16>) {
     // A coded block decodes front to back once; the others are read rank by rank.
-    match u64_at(body, 8 * b as usize).and_then(|start| body.get(index_len + start as usize..)) {
-        Some(block) if block.first() == Some(&CODED) => coded::decode(block, n, out),
-        _ => out.extend((first..first + n).map(|rank| get(body, entries, rank).unwrap_or(0))),
+    if block.first() == Some(&CODED) {
+        coded::decode(block, n, out)
+    } else {
+        out.extend((0..n).map(|i| get_in_block(block, n, i).unwrap_or(0)))
     }
 }
 
@@ -357,26 +391,42 @@ pub type Fault = String;
 /// Checks that a blocked `body` of `entries` ranks is well formed, so that every probe
 /// finds its block and reads inside it, and that every code fits in `bits`.
 pub fn check(body: &[u8], entries: u64, bits: u32) -> Result<(), Fault> {
+    let index_len = index_bytes(entries).min(body.len() as u64) as usize;
+    check_with(&body[..index_len], body.len() as u64, entries, bits, |start, end| {
+        Ok(std::borrow::Cow::Borrowed(&body[start as usize..end as usize]))
+    })
+}
+
+/// [`check`] of a body of `body_len` bytes whose index is `index` (the body's first
+/// bytes, as many as it has up to the index's length), its blocks read in order by
+/// `block` (from its first byte to the byte after it, counted from the body's start; a
+/// range inside the body) where the body is not in memory whole.
+pub fn check_with<'a>(
+    index: &[u8],
+    body_len: u64,
+    entries: u64,
+    bits: u32,
+    mut block: impl FnMut(u64, u64) -> Result<std::borrow::Cow<'a, [u8]>, Fault>,
+) -> Result<(), Fault> {
     let blocks = block_count(entries);
-    let index_len = blocks
-        .checked_add(1)
-        .and_then(|b| b.checked_mul(8))
-        .filter(|&len| len <= body.len() as u64)
-        .ok_or_else(|| format!("the index of {blocks} blocks does not fit in a body of {} bytes", body.len()))?
-        as usize;
-    let area = &body[index_len..];
-    let offset = |b: u64| u64_at(body, 8 * b as usize).unwrap_or(u64::MAX);
-    if offset(0) != 0 || offset(blocks) != area.len() as u64 {
+    let index_len = index_bytes(entries);
+    if index_len > body_len || index.len() as u64 != index_len {
+        return Err(format!("the index of {blocks} blocks does not fit in a body of {body_len} bytes"));
+    }
+    let area_len = body_len - index_len;
+    let offset = |b: u64| u64_at(index, 8 * b as usize).unwrap_or(u64::MAX);
+    if offset(0) != 0 || offset(blocks) != area_len {
         return Err("the index does not span the blocks".into());
     }
     let widest = if bits >= 16 { u16::MAX } else { (1u16 << bits) - 1 };
     for b in 0..blocks {
         let (start, end) = (offset(b), offset(b + 1));
-        if start > end || end > area.len() as u64 {
+        if start > end || end > area_len {
             return Err(format!("block {b}: its index entries are out of order"));
         }
         let n = (entries - b * BLOCK).min(BLOCK);
-        check_block(&area[start as usize..end as usize], n, widest).map_err(|what| format!("block {b}: {what}"))?;
+        let bytes = block(index_len + start, index_len + end)?;
+        check_block(&bytes, n, widest).map_err(|what| format!("block {b}: {what}"))?;
     }
     Ok(())
 }

@@ -227,7 +227,7 @@ fn sweep<G: Game>(
                         Some((previous, p)) if previous + 1 == rank => game.next_position(tier, rank, p),
                         _ => game.position(Location::at(tier, rank)),
                     };
-                    let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+                    let code = table.code(rank)?.ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
                     let positions = flips.len() as u64 * game.images(&position);
                     census.positions += positions;
                     match G::Value::from_code(code).sign() {

@@ -1,7 +1,7 @@
 //! The finished child tiers a tier's moves can reach, probed with checks: every engine
 //! looks its lower-tier children up here.
 
-use crate::table::Table;
+use crate::table::{Table, TableError};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -26,6 +26,16 @@ pub enum ChildError {
         /// The rank.
         rank: u64,
     },
+    /// A child's table that could not be read (a table read by position whose file
+    /// changed since it was opened): the message names the file.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl From<Box<TableError>> for ChildError {
+    fn from(e: Box<TableError>) -> ChildError {
+        ChildError::Unreadable(e.to_string())
+    }
 }
 
 /// The child tiers' tables, in a short list scanned in order: a map lookup per move
@@ -74,7 +84,7 @@ impl<'a, T: Copy + Ord + std::fmt::Display> ChildTables<'a, T> {
     /// finished child tier or the rank lies past its end.
     #[inline(always)]
     pub fn code(&self, child: T, rank: u64) -> Result<u16, ChildError> {
-        self.table_of(child)?.code(rank).ok_or_else(|| ChildError::RankOutOfRange {
+        self.table_of(child)?.code(rank)?.ok_or_else(|| ChildError::RankOutOfRange {
             tier: self.tier.to_string(),
             child: child.to_string(),
             rank,

@@ -23,6 +23,7 @@ pub mod line;
 pub mod memory;
 pub mod order;
 pub mod parents;
+mod positioned;
 mod prefetch;
 pub mod solve;
 pub mod store;

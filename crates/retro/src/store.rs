@@ -10,7 +10,9 @@ use crate::children::ChildTables;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
-use crate::table::{compact_table, dangling_link, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding};
+use crate::table::{
+    compact_table, dangling_link, Layout, Reading, Saving, Table, TableError, TableIdentity, ValueEncoding,
+};
 use crate::value::TableValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -169,7 +171,7 @@ pub struct BuildReport {
     pub bytes: u64,
 }
 
-/// The finished tables of one game, by tier, each held in memory or mapped from its file.
+/// The finished tables of one game, by tier, each read as it was opened ([`Reading`]).
 pub struct Tables<G: Game> {
     dir: PathBuf,
     tables: BTreeMap<G::Tier, Table>,
@@ -192,28 +194,26 @@ pub fn identity<G: Game>(game: &G, tier: G::Tier) -> TableIdentity {
     TableIdentity { key: game.table_key(), tier: tier.to_string(), encoding: G::Value::ENCODING }
 }
 
-/// Opens and checks the table of a tier of `entries` positions: held in memory
-/// ([`Table::open_held`]) or mapped from its file.
-fn open_table(path: &Path, identity: &TableIdentity, entries: u64, held: bool) -> Result<Table, TableError> {
-    let table = if held {
-        Table::open_held(path, Some(identity))?
-    } else {
-        // SAFETY: tables are only ever written by `write_table`, which renames a complete
-        // new file into place and never rewrites one; see `Table::open_mapped`.
-        unsafe { Table::open_mapped(path, Some(identity)) }?
-    };
-    table.expect_entries(entries)
+/// Opens and checks the table of a tier of `entries` positions, read as `reading` says.
+fn open_table(path: &Path, identity: &TableIdentity, entries: u64, reading: Reading) -> Result<Table, TableError> {
+    // SAFETY: a table is mapped only by a build, under its lock on the directory, which no
+    // other build writes meanwhile; every table is written by `write_table`, which renames
+    // a complete new file into place and never rewrites one (see `Table::open_mapped`).
+    // Nothing else here is mapped: queries read by position.
+    unsafe { Table::open_as(path, Some(identity), reading) }?.expect_entries(entries)
 }
 
 /// What a build needs to know of a tier's table: what it must be, the positions it
-/// holds, and whether it is held in memory once finished or mapped from its file.
+/// holds, and how it is read while the tiers above it are solved.
 pub struct TierFile {
     /// The game key, tier and value coding the file must carry.
     pub identity: TableIdentity,
     /// Positions of the tier.
     pub entries: u64,
-    /// Whether the table is held in memory ([`Table::open_held`]) while the build goes on.
-    pub held: bool,
+    /// How the table is read while the build goes on: held in memory where the tiers
+    /// above probe it at random, mapped where they read it sparsely or the build may not
+    /// fit in memory otherwise.
+    pub reading: Reading,
 }
 
 /// Options of a build.
@@ -233,6 +233,11 @@ pub struct BuildOptions {
     /// above zero) are held in memory on huge pages ([`Table::open_held`]), which the
     /// memory a build announces counts already.
     pub map_tables: bool,
+    /// How the tables the build returns are read once every tier is there: by position
+    /// (the default: what queries need, safe from files changed under them), or held in
+    /// memory for a search that probes them millions of times. A table the build held
+    /// stays held.
+    pub reading: Reading,
 }
 
 /// The share of the available memory a tier's slots may take before the tier is solved
@@ -291,12 +296,12 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     let mut report = BuildReport::default();
     let all_present =
         order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))?;
-    // Held in memory only while tiers above them are solved (the build's memory check
-    // counts them then); a run that only finishes a compaction maps them.
-    let open =
-        |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, f.held && !all_present);
+    // Read as the build needs only while tiers above them are solved (the build's memory
+    // check counts them then); a run that only finishes a compaction reads them as asked.
+    let reading = |f: &TierFile| if all_present { options.reading } else { f.reading };
+    let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, reading(f));
     let open_only = |order: Vec<T>| {
-        let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries)?;
+        let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries, options.reading)?;
         let mut report = BuildReport::default();
         for table in tables.values() {
             report.tiers_reused += 1;
@@ -387,6 +392,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // Still listed: another run's tables, and this run's left plain.
     let ours: BTreeSet<String> = tables.keys().map(|t| t.to_string()).collect();
     let _ = mark_pending_compaction(dir, pending.difference(&ours).cloned().chain(left_plain).collect());
+    // A map is the build's alone, under its lock: what it returns is read as asked.
+    for (&tier, table) in tables.iter_mut() {
+        let f = file(tier);
+        if reading(&f) == Reading::Mapped && options.reading != Reading::Mapped {
+            *table = open_table(&tier_file(dir, tier), &f.identity, f.entries, options.reading)?;
+        }
+    }
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
@@ -466,13 +478,15 @@ fn tier_present(path: &Path) -> Result<bool, BuildError> {
     }
 }
 
-/// Opens the finished, checked tables of every tier in `order`, building nothing and
-/// writing nothing; `size` gives the positions of a tier, which its table must hold.
+/// Opens the finished, checked tables of every tier in `order`, read as `reading` says,
+/// building nothing and writing nothing; `size` gives the positions of a tier, which its
+/// table must hold.
 pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
     dir: &Path,
     order: Vec<T>,
     identity: impl Fn(T) -> TableIdentity,
     size: impl Fn(T) -> u64,
+    reading: Reading,
 ) -> Result<BTreeMap<T, Table>, BuildError> {
     let mut tables = BTreeMap::new();
     for tier in order {
@@ -480,7 +494,7 @@ pub fn open_tiers<T: Copy + Ord + std::fmt::Display>(
         if !tier_present(&path)? {
             return Err(BuildError::MissingTier { tier: tier.to_string(), path });
         }
-        tables.insert(tier, open_table(&path, &identity(tier), size(tier), false)?);
+        tables.insert(tier, open_table(&path, &identity(tier), size(tier), reading)?);
     }
     Ok(tables)
 }
@@ -541,7 +555,7 @@ pub fn build<G: Game>(
     let file = |t| TierFile {
         identity: identity(game, t),
         entries: game.tier_size(t),
-        held: !options.map_tables && game.footprint(t).mapped > 0.0,
+        reading: if !options.map_tables && game.footprint(t).mapped > 0.0 { Reading::Held } else { Reading::Mapped },
     };
     let (tables, report) = build_tiers(
         dir,
@@ -554,9 +568,11 @@ pub fn build<G: Game>(
     Ok((Tables { dir: dir.to_owned(), tables }, report))
 }
 
-/// Opens the finished tables needed for `roots` without building anything.
+/// Opens the finished tables needed for `roots` without building anything, read by
+/// position.
 pub fn open<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<Tables<G>, BuildError> {
-    let tables = open_tiers(dir, tier_order(game, roots)?, |t| identity(game, t), |t| game.tier_size(t))?;
+    let order = tier_order(game, roots)?;
+    let tables = open_tiers(dir, order, |t| identity(game, t), |t| game.tier_size(t), Reading::Positioned)?;
     Ok(Tables { dir: dir.to_owned(), tables })
 }
 
@@ -574,6 +590,10 @@ pub enum ProbeError {
         /// The rank.
         rank: u64,
     },
+    /// A table that could not be read (a table read by position whose file changed since
+    /// it was opened): the message names the file. No value is given for it.
+    #[error("{0}")]
+    Unreadable(String),
     /// The game's tier graph has a cycle, so no order walks it parents first.
     #[error(transparent)]
     TierCycle(#[from] crate::order::CycleError),
@@ -584,6 +604,12 @@ pub enum ProbeError {
     /// game folds without an orientation.
     #[error("the reachable census counts a position and its mirror image together, so it needs a start that is its own image; {0} is not")]
     AsymmetricStart(String),
+}
+
+impl From<Box<TableError>> for ProbeError {
+    fn from(e: Box<TableError>) -> ProbeError {
+        ProbeError::Unreadable(e.to_string())
+    }
 }
 
 impl<G: Game> Tables<G> {
@@ -611,7 +637,7 @@ impl<G: Game> Tables<G> {
     #[inline]
     pub fn probe(&self, tier: G::Tier, rank: u64) -> Result<G::Value, ProbeError> {
         let table = self.tables.get(&tier).ok_or_else(|| ProbeError::MissingTier(tier.to_string()))?;
-        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
+        let code = table.code(rank)?.ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?;
         Ok(G::Value::from_code(code))
     }
 

@@ -35,12 +35,15 @@
 //! its finished tables compact ([`Layout`], [`compact_table`]).
 
 use crate::blocks;
+use crate::positioned::PositionedBody;
 use crate::value::Value;
 use encoding::{packed_get, packed_len, PackedSlice};
 use memmap2::{Mmap, MmapMut};
+use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use thiserror::Error;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
@@ -56,6 +59,8 @@ const FIXED_HEADER: usize = 64;
 const ALIGN: u64 = 64;
 /// Longest descriptor accepted on reading: anything longer is not one of ours.
 const MAX_DESCRIPTOR: u32 = 1 << 16;
+/// Bytes read first when a table is opened by position: the longest header there is.
+const HEADER_READ: u64 = FIXED_HEADER as u64 + MAX_DESCRIPTOR as u64 + ALIGN;
 
 /// Why a table file cannot be used. Every variant names the file.
 #[derive(Debug, Error)]
@@ -165,6 +170,15 @@ pub enum TableError {
         found: String,
         /// What was asked for or what the header says.
         expected: String,
+    },
+    /// A table read by position whose bytes are no longer those checked when it was
+    /// opened: the file was rewritten or truncated in place while in use.
+    #[error("{path}: changed since it was opened ({what}): no value is read from it; restore the file or rebuild the table, then open it again")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        what: String,
     },
     /// A table with another number of entries than its tier has positions.
     #[error("{path}: holds {found} entries, but tier {tier} has {expected} positions")]
@@ -571,23 +585,84 @@ fn write_file(
 /// first, so that a table blocks would not shrink enough costs no pass over all its
 /// values. The codes are read from the table block by block, never held all at once.
 pub fn compact_table(table: &Table, saving: Saving) -> Result<Option<Header>, TableError> {
-    let Some(plan) = compaction(table, saving) else { return Ok(None) };
+    let failed = Unread::default();
+    let read = table_blocks(table, &failed);
+    let Some(plan) = compaction(table, saving, &read, &failed)? else { return Ok(None) };
     let (entries, bits) = (table.entries(), table.header.bits);
     let header = new_header(&table.header.identity, bits, entries, table.header.max_distance, Some(plan.len()));
-    let read = |b: u64, out: &mut Vec<u16>| table.block_codes(b, out);
-    write_file(table.path(), header, |out| plan.write(&read, out)).map(Some)
+    let written = write_file(table.path(), header, |out| {
+        plan.write(&read, out)?;
+        // Never renamed into place with a block that could not be read.
+        match failed.is_set() {
+            true => Err(io::Error::other("a block could not be read")),
+            false => Ok(()),
+        }
+    });
+    match (written, failed.take()) {
+        (Err(_), Some(unread)) => Err(*unread),
+        (written, _) => written.map(Some),
+    }
 }
 
 /// Whether [`compact_table`] would rewrite `table` under `saving`, judged without writing.
-pub fn would_compact(table: &Table, saving: Saving) -> bool {
-    compaction(table, saving).is_some()
+pub fn would_compact(table: &Table, saving: Saving) -> Result<bool, TableError> {
+    let failed = Unread::default();
+    let read = table_blocks(table, &failed);
+    Ok(compaction(table, saving, &read, &failed)?.is_some())
 }
 
-/// The blocks [`compact_table`] writes `table` in, if they pay.
-fn compaction(table: &Table, saving: Saving) -> Option<blocks::Plan> {
+/// The codes of `table` block by block, for [`blocks::Plan`]: a block that cannot be read
+/// (a table read by position, changed since) reads as zeros, its error kept in `failed`
+/// for the caller to return.
+fn table_blocks<'a>(table: &'a Table, failed: &'a Unread) -> impl blocks::Codes + 'a {
+    move |b: u64, out: &mut Vec<u16>| {
+        let before = out.len();
+        if let Err(e) = table.block_codes(b, out) {
+            let n = table.entries().saturating_sub(b * blocks::BLOCK).min(blocks::BLOCK) as usize;
+            out.truncate(before);
+            out.resize(before + n, 0);
+            failed.keep(e);
+        }
+    }
+}
+
+/// The blocks [`compact_table`] writes `table` in, if they pay, its codes read by `read`.
+fn compaction(
+    table: &Table,
+    saving: Saving,
+    read: &impl blocks::Codes,
+    failed: &Unread,
+) -> Result<Option<blocks::Plan>, TableError> {
+    let plan = compaction_plan(table, saving, read);
+    match failed.take() {
+        Some(e) => Err(*e),
+        None => Ok(plan),
+    }
+}
+
+/// The first error of the reads of a pass over a table's blocks, which the pass itself
+/// (encoding blocks on many threads) cannot return.
+#[derive(Default)]
+struct Unread(Mutex<Option<Box<TableError>>>);
+
+impl Unread {
+    fn keep(&self, e: Box<TableError>) {
+        let mut first = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        first.get_or_insert(e);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).is_some()
+    }
+
+    fn take(&self) -> Option<Box<TableError>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+fn compaction_plan(table: &Table, saving: Saving, read: &impl blocks::Codes) -> Option<blocks::Plan> {
     let (entries, bits) = (table.entries(), table.header.bits);
     let max_code = ((1u64 << bits) - 1).min(u16::MAX as u64) as u16;
-    let read = |b: u64, out: &mut Vec<u16>| table.block_codes(b, out);
     if !table.is_blocked() {
         let sampled = blocks::block_count(entries).div_ceil(16);
         let sample = |b: u64, out: &mut Vec<u16>| read(16 * b, out);
@@ -597,7 +672,7 @@ fn compaction(table: &Table, saving: Saving) -> Option<blocks::Plan> {
             return None;
         }
     }
-    let plan = blocks::Plan::new(entries, max_code, &read);
+    let plan = blocks::Plan::new(entries, max_code, read);
     (saving.pays(plan.len(), packed_len(entries, bits)) && plan.len() < table.header.body_len).then_some(plan)
 }
 
@@ -623,16 +698,39 @@ enum Bytes {
     Owned(Vec<u8>),
     /// Anonymous memory, on huge pages where the system gives them.
     Held(MmapMut),
+    /// The body alone, read from the file by position as probes ask.
+    Positioned(PositionedBody),
 }
 
 impl Bytes {
-    fn as_slice(&self) -> &[u8] {
+    /// The whole file's bytes, where they are in memory.
+    #[inline(always)]
+    fn in_memory(&self) -> Option<&[u8]> {
         match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
-            Bytes::Held(m) => m,
+            Bytes::Mapped(m) => Some(m),
+            Bytes::Owned(v) => Some(v),
+            Bytes::Held(m) => Some(m),
+            Bytes::Positioned(_) => None,
         }
     }
+}
+
+/// How a table's bytes are reached once it is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reading {
+    /// Read by position as probes ask, each chunk checked on first read
+    /// ([`Table::open_positioned`]): what queries use. A file changed or truncated in
+    /// place while open is an error, never a value nor a crash.
+    #[default]
+    Positioned,
+    /// Read whole into memory, on huge pages where the system gives them
+    /// ([`Table::open_held`]): for tables probed at random millions of times (the tiers
+    /// below one being solved, a search's leaves).
+    Held,
+    /// Mapped from the file ([`Table::open_mapped`]), so that the system may evict its
+    /// pages: for a build that would not fit in memory otherwise, which asks for it
+    /// (`--force`) and takes on the map's contract.
+    Mapped,
 }
 
 /// An opened, checked table: probe it by rank.
@@ -703,35 +801,55 @@ impl Table {
         Table::check(path, Bytes::Mapped(map), expected)
     }
 
-    fn check(path: &Path, bytes: Bytes, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
-        let all = bytes.as_slice();
-        let header = Header::decode(path, all, all.len() as u64)?;
-        if let Some(expected) = expected {
-            if header.identity.key != expected.key {
-                return Err(TableError::Mismatch {
-                    path: path.to_owned(),
-                    field: "game and rules",
-                    found: header.identity.key.clone(),
-                    expected: expected.key.clone(),
-                });
-            }
-            if header.identity.encoding != expected.encoding {
-                return Err(TableError::Mismatch {
-                    path: path.to_owned(),
-                    field: "value encoding",
-                    found: header.identity.encoding.name().to_owned(),
-                    expected: expected.encoding.name().to_owned(),
-                });
-            }
-            if header.identity.tier != expected.tier {
-                return Err(TableError::Mismatch {
-                    path: path.to_owned(),
-                    field: "tier",
-                    found: header.identity.tier.clone(),
-                    expected: expected.tier.clone(),
-                });
-            }
+    /// Opens `path` to be read by position ([`Reading::Positioned`]): its header and
+    /// its whole body are read and checked now, as every opening does, and each chunk of
+    /// the body is read again, and checked again, when a probe first needs it.
+    pub fn open_positioned(path: &Path, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
+        let io_err = |error| TableError::Io { path: path.to_owned(), error };
+        check_regular_file(path)?;
+        let mut file = File::open(path).map_err(io_err)?;
+        let len = file.metadata().map_err(io_err)?.len();
+        let mut prefix = vec![0u8; len.min(HEADER_READ) as usize];
+        let got = read_full(&mut file, &mut prefix).map_err(io_err)?;
+        prefix.truncate(got);
+        let mut header = Header::decode(path, &prefix, len)?;
+        if header.body_offset > prefix.len() as u64 {
+            // Padding beyond the longest descriptor: read to the body, to check it too.
+            prefix.resize(header.body_offset as usize, 0);
+            file.seek(io::SeekFrom::Start(0)).map_err(io_err)?;
+            let got = read_full(&mut file, &mut prefix).map_err(io_err)?;
+            prefix.truncate(got);
+            header = Header::decode(path, &prefix, len)?;
         }
+        check_identity(path, &header, expected)?;
+        let body = PositionedBody::open(path, file, header.body_offset, header.body_len, header.body_checksum)?;
+        if header.version == BLOCKED_VERSION {
+            check_blocks_in_order(path, &body, &header)?;
+        }
+        Ok(Table { path: path.to_owned(), header, bytes: Bytes::Positioned(body) })
+    }
+
+    /// Opens `path` as `reading` says.
+    ///
+    /// # Safety
+    /// For [`Reading::Mapped`], the contract of [`Table::open_mapped`]; the others have none.
+    pub unsafe fn open_as(
+        path: &Path,
+        expected: Option<&TableIdentity>,
+        reading: Reading,
+    ) -> Result<Table, TableError> {
+        match reading {
+            Reading::Positioned => Table::open_positioned(path, expected),
+            Reading::Held => Table::open_held(path, expected),
+            // SAFETY: the caller upholds the contract of `open_mapped`.
+            Reading::Mapped => unsafe { Table::open_mapped(path, expected) },
+        }
+    }
+
+    fn check(path: &Path, bytes: Bytes, expected: Option<&TableIdentity>) -> Result<Table, TableError> {
+        let all = bytes.in_memory().unwrap_or_default();
+        let header = Header::decode(path, all, all.len() as u64)?;
+        check_identity(path, &header, expected)?;
         let body = &all[header.body_offset as usize..];
         if xxh3_64(body) != header.body_checksum {
             return Err(TableError::BodyChecksum { path: path.to_owned() });
@@ -778,15 +896,16 @@ impl Table {
         self.header.body_offset + self.header.body_len
     }
 
-    fn body(&self) -> &[u8] {
-        &self.bytes.as_slice()[self.header.body_offset as usize..]
+    /// The body, where it is in memory.
+    #[inline(always)]
+    fn body(&self) -> Option<&[u8]> {
+        Some(&self.bytes.in_memory()?[self.header.body_offset as usize..])
     }
 
-    /// A plain body's entries.
-    fn plain(&self) -> PackedSlice<'_> {
-        // The header check made sure the body has exactly this length, so this never
-        // falls back to the empty view.
-        PackedSlice::new(self.body(), self.header.bits, self.header.entries).unwrap_or(PackedSlice::EMPTY)
+    /// A plain body's entries, where it is in memory.
+    fn plain(&self) -> Option<PackedSlice<'_>> {
+        // The header check made sure the body has exactly this length.
+        PackedSlice::new(self.body()?, self.header.bits, self.header.entries)
     }
 
     /// Whether the body is stored in blocks (format version 2) rather than plain.
@@ -795,51 +914,153 @@ impl Table {
     }
 
     /// Asks for the memory that [`Table::code`] of `rank` reads first to be fetched, so
-    /// that a probe made a little later does not wait for it (nothing past the end).
+    /// that a probe made a little later does not wait for it (nothing past the end, and
+    /// nothing for a table read by position).
     #[inline(always)]
     pub fn prefetch(&self, rank: u64) {
+        let Some(body) = self.body() else { return };
         let at =
             if self.is_blocked() { blocks::index_entry(rank) } else { (rank * self.header.bits as u64 / 8) as usize };
-        crate::prefetch::prefetch_byte(self.body(), at);
+        crate::prefetch::prefetch_byte(body, at);
     }
 
-    /// The code stored for `rank`, whatever its encoding, or `None` past the end.
+    /// The code stored for `rank`, whatever its encoding, or `None` past the end; an
+    /// error only from a table read by position whose file changed since it was opened
+    /// (or cannot be read).
     #[inline(always)]
-    pub fn code(&self, rank: u64) -> Option<u16> {
-        if self.is_blocked() {
-            blocks::get(self.body(), self.header.entries, rank)
+    pub fn code(&self, rank: u64) -> Result<Option<u16>, Box<TableError>> {
+        let Some(body) = self.body() else { return self.read_code(rank) };
+        Ok(if self.is_blocked() {
+            blocks::get(body, self.header.entries, rank)
         } else {
             // The header check fixed the body's length: no view to validate per probe.
-            let code = packed_get(self.body(), self.header.bits, self.header.entries, rank)?;
-            Some(code.min(u16::MAX as u32) as u16)
+            packed_get(body, self.header.bits, self.header.entries, rank).map(|code| code.min(u16::MAX as u32) as u16)
+        })
+    }
+
+    /// [`Table::code`] of a table read by position.
+    #[cold]
+    #[inline(never)]
+    fn read_code(&self, rank: u64) -> Result<Option<u16>, Box<TableError>> {
+        let Bytes::Positioned(body) = &self.bytes else { return Ok(None) };
+        let (entries, bits) = (self.header.entries, self.header.bits as u64);
+        if rank >= entries {
+            return Ok(None);
         }
+        if self.is_blocked() {
+            let block = self.read_block(body, rank)?;
+            return Ok(blocks::get_in_block(&block, blocks::block_ranks(entries, rank), rank % blocks::BLOCK));
+        }
+        let bit = rank * bits;
+        let start = bit / 8;
+        let bytes = body.bytes(&self.path, start, (start + 8).min(body.len()))?;
+        let mut word = [0u8; 8];
+        word[..bytes.len()].copy_from_slice(&bytes);
+        let code = (u64::from_le_bytes(word) >> (bit % 8)) & ((1u64 << bits) - 1);
+        Ok(Some(code.min(u16::MAX as u64) as u16))
+    }
+
+    /// The bytes of the block of `rank` of a blocked table read by position.
+    fn read_block<'a>(&self, body: &'a PositionedBody, rank: u64) -> Result<Cow<'a, [u8]>, Box<TableError>> {
+        let at = blocks::index_entry(rank) as u64;
+        let pair = body.bytes(&self.path, at, at + 16)?;
+        let offset = |k: usize| u64::from_le_bytes(pair[k..k + 8].try_into().unwrap_or([0; 8]));
+        let index_len = blocks::index_bytes(self.header.entries);
+        Ok(body.bytes(&self.path, index_len + offset(0), index_len + offset(8))?)
     }
 
     /// Appends the codes of block `b` (ranks `b·BLOCK..`, [`blocks::BLOCK`] of them or the
     /// rest) to `out`, whatever the layout.
-    fn block_codes(&self, b: u64, out: &mut Vec<u16>) {
-        if self.is_blocked() {
-            blocks::decode_block(self.body(), self.header.entries, b, out)
-        } else {
-            let ranks = b * blocks::BLOCK..self.header.entries.min((b + 1) * blocks::BLOCK);
-            out.extend(ranks.map(|rank| self.code(rank).unwrap_or(0)))
+    fn block_codes(&self, b: u64, out: &mut Vec<u16>) -> Result<(), Box<TableError>> {
+        let (entries, bits) = (self.header.entries, self.header.bits);
+        let first = b * blocks::BLOCK;
+        let n = entries.saturating_sub(first).min(blocks::BLOCK);
+        if let Some(body) = self.body() {
+            if self.is_blocked() {
+                blocks::decode_block(body, entries, b, out);
+            } else {
+                out.extend((first..first + n).map(|rank| self.code(rank).ok().flatten().unwrap_or(0)));
+            }
+            return Ok(());
         }
+        let Bytes::Positioned(body) = &self.bytes else { return Ok(()) };
+        if self.is_blocked() {
+            blocks::decode_in_block(&self.read_block(body, first)?, n, out);
+            return Ok(());
+        }
+        // A block's first rank starts a byte: BLOCK entries fill whole bytes.
+        let start = first * bits as u64 / 8;
+        let bytes = body.bytes(&self.path, start, start + packed_len(n, bits))?;
+        let codes = PackedSlice::new(&bytes, bits, n)
+            .ok_or_else(|| TableError::BadBody { path: self.path.clone(), what: format!("block {b} cut short") })?;
+        out.extend(codes.iter().map(|c| c as u16));
+        Ok(())
     }
 
     /// Every stored value code, in rank order.
-    pub fn codes(&self) -> Vec<u16> {
-        if self.is_blocked() {
-            blocks::decode(self.body(), self.header.entries)
-        } else {
-            self.plain().iter().map(|c| c as u16).collect()
+    pub fn codes(&self) -> Result<Vec<u16>, Box<TableError>> {
+        if let (Some(body), true) = (self.body(), self.is_blocked()) {
+            return Ok(blocks::decode(body, self.header.entries));
         }
+        if let Some(plain) = self.plain() {
+            return Ok(plain.iter().map(|c| c as u16).collect());
+        }
+        let mut codes = Vec::with_capacity(self.header.entries as usize);
+        for b in 0..blocks::block_count(self.header.entries) {
+            self.block_codes(b, &mut codes)?;
+        }
+        Ok(codes)
     }
 
     /// XXH3-64 of the value codes in rank order, each as two little-endian bytes: what the
     /// table says, whatever the layout of its body, so two files of the same values in
     /// different formats have the same checksum.
-    pub fn codes_checksum(&self) -> u64 {
-        let bytes: Vec<u8> = self.codes().iter().flat_map(|c| c.to_le_bytes()).collect();
-        xxh3_64(&bytes)
+    pub fn codes_checksum(&self) -> Result<u64, Box<TableError>> {
+        let bytes: Vec<u8> = self.codes()?.iter().flat_map(|c| c.to_le_bytes()).collect();
+        Ok(xxh3_64(&bytes))
+    }
+}
+
+/// Checks that `header`'s game, value coding and tier are those `expected`, if given.
+fn check_identity(path: &Path, header: &Header, expected: Option<&TableIdentity>) -> Result<(), TableError> {
+    let Some(expected) = expected else { return Ok(()) };
+    let mismatch = |field, found: &str, expected: &str| {
+        Err(TableError::Mismatch {
+            path: path.to_owned(),
+            field,
+            found: found.to_owned(),
+            expected: expected.to_owned(),
+        })
+    };
+    if header.identity.key != expected.key {
+        return mismatch("game and rules", &header.identity.key, &expected.key);
+    }
+    if header.identity.encoding != expected.encoding {
+        return mismatch("value encoding", header.identity.encoding.name(), expected.encoding.name());
+    }
+    if header.identity.tier != expected.tier {
+        return mismatch("tier", &header.identity.tier, &expected.tier);
+    }
+    Ok(())
+}
+
+/// [`blocks::check`] of a body read by position, its blocks read in order and not kept.
+fn check_blocks_in_order(path: &Path, body: &PositionedBody, header: &Header) -> Result<(), TableError> {
+    let mut reader = body.in_order(path);
+    let index_len = blocks::index_bytes(header.entries).min(body.len());
+    let index = reader.bytes(0, index_len)?;
+    // The check speaks in words; a read that fails inside it is kept whole, to be returned.
+    let mut unread = None;
+    let checked = blocks::check_with(&index, body.len(), header.entries, header.bits, |start, end| {
+        reader.bytes(start, end).map(Cow::Owned).map_err(|e| {
+            let words = e.to_string();
+            unread = Some(e);
+            words
+        })
+    });
+    match (checked, unread) {
+        (_, Some(e)) => Err(e),
+        (Err(what), None) => Err(TableError::BadBody { path: path.to_owned(), what }),
+        (Ok(()), None) => Ok(()),
     }
 }

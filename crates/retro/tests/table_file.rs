@@ -1,7 +1,9 @@
 //! Table files: what is written reads back, and every damage is refused with an error.
 
 use proptest::prelude::*;
-use retro::table::{compact_table, write_table, Layout, Saving, Table, TableError, TableIdentity, ValueEncoding};
+use retro::table::{
+    compact_table, write_table, Layout, Reading, Saving, Table, TableError, TableIdentity, ValueEncoding,
+};
 use retro::Value;
 use std::fs;
 
@@ -40,17 +42,25 @@ fn written_with(codes: &[u16]) -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, path)
 }
 
+/// The table at `path` through every opener: in memory, held, mapped and by position.
+fn every_opening(path: &std::path::Path) -> Vec<Table> {
+    [Reading::Positioned, Reading::Held, Reading::Mapped]
+        .into_iter()
+        // SAFETY: the file is private to this test and not modified while mapped.
+        .map(|reading| unsafe { Table::open_as(path, Some(&identity()), reading) }.unwrap())
+        .chain([Table::open(path, Some(&identity())).unwrap()])
+        .collect()
+}
+
 #[test]
-fn values_read_back_through_both_openers() {
+fn values_read_back_through_every_opener() {
     let (_dir, path) = written();
-    let owned = Table::open(&path, Some(&identity())).unwrap();
-    // SAFETY: the file is private to this test and not modified while mapped.
-    let mapped = unsafe { Table::open_mapped(&path, Some(&identity())) }.unwrap();
-    assert_eq!(owned.codes(), codes());
-    assert_eq!(mapped.codes(), codes());
-    assert_eq!(mapped.code(1).map(Value::from_code), Some(Value::Win(1)));
-    assert_eq!(mapped.code(1000), None);
-    assert_eq!(mapped.header().max_distance, 36);
+    for table in every_opening(&path) {
+        assert_eq!(table.codes().unwrap(), codes());
+        assert_eq!(table.code(1).unwrap().map(Value::from_code), Some(Value::Win(1)));
+        assert_eq!(table.code(1000).unwrap(), None);
+        assert_eq!(table.header().max_distance, 36);
+    }
     // No temporary file is left behind.
     assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
 }
@@ -65,7 +75,7 @@ fn a_body_written_in_pieces_reads_back() {
     let header = write_table(&path, &identity(), &codes, Layout::Plain).unwrap();
     assert_eq!(header.bits, 7);
     let table = Table::open(&path, Some(&identity())).unwrap();
-    assert_eq!(table.codes(), codes);
+    assert_eq!(table.codes().unwrap(), codes);
     let bytes = fs::read(&path).unwrap();
     let body = &bytes[header.body_offset as usize..];
     assert_eq!(body.len() as u64, header.body_len);
@@ -77,14 +87,12 @@ fn a_mostly_drawn_table_is_stored_in_blocks_and_reads_back() {
     let codes = mostly_drawn();
     let (_dir, path) = written_with(&codes);
     let owned = Table::open(&path, Some(&identity())).unwrap();
-    // SAFETY: the file is private to this test and not modified while mapped.
-    let mapped = unsafe { Table::open_mapped(&path, Some(&identity())) }.unwrap();
-    for table in [&owned, &mapped] {
+    for table in &every_opening(&path) {
         assert!(table.is_blocked());
         assert_eq!(table.header().version, 2);
-        assert_eq!(table.codes(), codes);
-        assert!(codes.iter().enumerate().all(|(rank, &c)| table.code(rank as u64) == Some(c)));
-        assert_eq!(table.code(codes.len() as u64), None);
+        assert_eq!(table.codes().unwrap(), codes);
+        assert!(codes.iter().enumerate().all(|(rank, &c)| table.code(rank as u64).unwrap() == Some(c)));
+        assert_eq!(table.code(codes.len() as u64).unwrap(), None);
     }
     let plain_bytes = (codes.len() as u64 * owned.header().bits as u64).div_ceil(8);
     assert!(owned.header().body_len * 2 <= plain_bytes, "{} bytes in blocks", owned.header().body_len);
@@ -151,13 +159,13 @@ fn a_table_in_older_blocks_is_re_coded_when_that_saves_bytes() {
 
     let older = Table::open(&path, Some(&identity())).unwrap();
     assert!(older.is_blocked());
-    assert_eq!(older.codes(), codes);
+    assert_eq!(older.codes().unwrap(), codes);
     let saving = Saving::percent(1).unwrap();
     let recoded = compact_table(&older, saving).unwrap().expect("the coded form is smaller than the palette");
     assert!(recoded.body_len < body.len() as u64, "{} bytes against {}", recoded.body_len, body.len());
     drop(older);
     let table = Table::open(&path, Some(&identity())).unwrap();
-    assert_eq!(table.codes(), codes);
+    assert_eq!(table.codes().unwrap(), codes);
     assert!(compact_table(&table, saving).unwrap().is_none(), "rewritten although nothing is smaller");
 }
 
@@ -181,6 +189,7 @@ fn truncation_and_foreign_files_are_refused() {
     for len in [0, 7, 8, 63, 64, 100, bytes.len() - 1] {
         fs::write(&path, &bytes[..len]).unwrap();
         assert!(Table::open(&path, None).is_err(), "accepted a file cut to {len} bytes");
+        assert!(Table::open_positioned(&path, None).is_err(), "read by position: accepted a file cut to {len} bytes");
     }
     fs::write(&path, b"").unwrap();
     let empty = Table::open(&path, None).err().expect("an empty file is no table");
@@ -221,6 +230,7 @@ proptest! {
         bytes[i] ^= 1 << bit;
         fs::write(&path, &bytes).unwrap();
         prop_assert!(Table::open(&path, Some(&identity())).is_err(), "flip at byte {} bit {} accepted", i, bit);
+        prop_assert!(Table::open_positioned(&path, Some(&identity())).is_err(), "read by position: flip at byte {} bit {} accepted", i, bit);
     }
 
     /// The same for a table stored in blocks.
@@ -232,6 +242,7 @@ proptest! {
         bytes[i] ^= 1 << bit;
         fs::write(&path, &bytes).unwrap();
         prop_assert!(Table::open(&path, Some(&identity())).is_err(), "flip at byte {} bit {} accepted", i, bit);
+        prop_assert!(Table::open_positioned(&path, Some(&identity())).is_err(), "read by position: flip at byte {} bit {} accepted", i, bit);
     }
 }
 
@@ -252,4 +263,76 @@ proptest! {
         }
         let _ = retro::table::Header::decode(path, &bytes, bytes.len() as u64);
     }
+}
+
+/// Codes of many chunks of a table read by position: 2^20 ranks at 7 bits, about 900 KiB
+/// (56 chunks) packed plain.
+fn many_chunks() -> Vec<u16> {
+    (0..1u32 << 20).map(|i| (i.wrapping_mul(2_654_435_761) >> 25) as u16).collect()
+}
+
+/// Codes that blocks store in about a quarter of the plain bytes, still several chunks:
+/// 2^20 ranks, one in 7 not a draw.
+fn sparse_many_chunks() -> Vec<u16> {
+    (0..1u32 << 20).map(|i| if i % 7 == 0 { (i.wrapping_mul(2_654_435_761) >> 25) as u16 } else { 0 }).collect()
+}
+
+/// Overwrites `len` bytes of `path` at `at` with their complement, in place (the file's
+/// length and inode kept), as an operator copying another table over it would.
+fn overwrite_in_place(path: &std::path::Path, at: u64, len: usize) {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let mut file = fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+    let mut bytes = vec![0u8; len];
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.read_exact(&mut bytes).unwrap();
+    bytes.iter_mut().for_each(|b| *b = !*b);
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.write_all(&bytes).unwrap();
+    file.sync_all().unwrap();
+}
+
+#[test]
+fn a_table_read_by_position_gives_no_value_from_bytes_changed_since_it_was_opened() {
+    for (layout, codes) in [(Layout::Plain, many_chunks()), (Layout::Compact, sparse_many_chunks())] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tier-2-1.tbl");
+        let header = write_table(&path, &identity(), &codes, layout).unwrap();
+        let table = Table::open_positioned(&path, Some(&identity())).unwrap();
+        assert_eq!(table.is_blocked(), layout == Layout::Compact);
+        assert!(header.body_len > 4 * 16384, "{layout:?}: {} bytes, too few chunks", header.body_len);
+        let read_whole = Table::open_positioned(&path, Some(&identity())).unwrap();
+        assert_eq!(read_whole.codes().unwrap(), codes, "{layout:?}");
+        assert_eq!(table.code(0).unwrap(), Some(codes[0]), "{layout:?}");
+        // The second half of the body rewritten: what was read before still answers (it
+        // was checked), what was not is refused, naming the file.
+        let half = header.body_offset + header.body_len / 2;
+        overwrite_in_place(&path, half, (header.body_len / 2) as usize);
+        assert_eq!(table.code(0).unwrap(), Some(codes[0]), "{layout:?}");
+        let last = codes.len() as u64 - 1;
+        let err = table.code(last).expect_err("a value from a changed file");
+        assert!(matches!(*err, TableError::Changed { .. }), "{layout:?}: {err}");
+        assert!(
+            err.to_string().contains("tier-2-1.tbl") && err.to_string().contains("changed since it was opened"),
+            "{err}"
+        );
+        assert!(table.codes().is_err(), "{layout:?}: every code read from a changed file");
+        // A table whose every chunk was read and checked before the change answers
+        // from those checked bytes: the values it was opened with.
+        assert_eq!(read_whole.code(last).unwrap(), Some(codes[last as usize]), "{layout:?}");
+        assert!(Table::open_positioned(&path, None).is_err(), "{layout:?}: a changed file opened again");
+    }
+}
+
+#[test]
+fn a_table_read_by_position_that_is_truncated_under_it_is_an_error_not_a_crash() {
+    let codes = many_chunks();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tier-2-1.tbl");
+    let header = write_table(&path, &identity(), &codes, Layout::Plain).unwrap();
+    let table = Table::open_positioned(&path, Some(&identity())).unwrap();
+    let first = table.code(0).unwrap();
+    fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(header.body_offset + 100).unwrap();
+    assert_eq!(table.code(0).unwrap(), first, "a checked chunk still answers");
+    let err = table.code(codes.len() as u64 - 1).expect_err("a value past the file's end");
+    assert!(err.to_string().contains("shorter than the"), "{err}");
 }

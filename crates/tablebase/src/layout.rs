@@ -117,11 +117,9 @@ pub fn table_files(path: &Path) -> Result<(PathBuf, Vec<PathBuf>), LayoutError> 
     Ok((path.to_owned(), files))
 }
 
-/// Opens a table file, checking its header and checksum.
+/// Opens a table file to be read by position, checking its header and checksum.
 pub fn open_table(path: &Path) -> Result<Table, LayoutError> {
-    // SAFETY: table files are only written by `write_table` (complete files renamed into
-    // place, never rewritten); nothing here modifies them while mapped.
-    unsafe { Table::open_mapped(path, None) }.map_err(|cause| LayoutError::Table { path: path.to_owned(), cause })
+    Table::open_positioned(path, None).map_err(|cause| LayoutError::Table { path: path.to_owned(), cause })
 }
 
 /// The tables of one directory (or one file): their key and their tiers' names, every

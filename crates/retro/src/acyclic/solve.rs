@@ -214,7 +214,7 @@ impl<'a, G: Game, S: ValueSlot> TierSolver<'a, G, S> {
             let child_rank = ranks[i];
             let code = match tables[i] {
                 None => self.values.get(child_rank as usize).map(S::code),
-                Some(table) => table.code(child_rank),
+                Some(table) => table.code(child_rank).map_err(ChildError::from)?,
             };
             // Only the error names the child's tier, found again for it.
             let Some(code) = code else {

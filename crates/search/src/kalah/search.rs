@@ -386,7 +386,7 @@ impl<'a> Search<'a> {
 
     #[inline]
     fn probe_at(&self, table: &Table, rank: u64, seeds: u32) -> Result<i16, ProbeError> {
-        let code = table.code(rank).ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?;
+        let code = table.code(rank)?.ok_or_else(|| ProbeError::BadRank { tier: seeds.to_string(), rank })?;
         Ok(retro::value::code_score(code))
     }
 
@@ -477,7 +477,7 @@ impl<'a> Search<'a> {
         for (i, source) in sources[..list.len()].iter().enumerate() {
             match *source {
                 Source::Known(_) => {}
-                Source::Table(table, rank, _) => codes[i] = table.code(rank),
+                Source::Table(table, rank, _) => codes[i] = table.code(rank).map_err(ProbeError::from)?,
                 Source::Search(key) => found[i] = self.transpositions.find(key),
             }
         }

@@ -7,6 +7,7 @@ use games::kalah::{turn_name, Capture, Kalah, Position, Rules};
 use retro::memory;
 use retro::solve::Observer;
 use retro::store::{self, BuildError, BuildOptions, BuildReport, ProbeError};
+use retro::table::Reading;
 use retro::{Game, Tables};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -245,9 +246,10 @@ impl Plan {
     pub fn build(self, observer: &dyn Observer) -> Result<Solver, SolverError> {
         self.check_memory()?;
         let started = Instant::now();
-        let (tables, report) =
-            store::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer, &BuildOptions::default())
-                .map_err(|error| SolverError::Build { dir: self.dir.clone(), error })?;
+        // The search probes its leaves millions of times a second: its tables are held.
+        let options = BuildOptions { reading: Reading::Held, ..BuildOptions::default() };
+        let (tables, report) = store::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer, &options)
+            .map_err(|error| SolverError::Build { dir: self.dir.clone(), error })?;
         Ok(Solver {
             game: self.game,
             tables,
