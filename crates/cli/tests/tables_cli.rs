@@ -602,3 +602,49 @@ fn info_notes_the_temporary_files_of_an_interrupted_build() {
     let info = solve_in_time(&["info", dir.to_str().unwrap()]);
     assert!(!stderr(&info).contains("temporary"), "{}", stderr(&info));
 }
+
+/// What killed builds and censuses leave in a table directory (temporary files of any
+/// process, scratch and spill files, a census being saved, a list of tables to store
+/// compact naming none there, an empty directory under a temporary file's name) is cleared
+/// by the next build, which then succeeds and leaves nothing behind; a directory under a
+/// temporary name that holds something is no build's, and stops builds and `compact`
+/// naming it, left as it is.
+#[test]
+fn a_build_clears_what_killed_builds_left() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let stale_files = [
+        ".tier-3-3.tbl.4242.tmp",
+        ".tier-3-2.tbl.99999.tmp",
+        ".tier-3-3.slots.tmp",
+        ".tier-3-3.slots.part-1.tmp",
+        ".tier-compaction-pending.4242.tmp",
+        ".census-primus.txt.4242.tmp",
+    ];
+    let temporary_dir = dir.join(".tier-3-3.tbl.88888.tmp");
+    let clean = listing(&dir);
+    for tier_missing in [true, false] {
+        if tier_missing {
+            std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+        }
+        for name in stale_files {
+            std::fs::write(dir.join(name), b"left by a killed run").unwrap();
+        }
+        std::fs::write(dir.join(".compaction-pending"), "9-9\n").unwrap();
+        std::fs::create_dir(&temporary_dir).unwrap();
+        let build = solve(out.path(), &["thi", "--board", "primus"]);
+        assert!(build.status.success(), "{}", stderr(&build));
+        assert_eq!(listing(&dir), clean, "tier missing: {tier_missing}");
+    }
+    std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+    std::fs::create_dir(&temporary_dir).unwrap();
+    std::fs::write(temporary_dir.join("notes"), b"someone's").unwrap();
+    let expected = format!("{}: a directory under the name of a build's temporary file", temporary_dir.display());
+    let build = solve(out.path(), &["thi", "--board", "primus"]);
+    let compact = solve_in_time(&["compact", dir.to_str().unwrap()]);
+    for (args, output) in [("thi", build), ("compact", compact)] {
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr(&output).contains(&expected) && stderr(&output).contains("remove it"), "{}", stderr(&output));
+        assert!(temporary_dir.join("notes").exists(), "{args:?}");
+    }
+}
