@@ -648,3 +648,96 @@ fn a_build_clears_what_killed_builds_left() {
         assert!(temporary_dir.join("notes").exists(), "{args:?}");
     }
 }
+
+/// How to run `solve` as a user whom the modes of a directory stop: this one, unless it is
+/// root (whom no mode stops), else `nobody` through `setpriv` or `runuser`, where one of
+/// them works and `nobody` can run the binary; `Err` of why neither does.
+#[cfg(unix)]
+fn as_user_the_modes_stop() -> Result<Vec<String>, String> {
+    use std::os::unix::fs::MetadataExt;
+    let mine = tempfile::NamedTempFile::new().unwrap();
+    if mine.as_file().metadata().unwrap().uid() != 0 {
+        return Ok(Vec::new());
+    }
+    let candidates = [
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"].map(String::from).to_vec(),
+        ["runuser", "-u", "nobody", "--"].map(String::from).to_vec(),
+    ];
+    for prefix in candidates {
+        let ran = Command::new(&prefix[0]).args(&prefix[1..]).arg(env!("CARGO_BIN_EXE_solve")).arg("--help").output();
+        if ran.is_ok_and(|r| r.status.success()) {
+            return Ok(prefix);
+        }
+    }
+    Err("running as root, and neither setpriv nor runuser runs the binary as nobody".to_owned())
+}
+
+/// A table directory the user cannot read, or cannot write where a tier is still to build
+/// (or make, where it is not there), is named as such before the build is announced, with
+/// what to do; a directory only readable that holds every table is answered from.
+#[cfg(unix)]
+#[test]
+fn a_table_directory_the_user_cannot_use_is_named_before_the_build() {
+    let prefix = match as_user_the_modes_stop() {
+        Ok(prefix) => prefix,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let run = |args: &[&str], out: &Path| {
+        let mut command = Command::new(prefix.first().map_or(env!("CARGO_BIN_EXE_solve"), String::as_str));
+        if !prefix.is_empty() {
+            command.args(&prefix[1..]).arg(env!("CARGO_BIN_EXE_solve"));
+        }
+        command.args(args).arg("--out").arg(out).stdin(Stdio::null()).output().unwrap()
+    };
+    let out = tempfile::tempdir().unwrap();
+    set_mode(out.path(), 0o755);
+    let dir = primus(out.path());
+    let table = std::fs::read(dir.join("tier-3-3.tbl")).unwrap();
+    let refused = |output: &Output, expected: &str| {
+        let said = stderr(output);
+        assert!(!output.status.success(), "{said}");
+        assert!(said.contains(expected) && said.contains("--out"), "{said}");
+        assert!(!said.contains("to build:"), "announced: {said}");
+    };
+    let primus = ["thi", "--board", "primus"];
+
+    set_mode(&dir, 0o000);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    refused(&output, &format!("cannot read the table directory {}: permission denied", dir.display()));
+
+    std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+    set_mode(&dir, 0o555);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    refused(&output, &format!("cannot write in the table directory {}", dir.display()));
+    assert!(stderr(&output).contains("permission denied"), "{}", stderr(&output));
+
+    std::fs::write(dir.join("tier-3-3.tbl"), table).unwrap();
+    set_mode(&dir, 0o555);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    // A position answered only from tables already built: not called a missing tier.
+    assert!(solve(out.path(), &["trias", "--holes", "2", "--stones", "1"]).status.success());
+    let trias = out.path().join("trias/3x2");
+    set_mode(&trias, 0o000);
+    let output = run(&["trias", "--position", "1,0/0,0/0,1 S"], out.path());
+    set_mode(&trias, 0o755);
+    refused(&output, &format!("cannot read the table directory {}: permission denied", trias.display()));
+
+    let games = out.path().join("thi");
+    set_mode(&games, 0o555);
+    let output = run(&["thi", "--board", "primus", "--rules", "fixed1"], out.path());
+    set_mode(&games, 0o755);
+    let expected = format!(
+        "cannot make the table directory {}: permission denied in {}",
+        games.join("3x3-fixed1").display(),
+        games.display()
+    );
+    refused(&output, &expected);
+}

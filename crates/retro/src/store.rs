@@ -70,6 +70,16 @@ pub enum BuildError {
     /// Another build holds the directory.
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
+    /// The table directory refuses what a build must do there ([`check_access`]).
+    #[error("cannot {action} the table directory {}: {why}", dir.display())]
+    Access {
+        /// The directory.
+        dir: PathBuf,
+        /// What it refuses: `read`, `write in` or `make`.
+        action: &'static str,
+        /// Why (`permission denied`), and where, for a directory to make.
+        why: String,
+    },
     /// The engine chosen cannot solve the game's kind of value.
     #[error("tier {tier}: the {engine} engine cannot solve values coded as {encoding}", engine = .engine.name(), encoding = .encoding.name())]
     EngineMismatch {
@@ -197,6 +207,87 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     }
     clear_stale(dir)?;
     Ok(DirectoryLock { _file: file })
+}
+
+/// Checks that this process may use `dir` as a build must: reach the files in it and, if
+/// the build `writes` (a tier is still to solve), list it and write in it, or make it if it
+/// is not there. A build checks this before it says what it will do, so that a directory
+/// it cannot use is named as such, not by the first file in it that fails to open. Only a
+/// refusal (permissions, a read-only file system) is an error; anything else in the way is
+/// left to the build, which names it.
+pub fn check_access(dir: &Path, writes: bool) -> Result<(), BuildError> {
+    let refused = |action, why| Err(BuildError::Access { dir: dir.to_owned(), action, why });
+    match dir.try_exists() {
+        Ok(true) if dir.is_dir() => {
+            let read = if writes { Mode::List } else { Mode::Reach };
+            if let Some(why) = refusal(dir, read) {
+                return refused("read", why);
+            }
+            match writes.then(|| refusal(dir, Mode::Write)).flatten() {
+                Some(why) => refused("write in", why),
+                None => Ok(()),
+            }
+        }
+        Ok(true) => Ok(()),
+        Ok(false) if !writes => Ok(()),
+        Ok(false) => {
+            // A relative path's ancestors end at "", the working directory.
+            let Some(parent) = dir.ancestors().skip(1).find(|a| a.as_os_str().is_empty() || a.exists()) else {
+                return Ok(());
+            };
+            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+            match refusal(parent, Mode::Write) {
+                Some(why) if parent.is_dir() => refused("make", format!("{why} in {}", parent.display())),
+                _ => Ok(()),
+            }
+        }
+        Err(error) if is_refusal(&error) => refused("read", error.kind().to_string()),
+        Err(_) => Ok(()),
+    }
+}
+
+/// What [`check_access`] asks of a directory.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Reach the files in it (search permission).
+    Reach,
+    /// List it and reach its files.
+    List,
+    /// Make and remove files in it.
+    Write,
+}
+
+/// Whether an error is the system refusing access, not something missing or in the way.
+fn is_refusal(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    matches!(error.kind(), PermissionDenied | ReadOnlyFilesystem)
+}
+
+/// Why this process may not do `mode` in the directory `dir` (`permission denied`, say),
+/// as the system answers for its own user, groups and access lists; `None` if it may, or
+/// if the system does not say.
+#[cfg(unix)]
+fn refusal(dir: &Path, mode: Mode) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let bits = match mode {
+        Mode::Reach => libc::X_OK,
+        Mode::List => libc::R_OK | libc::X_OK,
+        Mode::Write => libc::W_OK | libc::X_OK,
+    };
+    // SAFETY: `path` is a NUL-terminated string that lives across the call, which only
+    // reads it.
+    if unsafe { libc::access(path.as_ptr(), bits) } == 0 {
+        return None;
+    }
+    let error = std::io::Error::last_os_error();
+    is_refusal(&error).then(|| error.kind().to_string())
+}
+
+/// Elsewhere the build itself names what it may not do.
+#[cfg(not(unix))]
+fn refusal(_dir: &Path, _mode: Mode) -> Option<String> {
+    None
 }
 
 /// How a build went.
