@@ -707,13 +707,13 @@ fn a_table_directory_the_user_cannot_use_is_named_before_the_build() {
     set_mode(&dir, 0o000);
     let output = run(&primus, out.path());
     set_mode(&dir, 0o755);
-    refused(&output, &format!("cannot read the table directory {}: permission denied", dir.display()));
+    refused(&output, &format!("cannot read the tables' directory {}: permission denied", dir.display()));
 
     std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
     set_mode(&dir, 0o555);
     let output = run(&primus, out.path());
     set_mode(&dir, 0o755);
-    refused(&output, &format!("cannot write in the table directory {}", dir.display()));
+    refused(&output, &format!("cannot write in the tables' directory {}", dir.display()));
     assert!(stderr(&output).contains("permission denied"), "{}", stderr(&output));
 
     std::fs::write(dir.join("tier-3-3.tbl"), table).unwrap();
@@ -728,14 +728,14 @@ fn a_table_directory_the_user_cannot_use_is_named_before_the_build() {
     set_mode(&trias, 0o000);
     let output = run(&["trias", "--position", "1,0/0,0/0,1 S"], out.path());
     set_mode(&trias, 0o755);
-    refused(&output, &format!("cannot read the table directory {}: permission denied", trias.display()));
+    refused(&output, &format!("cannot read the tables' directory {}: permission denied", trias.display()));
 
     let games = out.path().join("thi");
     set_mode(&games, 0o555);
     let output = run(&["thi", "--board", "primus", "--rules", "fixed1"], out.path());
     set_mode(&games, 0o755);
     let expected = format!(
-        "cannot make the table directory {}: permission denied in {}",
+        "cannot make the tables' directory {}: permission denied in {}",
         games.join("3x3-fixed1").display(),
         games.display()
     );

@@ -71,7 +71,7 @@ pub enum BuildError {
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
     /// The table directory refuses what a build must do there ([`check_access`]).
-    #[error("cannot {action} the table directory {}: {why}", dir.display())]
+    #[error("cannot {action} the tables' directory {}: {why}", dir.display())]
     Access {
         /// The directory.
         dir: PathBuf,
