@@ -167,7 +167,8 @@ fn remove_temporary_directory(path: &Path) -> std::io::Result<()> {
 }
 
 /// Claims `dir` (created if missing) for a build, then clears what interrupted runs left
-/// there ([`clear_stale`]): with the claim held, no other build is writing it.
+/// there (temporary files, a list of tables to store compact naming none there): with the
+/// claim held, no other build is writing it.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     let io = |error| BuildError::Io { path: dir.to_owned(), error };
     // What the system says of a file in the way ("File exists", "Not a directory") does
