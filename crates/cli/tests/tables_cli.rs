@@ -309,10 +309,7 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
     let (codes, identity) = (table.codes(), table.header().identity.clone());
     drop(table);
     write_table(&file, &identity, &codes, Layout::Plain).unwrap();
-    let mut drawn = codes.clone();
-    drawn.resize(codes.len() + 20_000, 0);
-    let extra = dir.join("tier-9-9.tbl");
-    write_table(&extra, &TableIdentity { tier: "9-9".into(), ..identity }, &drawn, Layout::Plain).unwrap();
+    let (extra, drawn) = drawn_tier(&identity, &dir, "9-9");
     // As a build killed while compacting would have left them listed.
     std::fs::write(dir.join(".compaction-pending"), "3-3\n9-9\n").unwrap();
 
@@ -337,6 +334,18 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
     let output = solve_in_time(&["compact", out.path().join("nothing").to_str().unwrap()]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("nothing: no such directory"), "{}", stderr(&output));
+}
+
+/// Writes a plain table of `tier` of `like`'s key into `dir`, of as many positions as the
+/// tier has, every one drawn: one that blocks store in a fraction of its bytes. Returns
+/// its file and its codes.
+fn drawn_tier(like: &TableIdentity, dir: &Path, tier: &str) -> (PathBuf, Vec<u16>) {
+    let game = tablebase::registry::game_of_key(&like.key).unwrap();
+    let positions = game.tier_sizes(&like.key, &[tier.to_owned()]).unwrap()[0];
+    let drawn = vec![0; positions as usize];
+    let file = dir.join(format!("tier-{tier}.tbl"));
+    write_table(&file, &TableIdentity { tier: tier.to_owned(), ..like.clone() }, &drawn, Layout::Plain).unwrap();
+    (file, drawn)
 }
 
 /// `solve compact` on a directory it may not write (a read-only mount, another owner's)
@@ -366,14 +375,8 @@ fn compact_on_a_directory_it_cannot_write_fails_only_where_it_had_work() {
         let said = String::from_utf8_lossy(&output.stdout).into_owned();
         assert!(said.contains("0 of 10 tables rewritten, none would be"), "{said}");
         // A table written plain that blocks would halve: work it cannot do.
-        let file = dir.join("tier-3-3.tbl");
-        let table = Table::open(&file, None).unwrap();
-        let (codes, identity) = (table.codes(), table.header().identity.clone());
-        drop(table);
-        let mut drawn = codes.clone();
-        drawn.resize(codes.len() + 20_000, 0);
-        let extra = TableIdentity { tier: "9-9".into(), ..identity };
-        write_table(&dir.join("tier-9-9.tbl"), &extra, &drawn, Layout::Plain).unwrap();
+        let identity = Table::open(&dir.join("tier-3-3.tbl"), None).unwrap().header().identity.clone();
+        drawn_tier(&identity, &dir, "9-9");
         set_mode(&dir, 0o555);
         let output = solve_in_time(&["compact", dir.to_str().unwrap()]);
         set_mode(&dir, 0o755);
@@ -740,4 +743,83 @@ fn a_table_directory_the_user_cannot_use_is_named_before_the_build() {
         games.display()
     );
     refused(&output, &expected);
+}
+
+/// Rewrites the table `from` as tier `tier`'s, into that tier's file beside it, checksums
+/// valid: a forged tier label, the file named after it.
+fn relabel(from: &Path, tier: &str) -> PathBuf {
+    let table = Table::open(from, None).unwrap();
+    let codes = table.codes();
+    let identity = TableIdentity { tier: tier.to_owned(), ..table.header().identity.clone() };
+    drop(table);
+    let to = from.with_file_name(format!("tier-{tier}.tbl"));
+    write_table(&to, &identity, &codes, Layout::Compact).unwrap();
+    to
+}
+
+/// `compact`, `info` and `verify-table` on `dir`, and `info` and `verify-table` on the
+/// file `forged` alone, each fail with the same message, which begins with `expected`
+/// (the file, and what is wrong) and speaks of its tier.
+fn refused_alike(dir: &Path, forged: &Path, expected: &str) {
+    let mut messages = Vec::new();
+    for (command, path) in
+        [("compact", dir), ("info", dir), ("verify-table", dir), ("info", forged), ("verify-table", forged)]
+    {
+        let output = solve_in_time(&[command, path.to_str().unwrap()]);
+        let said = stderr(&output);
+        assert!(!output.status.success(), "{command} {} took it: {said}", path.display());
+        let at = said.find(expected).unwrap_or_else(|| panic!("{command} {}: {said}", path.display()));
+        let message = said[at..].lines().next().unwrap().to_owned();
+        assert!(message.contains("tier"), "{command} {}: {message}", path.display());
+        messages.push(message);
+    }
+    assert!(messages.iter().all(|m| *m == messages[0]), "{messages:#?}");
+}
+
+/// A table that queries refuse (an entry count or a tier label forged, its checksums made
+/// valid) is refused by `compact`, `info` and `verify-table` alike, on its directory or on
+/// the file alone, each naming the file and what is wrong in the same words, in THI`,
+/// Trias and Awari directories; so is one labelled with a tier its game does not have.
+#[test]
+fn a_forged_table_is_refused_by_every_command_the_same_way() {
+    // A directory, its command, a tier to forge, another tier of another size, and a
+    // name that is no tier of the game.
+    let games: [(&[&str], &str, &str, &str, &str); 3] = [
+        (&["thi", "--board", "primus"], "thi/3x3-original", "3-3", "3-2", "3-x"),
+        (&["trias", "--holes", "2", "--stones", "1"], "trias/3x2", "6", "5", "256"),
+        (&["awari", "--pits", "3", "--seeds", "2"], "awari/awari-m3", "12", "11", "49"),
+    ];
+    for (build, dir, tier, other, not_a_tier) in games {
+        let out = tempfile::tempdir().unwrap();
+        assert!(solve(out.path(), build).status.success(), "{build:?}");
+        let dir = out.path().join(dir);
+        let file = dir.join(format!("tier-{tier}.tbl"));
+        let other_file = dir.join(format!("tier-{other}.tbl"));
+        let originals = [std::fs::read(&file).unwrap(), std::fs::read(&other_file).unwrap()];
+        let [entries, other_entries] = [&file, &other_file].map(|f| Table::open(f, None).unwrap().entries());
+        let restore = || {
+            std::fs::write(&file, &originals[0]).unwrap();
+            std::fs::write(&other_file, &originals[1]).unwrap();
+        };
+
+        resize(&file, 1000);
+        assert!(!solve(out.path(), build).status.success(), "{build:?}: a query took a forged entry count");
+        let expected =
+            format!("{}: holds {} entries, but tier {tier} has {entries} positions", file.display(), entries + 1000);
+        refused_alike(&dir, &file, &expected);
+        restore();
+
+        relabel(&file, other);
+        assert!(!solve(out.path(), build).status.success(), "{build:?}: a query took a forged tier label");
+        let expected = format!(
+            "{}: holds {entries} entries, but tier {other} has {other_entries} positions",
+            other_file.display()
+        );
+        refused_alike(&dir, &other_file, &expected);
+        restore();
+
+        let stray = relabel(&file, not_a_tier);
+        refused_alike(&dir, &stray, &format!("{}: ", stray.display()));
+        std::fs::remove_file(&stray).unwrap();
+    }
 }
