@@ -239,6 +239,8 @@ pub const CYCLES_NOTE: &str = "note: these tiers hold cycles; this check is nece
 /// them: a position is answered from the tables already built, never by building unasked
 /// (a board's larger tiers can take hours). `has` says what the position holds ("7 stones").
 pub fn require_built<G: Game>(game: &G, dir: &Path, root: G::Tier, has: &str, command: &str) -> Result<()> {
+    // Files that cannot be reached are not missing ones.
+    check_access(dir, false)?;
     let mut needed = retro::order::tier_order(game, &[root])?;
     needed.sort();
     let missing = not_built::<G>(dir, &needed);
@@ -265,6 +267,7 @@ pub fn require_built<G: Game>(game: &G, dir: &Path, root: G::Tier, has: &str, co
 /// Also returns the wall time in seconds.
 pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Tables<G>, BuildReport, f64)> {
     let order = retro::order::tier_order(game, roots)?;
+    check_access(dir, !not_built::<G>(dir, &order).is_empty())?;
     announce(game, dir, &order)?;
     let to_build: u64 =
         order.iter().filter(|&&t| !retro::store::has_tier_file(dir, t)).map(|&t| game.tier_size(t)).sum();
@@ -275,4 +278,11 @@ pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Table
         build(game, dir, roots, &progress, &options()).with_context(|| format!("{doing} {}", dir.display()))?;
     progress.finish();
     Ok((tables, report, started.elapsed().as_secs_f64()))
+}
+
+/// [`retro::store::check_access`]: a table directory this user cannot read, or write in
+/// where a tier is still to build, refused before the build is announced, with what to do.
+pub fn check_access(dir: &Path, writes: bool) -> Result<()> {
+    retro::store::check_access(dir, writes)
+        .map_err(|e| anyhow::anyhow!("{e} (--out puts the tables in another directory; or fix its permissions)"))
 }

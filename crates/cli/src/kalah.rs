@@ -350,6 +350,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();
     let plan = Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
+    crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
     let solver = build(plan)?;
     let search = solver.search(searched)?;

@@ -16,7 +16,8 @@ use tablebase::{layout, registry};
                   Given a directory instead (a table directory, or the root given to --out, with \
                   a directory for each game below it), prints one line per table directory \
                   found: its game and rules, its tiers, positions and bytes on disk. Every file \
-                  is opened and its header and checksum checked."
+                  is opened, its header and checksum checked, and its entries counted against \
+                  its tier's positions, as queries check them."
 )]
 pub struct InfoArgs {
     /// A table file (`tier-*.tbl`), a table directory, or the root of several.
@@ -224,6 +225,9 @@ pub fn info(args: InfoArgs) -> Result<()> {
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();
+    let (dir, _) = layout::table_files(&args.file)?;
+    let (file, tier) = (std::slice::from_ref(&args.file), std::slice::from_ref(&h.identity.tier));
+    layout::check_sizes(&dir, &h.identity.key, file, tier, &[h.entries])?;
     outln!("file:            {}", args.file.display())?;
     outln!("game and rules:  {}", h.identity.key)?;
     outln!("tier:            {}", h.identity.tier)?;
@@ -246,7 +250,6 @@ pub fn info(args: InfoArgs) -> Result<()> {
         memory::human(table.file_bytes() as f64),
         table.file_bytes() as f64 / h.entries.max(1) as f64
     )?;
-    let (dir, _) = layout::table_files(&args.file)?;
     if let Err(e) = layout::misnamed(&dir, &args.file, &h.identity.tier, &h.identity.key) {
         errln!("warning: {e}; builds and verify-table refuse it under this name");
     }

@@ -33,6 +33,16 @@ fn kalah_seeds_with_a_position_is_refused() {
     assert!(err.contains("--seeds") && err.contains("--position"), "{err}");
 }
 
+/// A board past the limit is refused with every stone counted, not the count at which
+/// the limit was crossed.
+#[test]
+fn too_many_stones_are_counted_in_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["trias", "--position", "255,0,0/0,0,1/1,2,0 S"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("259 stones on the board; a board here holds at most 255"), "{}", stderr(&out));
+}
+
 #[test]
 fn kalah_help_names_the_default_board() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["kalah", "--help"]).output().unwrap();

@@ -309,6 +309,16 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     assert_eq!((status, answer["game"].as_str()), (200, Some("thi")));
 }
 
+/// A board past the limit is refused with every stone counted, as the command does.
+#[test]
+fn too_many_stones_are_counted_in_full() {
+    let server = Server::start(tables());
+    let (status, body) = server.get_json("/api/trias?position=255,0,0/0,0,1/1,2,0%20S");
+    assert_eq!((status, body["kind"].as_str()), (400, Some("impossible")), "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("259 stones on the board; a board here holds at most 255"), "{body}");
+}
+
 /// A client that sends its headers slowly, or nothing at all, is cut off after
 /// `--header-timeout`, while others are answered meanwhile.
 #[test]

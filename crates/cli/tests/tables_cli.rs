@@ -309,10 +309,7 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
     let (codes, identity) = (table.codes().unwrap(), table.header().identity.clone());
     drop(table);
     write_table(&file, &identity, &codes, Layout::Plain).unwrap();
-    let mut drawn = codes.clone();
-    drawn.resize(codes.len() + 20_000, 0);
-    let extra = dir.join("tier-9-9.tbl");
-    write_table(&extra, &TableIdentity { tier: "9-9".into(), ..identity }, &drawn, Layout::Plain).unwrap();
+    let (extra, drawn) = drawn_tier(&identity, &dir, "9-9");
     // As a build killed while compacting would have left them listed.
     std::fs::write(dir.join(".compaction-pending"), "3-3\n9-9\n").unwrap();
 
@@ -337,6 +334,18 @@ fn compact_rewrites_plain_tables_in_blocks_with_the_same_values() {
     let output = solve_in_time(&["compact", out.path().join("nothing").to_str().unwrap()]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("nothing: no such directory"), "{}", stderr(&output));
+}
+
+/// Writes a plain table of `tier` of `like`'s key into `dir`, of as many positions as the
+/// tier has, every one drawn: one that blocks store in a fraction of its bytes. Returns
+/// its file and its codes.
+fn drawn_tier(like: &TableIdentity, dir: &Path, tier: &str) -> (PathBuf, Vec<u16>) {
+    let game = tablebase::registry::game_of_key(&like.key).unwrap();
+    let positions = game.tier_sizes(&like.key, &[tier.to_owned()]).unwrap()[0];
+    let drawn = vec![0; positions as usize];
+    let file = dir.join(format!("tier-{tier}.tbl"));
+    write_table(&file, &TableIdentity { tier: tier.to_owned(), ..like.clone() }, &drawn, Layout::Plain).unwrap();
+    (file, drawn)
 }
 
 /// `solve compact` on a directory it may not write (a read-only mount, another owner's)
@@ -366,14 +375,8 @@ fn compact_on_a_directory_it_cannot_write_fails_only_where_it_had_work() {
         let said = String::from_utf8_lossy(&output.stdout).into_owned();
         assert!(said.contains("0 of 10 tables rewritten, none would be"), "{said}");
         // A table written plain that blocks would halve: work it cannot do.
-        let file = dir.join("tier-3-3.tbl");
-        let table = Table::open(&file, None).unwrap();
-        let (codes, identity) = (table.codes().unwrap(), table.header().identity.clone());
-        drop(table);
-        let mut drawn = codes.clone();
-        drawn.resize(codes.len() + 20_000, 0);
-        let extra = TableIdentity { tier: "9-9".into(), ..identity };
-        write_table(&dir.join("tier-9-9.tbl"), &extra, &drawn, Layout::Plain).unwrap();
+        let identity = Table::open(&dir.join("tier-3-3.tbl"), None).unwrap().header().identity.clone();
+        drawn_tier(&identity, &dir, "9-9");
         set_mode(&dir, 0o555);
         let output = solve_in_time(&["compact", dir.to_str().unwrap()]);
         set_mode(&dir, 0o755);
@@ -601,4 +604,222 @@ fn info_notes_the_temporary_files_of_an_interrupted_build() {
     std::fs::remove_file(dir.join(".tier-3-3.tbl.4242.tmp")).unwrap();
     let info = solve_in_time(&["info", dir.to_str().unwrap()]);
     assert!(!stderr(&info).contains("temporary"), "{}", stderr(&info));
+}
+
+/// What killed builds and censuses leave in a table directory (temporary files of any
+/// process, scratch and spill files, a census being saved, a list of tables to store
+/// compact naming none there, an empty directory under a temporary file's name) is cleared
+/// by the next build, which then succeeds and leaves nothing behind; a directory under a
+/// temporary name that holds something is no build's, and stops builds and `compact`
+/// naming it, left as it is.
+#[test]
+fn a_build_clears_what_killed_builds_left() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = primus(out.path());
+    let stale_files = [
+        ".tier-3-3.tbl.4242.tmp",
+        ".tier-3-2.tbl.99999.tmp",
+        ".tier-3-3.slots.tmp",
+        ".tier-3-3.slots.part-1.tmp",
+        ".tier-compaction-pending.4242.tmp",
+        ".census-primus.txt.4242.tmp",
+    ];
+    let temporary_dir = dir.join(".tier-3-3.tbl.88888.tmp");
+    let clean = listing(&dir);
+    for tier_missing in [true, false] {
+        if tier_missing {
+            std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+        }
+        for name in stale_files {
+            std::fs::write(dir.join(name), b"left by a killed run").unwrap();
+        }
+        std::fs::write(dir.join(".compaction-pending"), "9-9\n").unwrap();
+        std::fs::create_dir(&temporary_dir).unwrap();
+        let build = solve(out.path(), &["thi", "--board", "primus"]);
+        assert!(build.status.success(), "{}", stderr(&build));
+        assert_eq!(listing(&dir), clean, "tier missing: {tier_missing}");
+    }
+    std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+    std::fs::create_dir(&temporary_dir).unwrap();
+    std::fs::write(temporary_dir.join("notes"), b"someone's").unwrap();
+    let expected = format!("{}: a directory under the name of a build's temporary file", temporary_dir.display());
+    let build = solve(out.path(), &["thi", "--board", "primus"]);
+    let compact = solve_in_time(&["compact", dir.to_str().unwrap()]);
+    for (args, output) in [("thi", build), ("compact", compact)] {
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr(&output).contains(&expected) && stderr(&output).contains("remove it"), "{}", stderr(&output));
+        assert!(temporary_dir.join("notes").exists(), "{args:?}");
+    }
+}
+
+/// How to run `solve` as a user whom the modes of a directory stop: this one, unless it is
+/// root (whom no mode stops), else `nobody` through `setpriv` or `runuser`, where one of
+/// them works and `nobody` can run the binary; `Err` of why neither does.
+#[cfg(unix)]
+fn as_user_the_modes_stop() -> Result<Vec<String>, String> {
+    use std::os::unix::fs::MetadataExt;
+    let mine = tempfile::NamedTempFile::new().unwrap();
+    if mine.as_file().metadata().unwrap().uid() != 0 {
+        return Ok(Vec::new());
+    }
+    let candidates = [
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"].map(String::from).to_vec(),
+        ["runuser", "-u", "nobody", "--"].map(String::from).to_vec(),
+    ];
+    for prefix in candidates {
+        let ran = Command::new(&prefix[0]).args(&prefix[1..]).arg(env!("CARGO_BIN_EXE_solve")).arg("--help").output();
+        if ran.is_ok_and(|r| r.status.success()) {
+            return Ok(prefix);
+        }
+    }
+    Err("running as root, and neither setpriv nor runuser runs the binary as nobody".to_owned())
+}
+
+/// A table directory the user cannot read, or cannot write where a tier is still to build
+/// (or make, where it is not there), is named as such before the build is announced, with
+/// what to do; a directory only readable that holds every table is answered from.
+#[cfg(unix)]
+#[test]
+fn a_table_directory_the_user_cannot_use_is_named_before_the_build() {
+    let prefix = match as_user_the_modes_stop() {
+        Ok(prefix) => prefix,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let run = |args: &[&str], out: &Path| {
+        let mut command = Command::new(prefix.first().map_or(env!("CARGO_BIN_EXE_solve"), String::as_str));
+        if !prefix.is_empty() {
+            command.args(&prefix[1..]).arg(env!("CARGO_BIN_EXE_solve"));
+        }
+        command.args(args).arg("--out").arg(out).stdin(Stdio::null()).output().unwrap()
+    };
+    let out = tempfile::tempdir().unwrap();
+    set_mode(out.path(), 0o755);
+    let dir = primus(out.path());
+    let table = std::fs::read(dir.join("tier-3-3.tbl")).unwrap();
+    let refused = |output: &Output, expected: &str| {
+        let said = stderr(output);
+        assert!(!output.status.success(), "{said}");
+        assert!(said.contains(expected) && said.contains("--out"), "{said}");
+        assert!(!said.contains("to build:"), "announced: {said}");
+    };
+    let primus = ["thi", "--board", "primus"];
+
+    set_mode(&dir, 0o000);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    refused(&output, &format!("cannot read the tables' directory {}: permission denied", dir.display()));
+
+    std::fs::remove_file(dir.join("tier-3-3.tbl")).unwrap();
+    set_mode(&dir, 0o555);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    refused(&output, &format!("cannot write in the tables' directory {}", dir.display()));
+    assert!(stderr(&output).contains("permission denied"), "{}", stderr(&output));
+
+    std::fs::write(dir.join("tier-3-3.tbl"), table).unwrap();
+    set_mode(&dir, 0o555);
+    let output = run(&primus, out.path());
+    set_mode(&dir, 0o755);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    // A position answered only from tables already built: not called a missing tier.
+    assert!(solve(out.path(), &["trias", "--holes", "2", "--stones", "1"]).status.success());
+    let trias = out.path().join("trias/3x2");
+    set_mode(&trias, 0o000);
+    let output = run(&["trias", "--position", "1,0/0,0/0,1 S"], out.path());
+    set_mode(&trias, 0o755);
+    refused(&output, &format!("cannot read the tables' directory {}: permission denied", trias.display()));
+
+    let games = out.path().join("thi");
+    set_mode(&games, 0o555);
+    let output = run(&["thi", "--board", "primus", "--rules", "fixed1"], out.path());
+    set_mode(&games, 0o755);
+    let expected = format!(
+        "cannot make the tables' directory {}: permission denied in {}",
+        games.join("3x3-fixed1").display(),
+        games.display()
+    );
+    refused(&output, &expected);
+}
+
+/// Rewrites the table `from` as tier `tier`'s, into that tier's file beside it, checksums
+/// valid: a forged tier label, the file named after it.
+fn relabel(from: &Path, tier: &str) -> PathBuf {
+    let table = Table::open(from, None).unwrap();
+    let codes = table.codes().unwrap();
+    let identity = TableIdentity { tier: tier.to_owned(), ..table.header().identity.clone() };
+    drop(table);
+    let to = from.with_file_name(format!("tier-{tier}.tbl"));
+    write_table(&to, &identity, &codes, Layout::Compact).unwrap();
+    to
+}
+
+/// `compact`, `info` and `verify-table` on `dir`, and `info` and `verify-table` on the
+/// file `forged` alone, each fail with the same message, which begins with `expected`
+/// (the file, and what is wrong) and speaks of its tier.
+fn refused_alike(dir: &Path, forged: &Path, expected: &str) {
+    let mut messages = Vec::new();
+    for (command, path) in
+        [("compact", dir), ("info", dir), ("verify-table", dir), ("info", forged), ("verify-table", forged)]
+    {
+        let output = solve_in_time(&[command, path.to_str().unwrap()]);
+        let said = stderr(&output);
+        assert!(!output.status.success(), "{command} {} took it: {said}", path.display());
+        let at = said.find(expected).unwrap_or_else(|| panic!("{command} {}: {said}", path.display()));
+        let message = said[at..].lines().next().unwrap().to_owned();
+        assert!(message.contains("tier"), "{command} {}: {message}", path.display());
+        messages.push(message);
+    }
+    assert!(messages.iter().all(|m| *m == messages[0]), "{messages:#?}");
+}
+
+/// A table that queries refuse (an entry count or a tier label forged, its checksums made
+/// valid) is refused by `compact`, `info` and `verify-table` alike, on its directory or on
+/// the file alone, each naming the file and what is wrong in the same words, in THI`,
+/// Trias and Awari directories; so is one labelled with a tier its game does not have.
+#[test]
+fn a_forged_table_is_refused_by_every_command_the_same_way() {
+    // A directory, its command, a tier to forge, another tier of another size, and a
+    // name that is no tier of the game.
+    let games: [(&[&str], &str, &str, &str, &str); 3] = [
+        (&["thi", "--board", "primus"], "thi/3x3-original", "3-3", "3-2", "3-x"),
+        (&["trias", "--holes", "2", "--stones", "1"], "trias/3x2", "6", "5", "256"),
+        (&["awari", "--pits", "3", "--seeds", "2"], "awari/awari-m3", "12", "11", "49"),
+    ];
+    for (build, dir, tier, other, not_a_tier) in games {
+        let out = tempfile::tempdir().unwrap();
+        assert!(solve(out.path(), build).status.success(), "{build:?}");
+        let dir = out.path().join(dir);
+        let file = dir.join(format!("tier-{tier}.tbl"));
+        let other_file = dir.join(format!("tier-{other}.tbl"));
+        let originals = [std::fs::read(&file).unwrap(), std::fs::read(&other_file).unwrap()];
+        let [entries, other_entries] = [&file, &other_file].map(|f| Table::open(f, None).unwrap().entries());
+        let restore = || {
+            std::fs::write(&file, &originals[0]).unwrap();
+            std::fs::write(&other_file, &originals[1]).unwrap();
+        };
+
+        resize(&file, 1000);
+        assert!(!solve(out.path(), build).status.success(), "{build:?}: a query took a forged entry count");
+        let expected =
+            format!("{}: holds {} entries, but tier {tier} has {entries} positions", file.display(), entries + 1000);
+        refused_alike(&dir, &file, &expected);
+        restore();
+
+        relabel(&file, other);
+        assert!(!solve(out.path(), build).status.success(), "{build:?}: a query took a forged tier label");
+        let expected = format!(
+            "{}: holds {entries} entries, but tier {other} has {other_entries} positions",
+            other_file.display()
+        );
+        refused_alike(&dir, &other_file, &expected);
+        restore();
+
+        let stray = relabel(&file, not_a_tier);
+        refused_alike(&dir, &stray, &format!("{}: ", stray.display()));
+        std::fs::remove_file(&stray).unwrap();
+    }
 }

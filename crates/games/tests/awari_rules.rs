@@ -86,6 +86,21 @@ fn a_player_without_stones_loses_the_rest() {
     assert_eq!(board("0,0,0,0,0,1, 0,0,0,0,0,0").outcome(), None);
 }
 
+/// Every pit is counted, not only the first past the limit.
+#[test]
+fn too_many_stones_are_counted_in_full() {
+    assert_eq!("49,1,0,0,0,0,0,0,0,0,0,0".parse::<Board>(), Err(BoardError::TooManyStones(50)));
+    assert_eq!(
+        "255,255,255,255,255,255,255,255,255,255,255,255".parse::<Board>().unwrap_err().to_string(),
+        "3060 stones on the board; a board here holds at most 48"
+    );
+    let huge = u32::MAX.to_string();
+    assert_eq!(
+        format!("{huge},{huge},1,0").parse::<Board>(),
+        Err(BoardError::TooManyStones(2 * u64::from(u32::MAX) + 1))
+    );
+}
+
 #[test]
 fn bad_notation_is_an_error() {
     for text in [

@@ -85,6 +85,15 @@ fn a_sowing_that_never_ends_is_not_a_move() {
     assert!(standard(4).named_moves(&p).iter().all(|(name, _, _)| name != "2"));
 }
 
+/// Every hole is counted, however far past the limit the first ones go.
+#[test]
+fn too_many_counters_are_counted_in_full() {
+    let error = |text: &str| text.parse::<Position>().unwrap_err().to_string();
+    let board = [vec!["40s"; 6], vec!["40n"; 6]].concat().join(",");
+    assert_eq!(error(&format!("{board} S")), "480 counters on the board; a board here holds at most 255");
+    assert_eq!(error("255s,1s,2n,3n S"), "261 counters on the board; a board here holds at most 255");
+}
+
 #[test]
 fn the_notation_round_trips_and_names_what_is_wrong() {
     for text in ["2s,2s,2n,2n S", "0s,12n,3s,1n N", "4s,4s,4s,4s,4s,4s,4n,4n,4n,4n,4n,4n S"] {

@@ -120,6 +120,18 @@ fn positions_parse_print_and_are_checked_against_the_game() {
     assert_eq!(trysse.check(&pos("0,0,2,0 2-4")), Ok(()));
 }
 
+/// The stones on the board and both captured counts are counted in full, however large.
+#[test]
+fn too_many_stones_are_counted_in_full() {
+    assert_eq!("2,2,2,2 300-300".parse::<Position>(), Err(NotationError::TooManyStones(608)));
+    assert_eq!("2,2,2,2 0-300".parse::<Position>(), Err(NotationError::TooManyStones(308)));
+    let huge = u32::MAX;
+    assert_eq!(
+        format!("0,0,0,1 {huge}-{huge}").parse::<Position>().unwrap_err().to_string(),
+        format!("{} stones in all; a game here has at most 48", 2 * u64::from(huge) + 1)
+    );
+}
+
 #[test]
 fn ranks_cover_every_captured_count_below_the_target() {
     let (trysse, wari) = games();

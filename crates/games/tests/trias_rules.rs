@@ -140,6 +140,21 @@ fn the_notation_round_trips_and_names_what_is_wrong() {
     assert_eq!(start.to_string(), "2,2,2,2/2,2,2,2/2,2,2,2 S");
 }
 
+/// Every hole is counted, however far past the limit the first ones go, in a type no
+/// board's sum can overflow.
+#[test]
+fn too_many_stones_are_counted_in_full() {
+    let error = |text: &str| text.parse::<Position>().unwrap_err().to_string();
+    assert_eq!(error("255,0,0/0,0,1/1,2,0 S"), "259 stones on the board; a board here holds at most 255");
+    let row = ["9"; 12].join(",");
+    assert_eq!(error(&format!("{row}/{row}/{row} N")), "324 stones on the board; a board here holds at most 255");
+    let huge = u64::MAX.to_string();
+    assert_eq!(
+        error(&format!("{huge},{huge}/1,0/0,0 S")),
+        format!("{} stones on the board; a board here holds at most 255", 2 * u64::MAX as u128 + 1)
+    );
+}
+
 #[test]
 fn a_start_past_the_stones_a_board_holds_is_refused_however_large() {
     assert!(Position::start(3, 28).is_some());

@@ -313,7 +313,10 @@ pub fn cached_census<G: Game>(
     let text = format!("{body}checksum={:016x}\n", xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
     // A cache that cannot be written only costs time on the next run; no half-written
     // file is left behind.
-    let temp = cache.with_extension(format!("{}.tmp", std::process::id()));
+    // Named as a temporary file ([`crate::store::is_temporary`]) where the cache's name
+    // begins `census-`, so that a build there clears one a killed run left.
+    let name = cache.file_name().unwrap_or_default().to_string_lossy();
+    let temp = cache.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let saved = std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, cache));
     if saved.is_err() {
         let _ = std::fs::remove_file(&temp);

@@ -72,6 +72,16 @@ pub enum BuildError {
     /// Another build holds the directory.
     #[error("another build is writing tables in {0}; wait for it to finish")]
     Busy(PathBuf),
+    /// The table directory refuses what a build must do there ([`check_access`]).
+    #[error("cannot {action} the tables' directory {}: {why}", dir.display())]
+    Access {
+        /// The directory.
+        dir: PathBuf,
+        /// What it refuses: `read`, `write in` or `make`.
+        action: &'static str,
+        /// Why (`permission denied`), and where, for a directory to make.
+        why: String,
+    },
     /// The engine chosen cannot solve the game's kind of value.
     #[error("tier {tier}: the {engine} engine cannot solve values coded as {encoding}", engine = .engine.name(), encoding = .encoding.name())]
     EngineMismatch {
@@ -96,22 +106,71 @@ pub struct DirectoryLock {
     _file: std::fs::File,
 }
 
-/// Whether a file name in a table directory is a build's temporary file (a table being
-/// written, a scratch or spill file): `.tier-*.tmp`, removed by the next build that
-/// claims the directory.
+/// Whether a file name in a table directory is a run's temporary file: `.tier-*.tmp` a
+/// build's (a table being written, a scratch or spill file, the list of tables to store
+/// compact being written), `.census-*.tmp` a census being saved. The next build that
+/// claims the directory removes them.
 pub fn is_temporary(name: &str) -> bool {
-    name.starts_with(".tier-") && name.ends_with(".tmp")
+    (name.starts_with(".tier-") || name.starts_with(".census-")) && name.ends_with(".tmp")
 }
 
-/// Whether `dir` holds a build's temporary files ([`is_temporary`]); a directory that
-/// cannot be read holds none this can clear.
-fn holds_temporaries(dir: &Path) -> bool {
-    std::fs::read_dir(dir)
-        .is_ok_and(|entries| entries.flatten().any(|entry| is_temporary(&entry.file_name().to_string_lossy())))
+/// Whether `dir` holds what interrupted runs leave behind: temporary files
+/// ([`is_temporary`]), or a list of tables to store compact that names none there; a
+/// directory that cannot be read holds none this can clear.
+fn holds_stale(dir: &Path) -> bool {
+    let temporaries = std::fs::read_dir(dir)
+        .is_ok_and(|entries| entries.flatten().any(|entry| is_temporary(&entry.file_name().to_string_lossy())));
+    temporaries || stale_pending_list(dir)
 }
 
-/// Claims `dir` (created if missing) for a build, then deletes the temporary files that
-/// interrupted builds left there: with the claim held, no other build is writing them.
+/// Whether the list of tables to store compact ([`COMPACTION_PENDING`]) is there (a file,
+/// or a link in its place) and names no tier whose table is there: tables removed since,
+/// which a build that solves them again stores compact anyway.
+fn stale_pending_list(dir: &Path) -> bool {
+    let listed = std::fs::symlink_metadata(dir.join(COMPACTION_PENDING))
+        .is_ok_and(|found| found.is_file() || found.file_type().is_symlink());
+    listed && pending_compaction(dir).is_empty()
+}
+
+/// Removes what interrupted runs left in `dir` ([`holds_stale`]); the caller holds the
+/// directory's lock, so no build is writing any of it. A census being saved meanwhile by
+/// a query (which takes no lock) loses only its cache.
+fn clear_stale(dir: &Path) -> Result<(), BuildError> {
+    let io = |error| BuildError::Io { path: dir.to_owned(), error };
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        if !is_temporary(&entry.file_name().to_string_lossy()) {
+            continue;
+        }
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
+        let removed = if is_dir { remove_temporary_directory(&path) } else { std::fs::remove_file(&path) };
+        removed.map_err(|error| BuildError::Io { path, error })?;
+    }
+    if stale_pending_list(dir) {
+        mark_pending_compaction(dir, BTreeSet::new())
+            .map_err(|error| BuildError::Io { path: dir.join(COMPACTION_PENDING), error })?;
+    }
+    Ok(())
+}
+
+/// Removes a directory under a temporary file's name if it is empty. No run makes one: it
+/// was made by hand or by another program, so what it holds may be someone's, which a
+/// build must not delete; empty, it holds nothing to lose. `remove_dir` refuses a
+/// directory that is not empty, so nothing put in it meanwhile is lost either.
+fn remove_temporary_directory(path: &Path) -> std::io::Result<()> {
+    std::fs::remove_dir(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::DirectoryNotEmpty => std::io::Error::other(
+            "a directory under the name of a build's temporary file, and not empty: no build makes one, so it \
+             is left as it is: move it away or remove it, then build again",
+        ),
+        _ => error,
+    })
+}
+
+/// Claims `dir` (created if missing) for a build, then clears what interrupted runs left
+/// there (temporary files, a list of tables to store compact naming none there): with the
+/// claim held, no other build is writing it.
 pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
     let io = |error| BuildError::Io { path: dir.to_owned(), error };
     // What the system says of a file in the way ("File exists", "Not a directory") does
@@ -149,13 +208,89 @@ pub fn lock_directory(dir: &Path) -> Result<DirectoryLock, BuildError> {
         Err(std::fs::TryLockError::WouldBlock) => return Err(BuildError::Busy(dir.to_owned())),
         Err(std::fs::TryLockError::Error(error)) => return Err(BuildError::Io { path, error }),
     }
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        if is_temporary(&entry.file_name().to_string_lossy()) {
-            std::fs::remove_file(entry.path()).map_err(|error| BuildError::Io { path: entry.path(), error })?;
-        }
-    }
+    clear_stale(dir)?;
     Ok(DirectoryLock { _file: file })
+}
+
+/// Checks that this process may use `dir` as a build must: reach the files in it and, if
+/// the build `writes` (a tier is still to solve), list it and write in it, or make it if it
+/// is not there. A build checks this before it says what it will do, so that a directory
+/// it cannot use is named as such, not by the first file in it that fails to open. Only a
+/// refusal (permissions, a read-only file system) is an error; anything else in the way is
+/// left to the build, which names it.
+pub fn check_access(dir: &Path, writes: bool) -> Result<(), BuildError> {
+    let refused = |action, why| Err(BuildError::Access { dir: dir.to_owned(), action, why });
+    match dir.try_exists() {
+        Ok(true) if dir.is_dir() => {
+            let read = if writes { Mode::List } else { Mode::Reach };
+            if let Some(why) = refusal(dir, read) {
+                return refused("read", why);
+            }
+            match writes.then(|| refusal(dir, Mode::Write)).flatten() {
+                Some(why) => refused("write in", why),
+                None => Ok(()),
+            }
+        }
+        Ok(true) => Ok(()),
+        Ok(false) if !writes => Ok(()),
+        Ok(false) => {
+            // A relative path's ancestors end at "", the working directory.
+            let Some(parent) = dir.ancestors().skip(1).find(|a| a.as_os_str().is_empty() || a.exists()) else {
+                return Ok(());
+            };
+            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+            match refusal(parent, Mode::Write) {
+                Some(why) if parent.is_dir() => refused("make", format!("{why} in {}", parent.display())),
+                _ => Ok(()),
+            }
+        }
+        Err(error) if is_refusal(&error) => refused("read", error.kind().to_string()),
+        Err(_) => Ok(()),
+    }
+}
+
+/// What [`check_access`] asks of a directory.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Reach the files in it (search permission).
+    Reach,
+    /// List it and reach its files.
+    List,
+    /// Make and remove files in it.
+    Write,
+}
+
+/// Whether an error is the system refusing access, not something missing or in the way.
+fn is_refusal(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    matches!(error.kind(), PermissionDenied | ReadOnlyFilesystem)
+}
+
+/// Why this process may not do `mode` in the directory `dir` (`permission denied`, say),
+/// as the system answers for its own user, groups and access lists; `None` if it may, or
+/// if the system does not say.
+#[cfg(unix)]
+fn refusal(dir: &Path, mode: Mode) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let bits = match mode {
+        Mode::Reach => libc::X_OK,
+        Mode::List => libc::R_OK | libc::X_OK,
+        Mode::Write => libc::W_OK | libc::X_OK,
+    };
+    // SAFETY: `path` is a NUL-terminated string that lives across the call, which only
+    // reads it.
+    if unsafe { libc::access(path.as_ptr(), bits) } == 0 {
+        return None;
+    }
+    let error = std::io::Error::last_os_error();
+    is_refusal(&error).then(|| error.kind().to_string())
+}
+
+/// Elsewhere the build itself names what it may not do.
+#[cfg(not(unix))]
+fn refusal(_dir: &Path, _mode: Mode) -> Option<String> {
+    None
 }
 
 /// How a build went.
@@ -315,7 +450,7 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // can be claimed to finish or clear that (a read-only one, or one another build
     // holds, is answered from as it stands).
     let pending = pending_compaction(dir);
-    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) && !holds_temporaries(dir) {
+    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) && !holds_stale(dir) {
         return open_only(order);
     }
     let _lock = match lock_directory(dir) {

@@ -3,8 +3,9 @@
 //! holding the tables of one key. `solve info`, `solve verify-table` and `solve serve` find
 //! tables through here.
 
+use crate::registry::{self, RegistryError};
 use retro::store::tier_file;
-use retro::table::Table;
+use retro::table::{Table, TableError};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -53,6 +54,14 @@ pub enum LayoutError {
         key: String,
         /// The name it should have.
         expected: PathBuf,
+    },
+    /// Tables of a key or a tier no game here has.
+    #[error("{path}: {cause}")]
+    NotOfAGame {
+        /// The file of the tier, or the directory where the key is at fault.
+        path: PathBuf,
+        /// What is wrong (in the message, not a `source`: printed once).
+        cause: Box<RegistryError>,
     },
 }
 
@@ -144,11 +153,13 @@ pub struct Directory {
 pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
     let (dir, files) = table_files(path)?;
     let mut identities = Vec::with_capacity(files.len());
+    let mut entries = Vec::with_capacity(files.len());
     let (mut positions, mut bytes) = (0, 0);
     for file in &files {
         let table = open_table(file)?;
         positions += table.entries();
         bytes += table.file_bytes();
+        entries.push(table.entries());
         identities.push(table.header().identity.clone());
     }
     // Keys before names: a table of another game put in under a tier's name is first of
@@ -167,7 +178,39 @@ pub fn read_directory(path: &Path) -> Result<Directory, LayoutError> {
         misnamed(&dir, file, &identity.tier, &key)?;
         tiers.push(identity.tier);
     }
+    check_sizes(&dir, &key, &files, &tiers, &entries)?;
     Ok(Directory { dir, files, key, tiers, positions, bytes })
+}
+
+/// An error unless each of `files`, holding `tiers[i]` of `key` in `entries[i]` entries,
+/// is a tier of its game with as many entries as the tier has positions, as queries check
+/// on opening it: a header forged with its checksums made valid passes every other check,
+/// and every command refuses what queries refuse.
+pub fn check_sizes(
+    dir: &Path,
+    key: &str,
+    files: &[PathBuf],
+    tiers: &[String],
+    entries: &[u64],
+) -> Result<(), LayoutError> {
+    let refused = |path: &Path, cause| LayoutError::NotOfAGame { path: path.to_owned(), cause: Box::new(cause) };
+    let game = registry::game_of_key(key).map_err(|cause| refused(dir, cause))?;
+    let sizes = game.tier_sizes(key, tiers).map_err(|cause| {
+        // Blamed on the first file whose tier alone is refused, if one is; else on the key.
+        let blamed = files.iter().zip(tiers).find_map(|(file, tier)| {
+            let alone = game.tier_sizes(key, std::slice::from_ref(tier)).err()?;
+            Some(refused(file, alone))
+        });
+        blamed.unwrap_or_else(|| refused(dir, cause))
+    })?;
+    for (((file, tier), &found), expected) in files.iter().zip(tiers).zip(entries).zip(sizes) {
+        if found != expected {
+            let (path, tier) = (file.clone(), tier.clone());
+            let cause = TableError::WrongEntryCount { path: path.clone(), tier, expected, found };
+            return Err(LayoutError::Table { path, cause });
+        }
+    }
+    Ok(())
 }
 
 /// An error if `file`, in `dir` and holding `tier` of `key`, is not named after its tier.

@@ -70,6 +70,9 @@ pub struct GameEntry {
     /// Re-checks the tables of `tiers` (tier names as in the files) of a key of this game
     /// in `dir`.
     verify: fn(key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError>,
+    /// The positions of each of `tiers` (tier names as in the files) of a key of this
+    /// game: what its table must hold.
+    sizes: fn(key: &str, tiers: &[String]) -> Result<Vec<u64>, RegistryError>,
     /// Opens the tables of `tiers` of a key of this game in `dir` for queries.
     open: Opener,
     /// What builds the tables a request asks of, under a root.
@@ -97,6 +100,13 @@ impl GameEntry {
     /// against the values of its moves.
     pub fn verify(&self, key: &str, dir: &Path, tiers: &[String]) -> Result<Verified, RegistryError> {
         (self.verify)(key, dir, tiers)
+    }
+
+    /// The positions of each of `tiers` (tier names as in the files) of key `key`: what
+    /// its table must hold, as queries check on opening it; an error for a key or a tier
+    /// this game does not have.
+    pub fn tier_sizes(&self, key: &str, tiers: &[String]) -> Result<Vec<u64>, RegistryError> {
+        (self.sizes)(key, tiers)
     }
 
     /// Opens the tables of `tiers` in `dir`, all of key `key`, to answer queries: every
@@ -129,6 +139,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "thi",
         summary: "THI` (Transporter), every board and rule set",
         verify: |key, dir, tiers| thi_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| thi_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::thi::open,
         command: query::thi::command,
         directory: |key, root| thi_game(key, &[]).map(|(g, _)| thi_dir(root, g.size(), g.rules())),
@@ -137,6 +148,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "kalah",
         summary: "Kalah(m, n) under its rule switches",
         verify: |key, dir, tiers| kalah_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| kalah_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::kalah::open,
         command: query::kalah::command,
         directory: |key, root| kalah_game(key, &[]).map(|(g, _)| kalah_dir(root, g.pits(), g.rules())),
@@ -145,6 +157,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "awari",
         summary: "Awari: Oware under the computer-science rules",
         verify: |key, dir, tiers| awari_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| awari_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::awari::open,
         command: query::awari::command,
         directory: |key, root| awari_game(key, &[]).map(|(g, _)| awari_dir(root, g.pits_per_row())),
@@ -153,6 +166,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "oware",
         summary: "Trysse and Wari: Oware, first to a target",
         verify: |key, dir, tiers| oware_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| oware_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::oware::open,
         command: query::oware::command,
         directory: |key, root| oware_game(key, &[]).map(|(g, _)| oware_dir(root, &g)),
@@ -161,6 +175,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "trias",
         summary: "Trias on three rows of k holes",
         verify: |key, dir, tiers| trias_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| trias_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::trias::open,
         command: query::trias::command,
         directory: |key, root| trias_game(key, &[]).map(|(g, _)| trias_dir(root, g.holes())),
@@ -169,6 +184,7 @@ pub static GAMES: &[GameEntry] = &[
         name: "njaka",
         summary: "Njaka's Mancala Game, two players, standard or advanced",
         verify: |key, dir, tiers| njaka_game(key, tiers).and_then(|(g, t)| verify_tiers(&g, dir, t)),
+        sizes: |key, tiers| njaka_game(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
         open: query::njaka::open,
         command: query::njaka::command,
         directory: |key, root| njaka_game(key, &[]).map(|(g, _)| njaka_dir(root, &g)),
@@ -288,6 +304,11 @@ fn tiers_of<T>(key: &str, tiers: &[String], parse: impl Fn(&str) -> Option<T>) -
         .iter()
         .map(|t| parse(t).ok_or_else(|| RegistryError::BadTier { key: key.to_owned(), tier: t.clone() }))
         .collect()
+}
+
+/// The positions of each of `tiers`.
+fn sizes_of<G: Game>(game: &G, tiers: &[G::Tier]) -> Vec<u64> {
+    tiers.iter().map(|&t| game.tier_size(t)).collect()
 }
 
 /// Opens the tables of `tiers` in `dir` and checks every stored value against its moves.

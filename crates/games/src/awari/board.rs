@@ -86,7 +86,7 @@ pub enum BoardError {
     Captures(String),
     /// More stones than the 48 a board here holds.
     #[error("{0} stones on the board; a board here holds at most {START_STONES}")]
-    TooManyStones(u32),
+    TooManyStones(u64),
     /// Pits a row outside 1 to `MAX_PITS`.
     #[error("{0} pits a row: boards have 1 to {MAX_PITS}")]
     Pits(usize),
@@ -98,8 +98,8 @@ impl Board {
         if !(1..=MAX_PITS).contains(&m) {
             return Err(BoardError::Pits(m));
         }
-        let total = (2 * m as u32).saturating_mul(seeds);
-        if total > START_STONES {
+        let total = 2 * m as u64 * u64::from(seeds);
+        if total > u64::from(START_STONES) {
             return Err(BoardError::TooManyStones(total));
         }
         let mut pits = [0; CELLS];
@@ -118,8 +118,8 @@ impl Board {
     /// A board from `2m` counts (the mover's row first) of at most 48 stones in all.
     pub fn new(cells: &[u8]) -> Result<Board, BoardError> {
         pits_per_row(cells.len())?;
-        let total: u32 = cells.iter().map(|&p| p as u32).sum();
-        if total > START_STONES {
+        let total: u64 = cells.iter().map(|&p| u64::from(p)).sum();
+        if total > u64::from(START_STONES) {
             return Err(BoardError::TooManyStones(total));
         }
         Ok(Board::from_cells(cells))
@@ -339,15 +339,17 @@ impl std::str::FromStr for Board {
             return Err(BoardError::Captures(crate::echo::excerpt(word)));
         }
         pits_per_row(words.len())?;
-        let mut pits = Vec::with_capacity(words.len());
-        for word in &words {
-            let count: u32 = word.parse().map_err(|_| BoardError::BadCount(crate::echo::excerpt(word)))?;
-            if count > START_STONES {
-                return Err(BoardError::TooManyStones(count));
-            }
-            pits.push(count as u8);
+        let counts = words
+            .iter()
+            .map(|word| word.parse::<u32>().map_err(|_| BoardError::BadCount(crate::echo::excerpt(word))))
+            .collect::<Result<Vec<u32>, BoardError>>()?;
+        // Every pit counted before the limit is judged, so that the error says how many
+        // the board holds.
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total > u64::from(START_STONES) {
+            return Err(BoardError::TooManyStones(total));
         }
-        Board::new(&pits)
+        Board::new(&counts.iter().map(|&c| c as u8).collect::<Vec<u8>>())
     }
 }
 

@@ -37,7 +37,7 @@ pub enum NotationError {
     },
     /// More counters than a board here holds.
     #[error("{0} counters on the board; a board here holds at most {MAX_COUNTERS}")]
-    TooManyCounters(u64),
+    TooManyCounters(u128),
 }
 
 impl FromStr for Position {
@@ -57,9 +57,8 @@ impl FromStr for Position {
         if !(2..=MAX_HOLES).contains(&holes.len()) || !holes.len().is_multiple_of(2) {
             return Err(NotationError::Holes(holes.len()));
         }
-        let mut cells = Vec::with_capacity(holes.len());
+        let mut counts = Vec::with_capacity(holes.len());
         let mut south = 0u16;
-        let mut total = 0u64;
         for (i, hole) in holes.iter().enumerate() {
             let bad = || NotationError::Hole { hole: i + 1, text: crate::echo::excerpt(hole) };
             let owner = hole.chars().last().ok_or_else(bad)?;
@@ -70,12 +69,15 @@ impl FromStr for Position {
                 'n' | 'N' => {}
                 _ => return Err(bad()),
             }
-            total = total.saturating_add(count);
-            if total > MAX_COUNTERS as u64 {
-                return Err(NotationError::TooManyCounters(total));
-            }
-            cells.push(count as u8);
+            counts.push(count);
         }
+        // Every hole counted before the limit is judged, so that the error says how many
+        // the board holds; 12 counts of 64 bits cannot overflow 128.
+        let total: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+        if total > u128::from(MAX_COUNTERS) {
+            return Err(NotationError::TooManyCounters(total));
+        }
+        let cells: Vec<u8> = counts.iter().map(|&c| c as u8).collect();
         Ok(Position::new(&cells, south, to_move))
     }
 }

@@ -32,7 +32,7 @@ pub enum NotationError {
     BadCount(String),
     /// More stones on the board and captured than the 48 a game here has.
     #[error("{0} stones in all; a game here has at most 48")]
-    TooManyStones(u32),
+    TooManyStones(u64),
 }
 
 impl Position {
@@ -50,15 +50,18 @@ impl std::str::FromStr for Position {
     fn from_str(text: &str) -> Result<Position, NotationError> {
         let (pits, captured) = text.trim().rsplit_once(char::is_whitespace).ok_or(NotationError::Shape)?;
         let (mine, theirs) = captured.split_once('-').ok_or(NotationError::Shape)?;
-        let count = |word: &str| -> Result<u8, NotationError> {
-            let n: u32 = word.parse().map_err(|_| NotationError::BadCount(crate::echo::excerpt(captured)))?;
-            u8::try_from(n).map_err(|_| NotationError::TooManyStones(n))
+        let count = |word: &str| -> Result<u32, NotationError> {
+            word.parse().map_err(|_| NotationError::BadCount(crate::echo::excerpt(captured)))
         };
-        let position = Position { board: pits.parse()?, mine: count(mine)?, theirs: count(theirs)? };
-        if position.total() > crate::awari::START_STONES {
-            return Err(NotationError::TooManyStones(position.total()));
+        let board: Board = pits.parse()?;
+        let (mine, theirs) = (count(mine)?, count(theirs)?);
+        // The board and both captured counts, each counted in full before the limit is
+        // judged, so that the error says how many the position holds.
+        let total = u64::from(board.stones()) + u64::from(mine) + u64::from(theirs);
+        if total > u64::from(crate::awari::START_STONES) {
+            return Err(NotationError::TooManyStones(total));
         }
-        Ok(position)
+        Ok(Position { board, mine: mine as u8, theirs: theirs as u8 })
     }
 }
 

@@ -51,7 +51,7 @@ pub enum NotationError {
     },
     /// More stones than a board here holds.
     #[error("{0} stones on the board; a board here holds at most {MAX_STONES}")]
-    TooManyStones(u64),
+    TooManyStones(u128),
 }
 
 const ROW_NAMES: [&str; 3] = ["North's", "middle", "South's"];
@@ -78,8 +78,7 @@ impl FromStr for Position {
             return Err(NotationError::Holes(k));
         }
         // Rows top to bottom: North's (row 2), middle (1), South's (0).
-        let mut counts = [[0u8; MAX_HOLES]; 3];
-        let mut total: u64 = 0;
+        let mut counts = [[0u64; MAX_HOLES]; 3];
         for (i, text) in rows.iter().enumerate() {
             let row = ROW_NAMES[i];
             let holes: Vec<&str> = text.split(',').collect();
@@ -87,18 +86,20 @@ impl FromStr for Position {
                 return Err(NotationError::RowLength { row, found: holes.len(), expected: k });
             }
             for (f, hole) in holes.iter().enumerate() {
-                let count: u64 = hole.parse().map_err(|_| NotationError::Count {
+                counts[2 - i][f] = hole.parse().map_err(|_| NotationError::Count {
                     row,
                     file: f + 1,
                     text: crate::echo::excerpt(hole),
                 })?;
-                total = total.saturating_add(count);
-                if total > MAX_STONES as u64 {
-                    return Err(NotationError::TooManyStones(total));
-                }
-                counts[2 - i][f] = count as u8;
             }
         }
+        // Every hole counted before the limit is judged, so that the error says how many
+        // the board holds; 36 counts of 64 bits cannot overflow 128.
+        let total: u128 = counts.iter().flatten().map(|&c| u128::from(c)).sum();
+        if total > u128::from(MAX_STONES) {
+            return Err(NotationError::TooManyStones(total));
+        }
+        let counts = counts.map(|row| row.map(|c| c as u8));
         // Laid out for South, then turned round if North moves.
         let mut cells = vec![0u8; 3 * k];
         for f in 0..k {
