@@ -31,8 +31,9 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 /// enough that the sums and slots stay a fraction of a percent of the body.
 pub const CHUNK: u64 = 16 << 10;
 
-/// Bytes read at a time when the body is read whole on opening.
-const OPENING_READ: usize = 64 * CHUNK as usize;
+/// Bytes read at a time when the body is read whole on opening: a few chunks, so that the
+/// buffer of a small table is small and that of a large one stays in the cache.
+const OPENING_READ: u64 = 16 * CHUNK;
 
 /// A body read by position, its chunks checked on first read.
 pub struct PositionedBody {
@@ -51,10 +52,10 @@ impl PositionedBody {
         let chunks = len.div_ceil(CHUNK) as usize;
         let mut sums = Vec::with_capacity(chunks);
         let mut whole = Xxh3::new();
-        let mut buffer = vec![0u8; OPENING_READ];
+        let mut buffer = vec![0u8; len.min(OPENING_READ) as usize];
         let mut at = 0u64;
         while at < len {
-            let piece = &mut buffer[..(len - at).min(OPENING_READ as u64) as usize];
+            let piece = &mut buffer[..(len - at).min(OPENING_READ) as usize];
             read_exact_at(&file, piece, offset + at).map_err(|error| match error.kind() {
                 io::ErrorKind::UnexpectedEof => {
                     TableError::WrongLength { path: path.to_owned(), found: file_len(path), expected: offset + len }

@@ -59,8 +59,9 @@ const FIXED_HEADER: usize = 64;
 const ALIGN: u64 = 64;
 /// Longest descriptor accepted on reading: anything longer is not one of ours.
 const MAX_DESCRIPTOR: u32 = 1 << 16;
-/// Bytes read first when a table is opened by position: the longest header there is.
-const HEADER_READ: u64 = FIXED_HEADER as u64 + MAX_DESCRIPTOR as u64 + ALIGN;
+/// Bytes read first when a table is opened by position: more than the header of any
+/// table written here (a descriptor of a hundred bytes or so).
+const HEADER_GUESS: u64 = 4096;
 
 /// Why a table file cannot be used. Every variant names the file.
 #[derive(Debug, Error)]
@@ -809,16 +810,25 @@ impl Table {
         check_regular_file(path)?;
         let mut file = File::open(path).map_err(io_err)?;
         let len = file.metadata().map_err(io_err)?.len();
-        let mut prefix = vec![0u8; len.min(HEADER_READ) as usize];
-        let got = read_full(&mut file, &mut prefix).map_err(io_err)?;
-        prefix.truncate(got);
-        let mut header = Header::decode(path, &prefix, len)?;
-        if header.body_offset > prefix.len() as u64 {
-            // Padding beyond the longest descriptor: read to the body, to check it too.
-            prefix.resize(header.body_offset as usize, 0);
+        let mut read_prefix = |bytes: u64| -> Result<Vec<u8>, TableError> {
+            let mut prefix = vec![0u8; bytes.min(len) as usize];
             file.seek(io::SeekFrom::Start(0)).map_err(io_err)?;
             let got = read_full(&mut file, &mut prefix).map_err(io_err)?;
             prefix.truncate(got);
+            Ok(prefix)
+        };
+        let mut prefix = read_prefix(HEADER_GUESS)?;
+        // A descriptor longer than the guess (up to the longest accepted): read it whole.
+        if let Some(descriptor) = prefix.get(12..16).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes) {
+            let header_end = FIXED_HEADER as u64 + u64::from(descriptor.min(MAX_DESCRIPTOR));
+            if header_end > prefix.len() as u64 {
+                prefix = read_prefix(header_end)?;
+            }
+        }
+        let mut header = Header::decode(path, &prefix, len)?;
+        if header.body_offset > prefix.len() as u64 {
+            // Padding beyond the descriptor: read to the body, to check it too.
+            prefix = read_prefix(header.body_offset)?;
             header = Header::decode(path, &prefix, len)?;
         }
         check_identity(path, &header, expected)?;
