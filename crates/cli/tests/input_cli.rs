@@ -137,6 +137,33 @@ fn parts_are_refused_where_no_tier_is_split() {
     assert!(out.status.success() && stderr(&out).contains("solved in 2 parts"), "{}", stderr(&out));
 }
 
+/// A tier solved in parts keeps a file open for each part: a part count whose files the
+/// process may not open is refused before the build is announced or anything written,
+/// naming the limit and how to raise it. The limit is set in the child (`ulimit -n`), so
+/// that the machine's own does not matter.
+#[test]
+fn parts_beyond_the_open_file_limit_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let under_limit = |limit: u32| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -n {limit} && exec \"$0\" --parts 200 thi --board primus --out \"$1\""))
+            .arg(env!("CARGO_BIN_EXE_solve"))
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = under_limit(64);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("200 parts") && err.contains("may open 64 files"), "{err}");
+    assert!(err.contains("`ulimit -n 216`") && err.contains("at most 48"), "{err}");
+    assert!(!err.contains("to build"), "refused before the build is announced: {err}");
+    assert!(!dir.path().join("thi").exists(), "nothing is written");
+    let out = under_limit(256);
+    assert!(out.status.success() && stderr(&out).contains("solved in 200 parts"), "{}", stderr(&out));
+}
+
 /// Standard output that cannot be written is an error named on standard error (exit 1),
 /// and a reader that stops early (`solve … | head`) ends the run quietly (141): neither
 /// panics.
