@@ -53,9 +53,10 @@ pub struct PartsFlag {
     /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch
     /// file beside the tables, its positions cut into N ranges set one after another (the
     /// parents a level finds outside the first range wait in a file a range): the memory
-    /// of one range. By default only a tier whose two bytes a position exceed half the
-    /// free memory (the control group's, where that is less) is split, into as many parts
-    /// as it takes.
+    /// of one range. A tier is cut into no more ranges than it has positions, and its N
+    /// files are open at once: N may not pass the open-file limit (`ulimit -n`) less 16. By
+    /// default only a tier whose two bytes a position exceed half the free memory (the
+    /// control group's, where that is less) is split, into as many parts as it takes.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     parts: Option<u16>,
 }
@@ -150,6 +151,7 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
     }
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
     let need = memory::Need::of(game, &todo, free_memory, forced_parts());
+    check_open_files(need.parts)?;
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     errln!(
         "to build: {}, {} {}{}; about {} of memory at the peak, {} on disk, {} \
@@ -165,6 +167,46 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
         free(free_disk),
     );
     check_disk(dir, need.disk)
+}
+
+/// Files a build keeps open besides a split tier's parts: the standard streams, the
+/// directory's lock, a table being written, with room to spare.
+const FILES_BESIDE_PARTS: u64 = 16;
+
+/// Refuses a build whose tiers in `parts` parts would open more files than this process
+/// may: a tier in N parts keeps N files open at once (its scratch file and a spill file for
+/// every part after the first), and would otherwise fail at its first tier, mid-build.
+fn check_open_files(parts: usize) -> Result<()> {
+    let Some((soft, hard)) = open_file_limit() else { return Ok(()) };
+    let needed = parts as u64 + FILES_BESIDE_PARTS;
+    if parts <= 1 || needed <= soft {
+        return Ok(());
+    }
+    let fewer = match soft.saturating_sub(FILES_BESIDE_PARTS) {
+        most if parts_given() && most >= 2 => format!("give --parts at most {most}, or "),
+        _ => String::new(),
+    };
+    let hard = if needed > hard { format!("; {hard} is as high as it goes without root") } else { String::new() };
+    bail!(
+        "solving a tier in {parts} parts keeps {parts} files open at once (its scratch file and a spill file for \
+         every part after the first) beside the {FILES_BESIDE_PARTS} a build needs, but this process may open \
+         {soft} files: {fewer}raise the limit first (`ulimit -n {needed}`{hard})"
+    )
+}
+
+/// The open-file limit of this process, soft and hard (`ulimit -n`, `ulimit -Hn`).
+#[cfg(unix)]
+fn open_file_limit() -> Option<(u64, u64)> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `getrlimit` writes the limit it is given, and nothing else.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    read.then_some((limit.rlim_cur, limit.rlim_max))
+}
+
+/// Elsewhere the limit is not known here: the build says so if it meets it.
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<(u64, u64)> {
+    None
 }
 
 /// Refuses, unless `--force`, a build that will write about `bytes` into `dir` when the

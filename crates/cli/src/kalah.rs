@@ -71,11 +71,11 @@ impl std::str::FromStr for EndgameSeeds {
 
 impl EndgameSeeds {
     /// The seeds for an instance of `total` seeds on `m` pits a row.
-    pub fn for_instance(self, m: usize, total: u32, tt_bits: u32, rules: &Rules) -> Result<u32> {
-        Ok(match self {
+    pub fn for_instance(self, m: usize, total: u32, tt_bits: u32, rules: &Rules) -> u32 {
+        match self {
             EndgameSeeds::Up(k) => k.min(total),
-            EndgameSeeds::Auto => auto_endgame_seeds(m, total, tt_bits, rules)?,
-        })
+            EndgameSeeds::Auto => auto_endgame_seeds(m, total, tt_bits, rules),
+        }
     }
 }
 
@@ -345,7 +345,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
         (true, _) => total,
         (false, Some(EndgameSeeds::Up(k))) => k.min(total),
         (false, _) if over => 0,
-        (false, _) => auto_endgame_seeds(m, total, tt_bits, &rules)?,
+        (false, _) => auto_endgame_seeds(m, total, tt_bits, &rules),
     };
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();

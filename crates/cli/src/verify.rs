@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
 use search::kalah::{default_tt_bits, Plan};
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -99,16 +100,12 @@ const PUBLISHED_KALAH: &str = include_str!("../../../data/published/kalah.tsv");
 const MAX_PUBLISHED_BYTES: u64 = 16 << 20;
 
 /// The text of a file of published results, at most [`MAX_PUBLISHED_BYTES`] of it (a
-/// device such as /dev/zero never ends). A pipe is read (`--published <(…)`,
-/// `/dev/stdin`); a directory is refused by name.
+/// pipe `<(yes)` never ends).
 fn read_text(path: &Path) -> Result<String> {
     use std::io::Read as _;
-    if path.is_dir() {
-        bail!("{}: a directory; give a tab-separated file of published results", path.display());
-    }
     let mut text = String::new();
-    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    file.take(MAX_PUBLISHED_BYTES + 1)
+    open_published(path)?
+        .take(MAX_PUBLISHED_BYTES + 1)
         .read_to_string(&mut text)
         .with_context(|| format!("reading {}", path.display()))?;
     if text.len() as u64 > MAX_PUBLISHED_BYTES {
@@ -119,6 +116,46 @@ fn read_text(path: &Path) -> Result<String> {
         );
     }
     Ok(text)
+}
+
+/// The file of published results at `path`, opened: a regular file, or a pipe the shell
+/// made (`--published <(…)`, `/dev/stdin` in a pipeline). Refused by what it is, as table
+/// paths are: a FIFO on the file system (named pipe), whose opening would wait for a
+/// writer for ever; a directory; a device or a socket. Judged on the file opened (opened
+/// without waiting on a FIFO), so that nothing swapped in after a look is read.
+fn open_published(path: &Path) -> Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let reading = || format!("reading {}", path.display());
+    let file = options.open(path).with_context(reading)?;
+    let file_type = file.metadata().with_context(reading)?.file_type();
+    if file_type.is_file() {
+        return Ok(file);
+    }
+    if let Some(pipe) = reopened_shell_pipe(&file) {
+        return pipe.with_context(reading);
+    }
+    bail!("{}: is {}, not a file of published results", path.display(), retro::table::kind_of(file_type))
+}
+
+/// `file` opened again to be read as it blocks, if it is a pipe with no name on the file
+/// system (one the shell made). Its reader then waits for the writer's lines, where the
+/// file opened without waiting would find none yet.
+#[cfg(target_os = "linux")]
+fn reopened_shell_pipe(file: &File) -> Option<std::io::Result<File>> {
+    use std::os::fd::AsRawFd as _;
+    let this = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+    // The system names a pipe without a path `pipe:[inode]`.
+    let target = std::fs::read_link(&this).ok()?;
+    target.to_str()?.starts_with("pipe:").then(|| File::open(&this))
+}
+
+/// Elsewhere a pipe's name is not known: every FIFO is refused.
+#[cfg(not(target_os = "linux"))]
+fn reopened_shell_pipe(_: &File) -> Option<std::io::Result<File>> {
+    None
 }
 
 /// The rows `parse` reads from the file at `path`, or from the copy built into this
@@ -220,7 +257,7 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         let rules = Rules::preset(&row.rules)?;
         let started = Instant::now();
         let start = Position::start(row.m, row.n)?;
-        let endgame_seeds = args.endgame_seeds.for_instance(row.m, total, tt_bits, &rules)?;
+        let endgame_seeds = args.endgame_seeds.for_instance(row.m, total, tt_bits, &rules);
         let plan = Plan::new(
             row.m,
             rules,

@@ -146,7 +146,7 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
     let (mut checked, mut disagreements) = (0, 0);
     for ((m, rules, seeds), rows) in &games {
         let rules = Rules::preset(rules)?;
-        let endgame_seeds = args.endgame_seeds.for_instance(*m, *seeds, tt_bits, &rules)?;
+        let endgame_seeds = args.endgame_seeds.for_instance(*m, *seeds, tt_bits, &rules);
         let dir = tablebase::registry::kalah_dir(&args.out, *m, &rules);
         let solver = build(Plan::new(*m, rules, endgame_seeds, *seeds, &dir, tt_bits)?)?;
         let search = solver.search(*seeds)?;

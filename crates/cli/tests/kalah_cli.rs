@@ -6,7 +6,9 @@ use common::{json, solve, stderr};
 
 use games::kalah::{Position, Rules};
 use std::collections::HashSet;
-use std::process::Command;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The published grid for m ≤ 3 and the m = 4 margins up to n = 3, recomputed.
 #[test]
@@ -53,13 +55,66 @@ fn verify_names_what_is_wrong_in_a_published_file() {
     assert!(!out.status.success());
     assert!(out.stdout.is_empty(), "no table's header for nothing checked");
     assert!(stderr(&out).contains("none of the 35 published values"), "{}", stderr(&out));
-    // A device never ends: read no further than a file of results could be. A directory
-    // is no file.
-    for (path, why) in [("/dev/zero", "more than 16 MiB"), (dir.path().to_str().unwrap(), "a directory")] {
-        let out = solve(dir.path(), &["verify", "kalah", "--published", path]);
-        assert!(!out.status.success(), "{path}");
-        assert!(stderr(&out).contains(why), "{path}: {}", stderr(&out));
+    // A file is read no further than a file of results could be (here a sparse one).
+    let huge = dir.path().join("huge.tsv");
+    std::fs::File::create(&huge).unwrap().set_len(17 << 20).unwrap();
+    let out = solve(dir.path(), &["verify", "kalah", "--published", huge.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("more than 16 MiB"), "{}", stderr(&out));
+}
+
+/// A published file that is no file is refused by what it is, the same way table paths
+/// are: a FIFO on the file system (whose opening would wait for a writer for ever), a
+/// directory, a device (which never ends). A pipe from the shell (`<(…)`, or standard
+/// input in a pipeline) is read.
+#[test]
+fn verify_refuses_a_published_path_that_is_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("published.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("run mkfifo");
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for command in ["kalah", "kalah-positions"] {
+        for (path, kind) in [(fifo, "a FIFO"), (dir.path().to_str().unwrap(), "a directory"), ("/dev/zero", "a device")]
+        {
+            let args = ["verify", command, "--published", path, "--out", dir.path().to_str().unwrap()];
+            let out = solve_within(Duration::from_secs(30), &args);
+            assert_eq!(out.status.code(), Some(1), "{command} {path}: {}", stderr(&out));
+            let expected = format!("{path}: is {kind}");
+            assert!(stderr(&out).contains(&expected), "{command} {path}: {}", stderr(&out));
+        }
     }
+    let mut piped = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(["verify", "kalah", "--published", "/dev/stdin", "--out"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    piped.stdin.take().unwrap().write_all(b"3\t3\tsomething\tW\t2\tx\n").unwrap();
+    let out = piped.wait_with_output().unwrap();
+    assert!(stderr(&out).contains("/dev/stdin:1: rules: unknown preset"), "{}", stderr(&out));
+}
+
+/// `solve ARGS`, given at most `limit`: a run still going then is killed and fails the
+/// test, which would otherwise hang.
+fn solve_within(limit: Duration, args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("solve {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -78,7 +78,8 @@ impl Need {
             let (n, f) = (game.tier_size(t) as f64, game.footprint(t));
             let parts = match parts {
                 _ if !splits(game, t) => 1,
-                Some(parts) => parts.max(1),
+                // No more parts than positions, as the engine cuts them.
+                Some(parts) => parts.clamp(1, (n as usize).max(1)),
                 None => crate::store::parts_for(n as u64, available),
             };
             let children: f64 =

@@ -702,13 +702,15 @@ pub fn solve_tier<G: Game>(
                 file: file.clone(),
                 error: e.to_string(),
             })?;
-            let spill = if *parts > 1 {
+            // Parts past the tier's positions would be empty ranges, each with its file.
+            let parts = (*parts).min(len);
+            let spill = if parts > 1 {
                 if size >= spill::MAX_RANKS {
                     return Err(SolveError::TooLarge { tier: tier.to_string(), size });
                 }
                 // Named as temporary files, like the scratch file, for the same clean-up.
                 let stem = file.to_string_lossy().trim_end_matches(".tmp").to_owned();
-                let paths: Vec<PathBuf> = (1..*parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
+                let paths: Vec<PathBuf> = (1..parts).map(|p| PathBuf::from(format!("{stem}.part-{p}.tmp"))).collect();
                 Some(Spill::create(tier.to_string(), paths, spill_budget(size))?)
             } else {
                 None

@@ -210,7 +210,7 @@ impl TableError {
 }
 
 /// What a file that is not a regular file is, in words.
-pub(crate) fn kind_of(file_type: fs::FileType) -> &'static str {
+pub fn kind_of(file_type: fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -48,6 +48,9 @@ pub struct Spill {
     paths: Vec<PathBuf>,
     /// Bytes appended to the files and not drained yet.
     held: AtomicU64,
+    /// The same, file by file: a level's drain passes over the files nothing was
+    /// appended to (most of them, when the parts are many and small).
+    held_by_file: Vec<AtomicU64>,
     /// Bytes past which [`Spill::over_budget`] asks for the files to be drained.
     budget: u64,
 }
@@ -56,7 +59,9 @@ impl Spill {
     /// Creates the files at `paths` (which must not exist), one for each part of `tier`
     /// after the first, to be drained when they hold more than `budget` bytes.
     pub fn create(tier: String, paths: Vec<PathBuf>, budget: u64) -> Result<Spill, SolveError> {
-        let mut spill = Spill { tier, files: Vec::new(), paths: Vec::new(), held: AtomicU64::new(0), budget };
+        let held_by_file = paths.iter().map(|_| AtomicU64::new(0)).collect();
+        let mut spill =
+            Spill { tier, files: Vec::new(), paths: Vec::new(), held: AtomicU64::new(0), held_by_file, budget };
         for path in paths {
             let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path);
             let file = file.map_err(|e| spill.error(&path, e))?;
@@ -82,6 +87,7 @@ impl Spill {
         let mut file = self.files[part - 1].lock().unwrap_or_else(|p| p.into_inner());
         file.write_all(&bytes).map_err(|e| self.error(&self.paths[part - 1], e))?;
         self.held.fetch_add(bytes.len() as u64, Relaxed);
+        self.held_by_file[part - 1].fetch_add(bytes.len() as u64, Relaxed);
         Ok(())
     }
 
@@ -109,9 +115,13 @@ impl Spill {
         failure: &mut Option<SolveError>,
     ) -> std::io::Result<()> {
         let mut file = self.files[part - 1].lock().unwrap_or_else(|p| p.into_inner());
+        let held = self.held_by_file[part - 1].load(Relaxed);
+        if held == 0 {
+            return Ok(());
+        }
         file.seek(SeekFrom::Start(0))?;
-        let mut bytes = vec![0u8; CHUNK * 8];
-        let mut edges = Vec::with_capacity(CHUNK);
+        let mut bytes = vec![0u8; held.min(CHUNK as u64 * 8) as usize];
+        let mut edges = Vec::with_capacity(bytes.len() / 8);
         loop {
             let mut filled = 0;
             while filled < bytes.len() {
@@ -137,6 +147,7 @@ impl Spill {
         file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;
         self.held.fetch_sub(drained, Relaxed);
+        self.held_by_file[part - 1].fetch_sub(drained, Relaxed);
         Ok(())
     }
 }

@@ -526,9 +526,9 @@ impl Solver {
 /// [`LARGE_INSTANCE`] seeds, or to leave no more than [`MOST_SEEDS_ABOVE`] seeds above
 /// the tables under `rules` whose capture needs seeds opposite), and the build's working
 /// memory (the largest tier's value slots, the finished tables mapped, the transposition
-/// table) within half the free memory.
-pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> Result<u32, SolverError> {
-    let game = Kalah::new(m, total, Rules::EMPTY_CAPTURE).map_err(SolverError::Index)?;
+/// table) within half the free memory; and tables the index can number, which a game of
+/// many seeds in many pits (Kalah(8,8)) is not.
+pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> u32 {
     let free = memory::available().map_or(f64::INFINITY, |f| f as f64 / 2.0);
     // Large trees: closer to the root, within the large budget.
     let floor = if total > SMALL_INSTANCE && rules.capture != Capture::Empty {
@@ -537,6 +537,8 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> 
         0
     };
     let fits = |k: u32| {
+        // Tables the index cannot number (Kalah(8,8)'s 128 seeds in 16 pits) do not fit.
+        let Ok(game) = Kalah::new(m, k, Rules::EMPTY_CAPTURE) else { return false };
         let positions = game.positions_up_to(k);
         let need = game.tier_size(k as u16) as f64 * WORK_BYTES_PER_POSITION
             + positions as f64 * TABLE_BYTES_PER_POSITION
@@ -549,7 +551,7 @@ pub fn auto_endgame_seeds(m: usize, total: u32, tt_bits: u32, rules: &Rules) -> 
     while k < most && fits(k + 1) {
         k += 1;
     }
-    Ok(k)
+    k
 }
 
 #[cfg(test)]
@@ -573,7 +575,7 @@ mod tests {
     /// transposition table, so that free memory does not bind).
     #[test]
     fn automatic_tables_leave_large_trees_few_seeds_to_search() {
-        let auto = |m: usize, n: u32, rules: &Rules| auto_endgame_seeds(m, 2 * m as u32 * n, 10, rules).unwrap();
+        let auto = |m: usize, n: u32, rules: &Rules| auto_endgame_seeds(m, 2 * m as u32 * n, 10, rules);
         for rules in [Rules::EMPTY_CAPTURE, Rules::STANDARD, Rules::BASSETT] {
             assert_eq!(auto(6, 3, &rules), 12, "small: a third of the seeds");
             assert_eq!(auto(6, 4, &rules), 17, "the budget");
@@ -586,5 +588,18 @@ mod tests {
         assert_eq!(auto(8, 3, &Rules::BASSETT), 48 - MOST_SEEDS_ABOVE);
         // Never past the large budget: 17 seeds for eight pits.
         assert_eq!(auto(8, 4, &Rules::BASSETT), 17);
+    }
+
+    /// Kalah(8,8)'s 128 seeds are more than the index numbers for 16 pits: the tables
+    /// chosen hold fewer, ones it numbers.
+    #[test]
+    fn automatic_tables_of_a_game_too_large_to_number_can_be_numbered() {
+        let total = 2 * 8 * 8;
+        assert!(Kalah::new(8, total, Rules::EMPTY_CAPTURE).is_err(), "the whole game cannot be numbered");
+        for rules in [Rules::EMPTY_CAPTURE, Rules::STANDARD, Rules::BASSETT] {
+            let k = auto_endgame_seeds(8, total, 10, &rules);
+            assert!(Kalah::new(8, k, rules).is_ok(), "{k} seeds");
+            assert_eq!(k, 17, "the large budget, as for Kalah(8,4)");
+        }
     }
 }
