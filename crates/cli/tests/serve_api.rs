@@ -73,6 +73,19 @@ impl Server {
         (status, body)
     }
 
+    /// Sends `request` and reads the response as text until the server closes, or for 5
+    /// seconds at most. Neither a refused write nor a reset ends the test: a server that
+    /// answers before reading the whole request closes with some of it unread, which resets
+    /// the connection once the answer is sent.
+    fn exchange(&self, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = stream.write_all(request);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        String::from_utf8_lossy(&response).into_owned()
+    }
+
     fn get(&self, target: &str) -> (u16, String) {
         self.send(format!("GET {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes())
     }
@@ -307,6 +320,37 @@ fn bad_and_hostile_requests_get_json_errors_and_the_server_keeps_serving() {
     // Still serving.
     let (status, answer) = server.get_json("/api/thi?board=primus");
     assert_eq!((status, answer["game"].as_str()), (200, Some("thi")));
+}
+
+/// A request of `size` bytes up to its headers' end (without it if `finished` is false).
+fn request_of(size: usize, finished: bool) -> Vec<u8> {
+    let (start, end) = ("GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Pad: ", "\r\n\r\n");
+    let mut request = start.as_bytes().to_vec();
+    request.resize(size - end.len(), b'a');
+    if finished {
+        request.extend_from_slice(end.as_bytes());
+    } else {
+        request.resize(size, b'a');
+    }
+    request
+}
+
+/// Headers up to the cap are answered; past it they get 431 as soon as the cap is read,
+/// not once the headers end or the header timeout closes the connection.
+#[test]
+fn headers_past_the_cap_get_431_at_once() {
+    let server = Server::start(tables());
+    let cap = server::MAX_HEADER_BYTES;
+    let at_cap = server.exchange(&request_of(cap, true));
+    assert!(at_cap.starts_with("HTTP/1.1 200 "), "{cap} bytes: {at_cap:?}");
+    let past = server.exchange(&request_of(cap + 1, true));
+    assert!(past.starts_with("HTTP/1.1 431 "), "{} bytes: {past:?}", cap + 1);
+    // Headers that never end, longer than the cap: refused while they are still coming.
+    let started = std::time::Instant::now();
+    let unfinished = server.exchange(&request_of(4 * cap, false));
+    assert!(unfinished.starts_with("HTTP/1.1 431 "), "unfinished headers: {unfinished:?}");
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(server.get("/api/games").0, 200);
 }
 
 /// A client that sends its headers slowly, or nothing at all, is cut off after

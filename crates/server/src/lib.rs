@@ -43,6 +43,15 @@ pub enum ServeError {
 /// holding its connection for ever.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The most bytes a request may take up to the end of its headers (its request line
+/// included); a request past it gets `431 Request Header Fields Too Large` as soon as that
+/// many bytes are read, and its connection is closed. The longest request the API answers
+/// is a position: at most 1,024 bytes of value, 3 KiB once percent-encoded, beside a few
+/// short parameters; a browser adds a few hundred bytes of its own headers, more with
+/// cookies set for the host by something else served there. 16 KiB holds all that, and
+/// bounds what a connection can make the server hold while its headers come in.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
 /// How long connections still open at Ctrl-C have to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -92,6 +101,7 @@ pub async fn serve(
         let connection = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
+            .max_buf_size(MAX_HEADER_BYTES)
             .serve_connection(TokioIo::new(stream), service.clone());
         let connection = connections.watch(connection);
         tokio::spawn(async move {
