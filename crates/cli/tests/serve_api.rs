@@ -353,6 +353,40 @@ fn headers_past_the_cap_get_431_at_once() {
     assert_eq!(server.get("/api/games").0, 200);
 }
 
+/// Every method but GET and HEAD gets 405 and `Allow: GET, HEAD`, on every path: the API's,
+/// the page's, paths that lead nowhere, and the targets only CONNECT and OPTIONS take.
+#[test]
+fn every_method_but_get_and_head_gets_405_on_every_path() {
+    let server = Server::start(tables());
+    for request_line in [
+        "CONNECT /api/games",
+        "CONNECT example.com:443",
+        "CONNECT /nothing/here",
+        "OPTIONS *",
+        "OPTIONS /api/games",
+        "TRACE /",
+        "TRACE /nothing",
+        "PATCH /api/thi?board=primus",
+        "DELETE /api/nothing",
+        "PUT /app.js",
+        "POST /api/games",
+        "BREW /api/games",
+        "BREW /nothing",
+    ] {
+        let response =
+            server.exchange(format!("{request_line} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes());
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{request_line}: {response:?}"));
+        assert!(head.starts_with("HTTP/1.1 405 "), "{request_line}: {head}");
+        assert!(head.to_ascii_lowercase().contains("\r\nallow: get, head\r\n"), "{request_line}: {head}");
+        let body: Json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{request_line}: {e}: {body:?}"));
+        assert_eq!(body["kind"], "method", "{request_line}: {body}");
+        // The error names the method and the target, CONNECT's `host:port` too.
+        let (method, target) = request_line.split_once(' ').unwrap();
+        let path = target.split('?').next().unwrap();
+        assert!(body["error"].as_str().unwrap().starts_with(&format!("{method} {path}:")), "{request_line}: {body}");
+    }
+}
+
 /// A client that sends its headers slowly, or nothing at all, is cut off after
 /// `--header-timeout`, while others are answered meanwhile.
 #[test]

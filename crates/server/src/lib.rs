@@ -13,6 +13,10 @@ mod page;
 
 pub use library::{Library, Skipped};
 
+use axum::extract::Request;
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
@@ -55,12 +59,24 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// How long connections still open at Ctrl-C have to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`.
+/// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`;
+/// any method but GET and HEAD refused on every path.
 fn router(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
     axum::Router::new()
         .merge(page::routes())
         .merge(api::routes(library, permits))
-        .method_not_allowed_fallback(api::wrong_method)
+        .layer(axum::middleware::from_fn(only_get_and_head))
+}
+
+/// Refuses every method but GET and HEAD, whichever route or fallback the request reached.
+/// A method fallback alone misses two kinds: a path no route takes, which goes to the 404
+/// fallback whatever its method, and CONNECT's `host:port` target, which has no path at
+/// all and goes to axum's catch-all (404 too).
+async fn only_get_and_head(request: Request, next: Next) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD) {
+        return next.run(request).await;
+    }
+    api::wrong_method(request.method().clone(), request.uri().clone()).await.into_response()
 }
 
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM), each connection given
