@@ -74,7 +74,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
     let header_timeout = Duration::from_secs(args.header_timeout);
-    runtime.block_on(server::serve(library, args.addr, header_timeout, |bound| {
+    runtime.block_on(server::serve(library, args.addr, header_timeout, server::MAX_CONNECTIONS, |bound| {
         // Scripts and tests wait for this line; with standard output closed the server
         // still serves, and says where on standard error.
         let listening = format!("listening on http://{bound}/ (Ctrl-C stops)");

@@ -73,6 +73,19 @@ impl Server {
         (status, body)
     }
 
+    /// Sends `request` and reads the response as text until the server closes, or for 5
+    /// seconds at most. Neither a refused write nor a reset ends the test: a server that
+    /// answers before reading the whole request closes with some of it unread, which resets
+    /// the connection once the answer is sent.
+    fn exchange(&self, request: &[u8]) -> String {
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = stream.write_all(request);
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        String::from_utf8_lossy(&response).into_owned()
+    }
+
     fn get(&self, target: &str) -> (u16, String) {
         self.send(format!("GET {target} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes())
     }
@@ -317,6 +330,71 @@ fn too_many_stones_are_counted_in_full() {
     assert_eq!((status, body["kind"].as_str()), (400, Some("impossible")), "{body}");
     let error = body["error"].as_str().unwrap();
     assert!(error.contains("259 stones on the board; a board here holds at most 255"), "{body}");
+}
+
+/// A request of `size` bytes up to its headers' end (without it if `finished` is false).
+fn request_of(size: usize, finished: bool) -> Vec<u8> {
+    let (start, end) = ("GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Pad: ", "\r\n\r\n");
+    let mut request = start.as_bytes().to_vec();
+    request.resize(size - end.len(), b'a');
+    if finished {
+        request.extend_from_slice(end.as_bytes());
+    } else {
+        request.resize(size, b'a');
+    }
+    request
+}
+
+/// Headers up to the cap are answered; past it they get 431 as soon as the cap is read,
+/// not once the headers end or the header timeout closes the connection.
+#[test]
+fn headers_past_the_cap_get_431_at_once() {
+    let server = Server::start(tables());
+    let cap = server::MAX_HEADER_BYTES;
+    let at_cap = server.exchange(&request_of(cap, true));
+    assert!(at_cap.starts_with("HTTP/1.1 200 "), "{cap} bytes: {at_cap:?}");
+    let past = server.exchange(&request_of(cap + 1, true));
+    assert!(past.starts_with("HTTP/1.1 431 "), "{} bytes: {past:?}", cap + 1);
+    // Headers that never end, longer than the cap: refused while they are still coming.
+    let started = std::time::Instant::now();
+    let unfinished = server.exchange(&request_of(4 * cap, false));
+    assert!(unfinished.starts_with("HTTP/1.1 431 "), "unfinished headers: {unfinished:?}");
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(server.get("/api/games").0, 200);
+}
+
+/// Every method but GET and HEAD gets 405 and `Allow: GET, HEAD`, on every path: the API's,
+/// the page's, paths that lead nowhere, and the targets only CONNECT and OPTIONS take.
+#[test]
+fn every_method_but_get_and_head_gets_405_on_every_path() {
+    let server = Server::start(tables());
+    for request_line in [
+        "CONNECT /api/games",
+        "CONNECT example.com:443",
+        "CONNECT /nothing/here",
+        "OPTIONS *",
+        "OPTIONS /api/games",
+        "TRACE /",
+        "TRACE /nothing",
+        "PATCH /api/thi?board=primus",
+        "DELETE /api/nothing",
+        "PUT /app.js",
+        "POST /api/games",
+        "BREW /api/games",
+        "BREW /nothing",
+    ] {
+        let response =
+            server.exchange(format!("{request_line} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes());
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{request_line}: {response:?}"));
+        assert!(head.starts_with("HTTP/1.1 405 "), "{request_line}: {head}");
+        assert!(head.to_ascii_lowercase().contains("\r\nallow: get, head\r\n"), "{request_line}: {head}");
+        let body: Json = serde_json::from_str(body).unwrap_or_else(|e| panic!("{request_line}: {e}: {body:?}"));
+        assert_eq!(body["kind"], "method", "{request_line}: {body}");
+        // The error names the method and the target, CONNECT's `host:port` too.
+        let (method, target) = request_line.split_once(' ').unwrap();
+        let path = target.split('?').next().unwrap();
+        assert!(body["error"].as_str().unwrap().starts_with(&format!("{method} {path}:")), "{request_line}: {body}");
+    }
 }
 
 /// A client that sends its headers slowly, or nothing at all, is cut off after

@@ -101,11 +101,13 @@ pub fn routes(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
 /// Every path here is read-only: any method but `GET` (and `HEAD`) is refused.
 pub(crate) async fn wrong_method(method: Method, uri: Uri) -> ApiError {
     let method: String = method.as_str().chars().take(20).collect();
-    let path: String = uri.path().chars().take(200).collect();
+    // CONNECT's target is a `host:port`, with no path.
+    let target = if uri.path().is_empty() { uri.to_string() } else { uri.path().to_owned() };
+    let target: String = target.chars().take(200).collect();
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method",
-        format!("{method} {path}: this server only answers GET (and HEAD)"),
+        format!("{method} {target}: this server only answers GET (and HEAD)"),
     )
 }
 

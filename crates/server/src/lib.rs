@@ -13,6 +13,10 @@ mod page;
 
 pub use library::{Library, Skipped};
 
+use axum::extract::Request;
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
@@ -21,7 +25,8 @@ use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 /// Why the server could not start.
@@ -43,26 +48,60 @@ pub enum ServeError {
 /// holding its connection for ever.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The most bytes a request may take up to the end of its headers (its request line
+/// included); a request past it gets `431 Request Header Fields Too Large` as soon as that
+/// many bytes are read, and its connection is closed. The longest request the API answers
+/// is a position: at most 1,024 bytes of value, 3 KiB once percent-encoded, beside a few
+/// short parameters; a browser adds a few hundred bytes of its own headers, more with
+/// cookies set for the host by something else served there. 16 KiB holds all that, and
+/// bounds what a connection can make the server hold while its headers come in.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// The most connections served at once; past it, a connection is told `503 Service
+/// Unavailable` (`busy`) and closed, and one is served again as soon as another closes.
+/// Each served connection holds a file descriptor and, with [`MAX_HEADER_BYTES`], at most
+/// some 32 KiB of buffers: 256 of them hold under 10 MB and stay far below the usual limit
+/// of 1,024 open files, while a browser opens at most six connections to a server.
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// How long a connection past the cap has to read its 503 and close before the server
+/// closes it.
+const REFUSAL_LINGER: Duration = Duration::from_secs(1);
+
 /// How long connections still open at Ctrl-C have to finish their requests.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`.
+/// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`;
+/// any method but GET and HEAD refused on every path.
 fn router(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
     axum::Router::new()
         .merge(page::routes())
         .merge(api::routes(library, permits))
-        .method_not_allowed_fallback(api::wrong_method)
+        .layer(axum::middleware::from_fn(only_get_and_head))
+}
+
+/// Refuses every method but GET and HEAD, whichever route or fallback the request reached.
+/// A method fallback alone misses two kinds: a path no route takes, which goes to the 404
+/// fallback whatever its method, and CONNECT's `host:port` target, which has no path at
+/// all and goes to axum's catch-all (404 too).
+async fn only_get_and_head(request: Request, next: Next) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD) {
+        return next.run(request).await;
+    }
+    api::wrong_method(request.method().clone(), request.uri().clone()).await.into_response()
 }
 
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM), each connection given
-/// `header_timeout` to send each request's headers ([`HEADER_TIMEOUT`] is the default);
-/// `ready` hears the address bound (port 0 asks the system for a free one).
+/// `header_timeout` to send each request's headers ([`HEADER_TIMEOUT`] is the default),
+/// at most `max_connections` at once ([`MAX_CONNECTIONS`] is the default); `ready` hears
+/// the address bound (port 0 asks the system for a free one).
 ///
 /// Its own accept loop rather than `axum::serve`, which sets no deadline on the headers.
 pub async fn serve(
     library: Library,
     addr: SocketAddr,
     header_timeout: Duration,
+    max_connections: usize,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
     let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
@@ -70,33 +109,26 @@ pub async fn serve(
     ready(bound);
     let permits = api::query_permits();
     let service = TowerToHyperService::new(router(Arc::new(library), Arc::clone(&permits)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(header_timeout).max_buf_size(MAX_HEADER_BYTES);
+    let open = Arc::new(Semaphore::new(max_connections));
+    let refusals = Refusals::new(max_connections);
     let connections = GracefulShutdown::new();
     let mut stop = pin!(stopped());
     loop {
         let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(e) => {
-                    // Out of file descriptors and the like: the listener itself is
-                    // fine, so wait a little rather than spin, then take the next one.
-                    if !is_connection_error(&e) {
-                        // A closed standard error must not take the server down with it.
-                        let _ = writeln!(std::io::stderr(), "warning: accepting a connection: {e}");
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                    }
-                    continue;
-                }
-            },
+            stream = next_connection(&listener) => stream,
             () = &mut stop => break,
         };
-        let connection = hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(header_timeout)
-            .serve_connection(TokioIo::new(stream), service.clone());
-        let connection = connections.watch(connection);
+        let Ok(slot) = Arc::clone(&open).try_acquire_owned() else {
+            refusals.refuse(stream);
+            continue;
+        };
+        let connection = connections.watch(http.serve_connection(TokioIo::new(stream), service.clone()));
         tokio::spawn(async move {
             // A client that hangs up or times out ends only its own connection.
             let _ = connection.await;
+            drop(slot);
         });
     }
     drop(listener);
@@ -105,6 +137,71 @@ pub async fn serve(
     // Idle connections close at once; busy ones finish their request, for a while.
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
     Ok(())
+}
+
+/// The next connection `listener` accepts.
+async fn next_connection(listener: &TcpListener) -> TcpStream {
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => return stream,
+            // Out of file descriptors and the like: the listener itself is fine, so wait a
+            // little rather than spin, then take the next one.
+            Err(e) if !is_connection_error(&e) => {
+                // A closed standard error must not take the server down with it.
+                let _ = writeln!(std::io::stderr(), "warning: accepting a connection: {e}");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// How the connections past the cap are told so: a 503 with the API's JSON error, written
+/// by a task each, at most as many tasks at once as connections served; past those, a
+/// connection is closed without a word, so refusing costs no more than serving.
+struct Refusals {
+    answer: Arc<[u8]>,
+    at_work: Arc<Semaphore>,
+}
+
+impl Refusals {
+    fn new(max_connections: usize) -> Refusals {
+        let body = serde_json::json!({
+            "error": format!(
+                "the server is serving {max_connections} connections, the most it serves at once: \
+                 try again in a moment"
+            ),
+            "kind": "busy",
+        })
+        .to_string();
+        let answer = format!(
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\nretry-after: 1\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\n\r\n{body}",
+            body.len()
+        );
+        Refusals { answer: answer.into_bytes().into(), at_work: Arc::new(Semaphore::new(max_connections)) }
+    }
+
+    /// Answers `stream` with the 503 (without waiting for its request: a server may answer
+    /// early) and closes it, within [`REFUSAL_LINGER`].
+    fn refuse(&self, mut stream: TcpStream) {
+        let Ok(permit) = Arc::clone(&self.at_work).try_acquire_owned() else { return };
+        let answer = Arc::clone(&self.answer);
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(REFUSAL_LINGER, async {
+                stream.write_all(&answer).await?;
+                stream.shutdown().await?;
+                // What the client sends is read and dropped until it closes: a socket closed
+                // with data unread resets the connection, and a reset may discard the 503
+                // before the client has read it.
+                let mut sink = [0; 1024];
+                while stream.read(&mut sink).await? > 0 {}
+                Ok::<_, std::io::Error>(())
+            })
+            .await;
+            drop(permit);
+        });
+    }
 }
 
 /// Errors of one incoming connection, not of the listener.
