@@ -122,7 +122,7 @@ impl PositionedBody {
             return Err(TableError::Changed {
                 path: path.to_owned(),
                 what: format!(
-                    "the bytes {}..{} differ from those checked when it was opened",
+                    "bytes {}..{} differ from the ones checked then",
                     self.offset + start,
                     self.offset + start + bytes.len() as u64
                 ),
@@ -174,7 +174,7 @@ fn short_or_io(path: &Path, error: io::Error, expected: u64) -> TableError {
     if error.kind() == io::ErrorKind::UnexpectedEof {
         TableError::Changed {
             path: path.to_owned(),
-            what: format!("it is {} bytes long, shorter than the {expected} it had when opened", file_len(path)),
+            what: format!("it is {} bytes long, shorter than the {expected} it had then", file_len(path)),
         }
     } else {
         TableError::Io { path: path.to_owned(), error }
