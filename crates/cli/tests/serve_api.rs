@@ -814,3 +814,12 @@ fn a_table_changed_or_truncated_under_the_server_is_named_never_served() {
     assert!(body["error"].as_str().unwrap().contains("shorter than"), "{body}");
     assert_eq!(fresh.get("/api/games").0, 200, "the server lives on");
 }
+
+/// A target with no path (`host:port`) is named whole in the 404, as in the 405.
+#[test]
+fn a_target_without_a_path_is_named_in_the_404() {
+    let server = Server::start(tables());
+    let (status, body) = server.send(b"GET example.com:443 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("nothing at example.com:443: the API is under /api/"), "{body}");
+}

@@ -101,23 +101,27 @@ pub fn routes(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
 /// Every path here is read-only: any method but `GET` (and `HEAD`) is refused.
 pub(crate) async fn wrong_method(method: Method, uri: Uri) -> ApiError {
     let method: String = method.as_str().chars().take(20).collect();
-    // CONNECT's target is a `host:port`, with no path.
-    let target = if uri.path().is_empty() { uri.to_string() } else { uri.path().to_owned() };
-    let target: String = target.chars().take(200).collect();
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method",
-        format!("{method} {target}: this server only answers GET (and HEAD)"),
+        format!("{method} {}: this server only answers GET (and HEAD)", shown_target(&uri)),
     )
 }
 
 async fn not_found(uri: Uri) -> ApiError {
-    let path: String = uri.path().chars().take(200).collect();
     ApiError::new(
         StatusCode::NOT_FOUND,
         "not-found",
-        format!("nothing at {path}: the API is under /api/ (docs/api.md)"),
+        format!("nothing at {}: the API is under /api/ (docs/api.md)", shown_target(&uri)),
     )
+}
+
+/// A request's target as a message names it: its path, or, where it has none (a
+/// `host:port`, as CONNECT sends and a client may send with GET), the whole target; at
+/// most 200 characters.
+fn shown_target(uri: &Uri) -> String {
+    let target = if uri.path().is_empty() { uri.to_string() } else { uri.path().to_owned() };
+    target.chars().take(200).collect()
 }
 
 /// What the server holds: every game of the registry with the tables opened for it.
