@@ -16,13 +16,17 @@
 //! ```
 //!
 //! Memory: 8 bytes of sum and a 24-byte slot a chunk (0.2 % of the body), and the chunks
-//! read so far.
+//! read so far, up to [`KEPT_AT_MOST`] a table: past it, a chunk is read and checked
+//! again at every probe that needs it, so that a server asked about every position does
+//! not come to hold every table whole (a map's pages the system could evict; these it
+//! cannot).
 
 use crate::table::TableError;
 use std::borrow::Cow;
 use std::fs::File;
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
@@ -30,6 +34,10 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 /// a cold query (a principal line of a few hundred probes) reads a few megabytes, large
 /// enough that the sums and slots stay a fraction of a percent of the body.
 pub const CHUNK: u64 = 16 << 10;
+
+/// The most bytes of a table's chunks kept once read: far more than the chunks a query
+/// reads (a few hundred), far less than the largest tables (gigabytes).
+pub const KEPT_AT_MOST: u64 = 64 << 20;
 
 /// Bytes read at a time when the body is read whole on opening: a few chunks, so that the
 /// buffer of a small table is small and that of a large one stays in the cache.
@@ -43,12 +51,25 @@ pub struct PositionedBody {
     /// Each chunk's XXH3-64 as it was when the whole body's checksum held.
     sums: Box<[u64]>,
     loaded: Box<[OnceLock<Box<[u8]>>]>,
+    /// Bytes of the chunks in `loaded`, and the most there may be.
+    kept: AtomicU64,
+    keep_at_most: u64,
 }
 
 impl PositionedBody {
     /// Reads the body of `len` bytes at `offset` of `file` once whole, checks it against
     /// `checksum` (the header's), and keeps the sum of every chunk.
     pub fn open(path: &Path, file: File, offset: u64, len: u64, checksum: u64) -> Result<PositionedBody, TableError> {
+        PositionedBody::keeping(path, file, (offset, len, checksum), KEPT_AT_MOST)
+    }
+
+    /// [`PositionedBody::open`] keeping at most `keep_at_most` bytes of chunks.
+    fn keeping(
+        path: &Path,
+        file: File,
+        (offset, len, checksum): (u64, u64, u64),
+        keep_at_most: u64,
+    ) -> Result<PositionedBody, TableError> {
         let chunks = len.div_ceil(CHUNK) as usize;
         let mut sums = Vec::with_capacity(chunks);
         let mut whole = Xxh3::new();
@@ -70,7 +91,7 @@ impl PositionedBody {
             return Err(TableError::BodyChecksum { path: path.to_owned() });
         }
         let loaded = (0..chunks).map(|_| OnceLock::new()).collect();
-        Ok(PositionedBody { file, offset, len, sums: sums.into(), loaded })
+        Ok(PositionedBody { file, offset, len, sums: sums.into(), loaded, kept: AtomicU64::new(0), keep_at_most })
     }
 
     /// The body's length in bytes.
@@ -86,7 +107,10 @@ impl PositionedBody {
         }
         let (first, last) = (start / CHUNK, (end - 1) / CHUNK);
         if first == last {
-            return Ok(Cow::Borrowed(&self.chunk(path, first)?[within(first, start, end)]));
+            return Ok(match self.chunk(path, first)? {
+                Cow::Borrowed(chunk) => Cow::Borrowed(&chunk[within(first, start, end)]),
+                Cow::Owned(chunk) => Cow::Owned(chunk[within(first, start, end)].to_vec()),
+            });
         }
         let mut out = Vec::with_capacity((end - start) as usize);
         for c in first..=last {
@@ -101,15 +125,32 @@ impl PositionedBody {
         InOrder { body: self, path, current: None }
     }
 
-    /// Chunk `c`, read and checked on its first use.
-    fn chunk(&self, path: &Path, c: u64) -> Result<&[u8], TableError> {
+    /// Chunk `c`, read and checked on its first use and kept while the table keeps less
+    /// than its most; past that, read and checked at each use.
+    fn chunk(&self, path: &Path, c: u64) -> Result<Cow<'_, [u8]>, TableError> {
         let slot = &self.loaded[c as usize];
         if let Some(bytes) = slot.get() {
-            return Ok(bytes);
+            return Ok(Cow::Borrowed(bytes));
         }
         let bytes = self.read_chunk(path, c)?;
+        let size = bytes.len() as u64;
+        if self.kept.fetch_add(size, Relaxed) + size > self.keep_at_most {
+            self.kept.fetch_sub(size, Relaxed);
+            return Ok(Cow::Owned(bytes));
+        }
         // Two threads may read one chunk at once: both checked it, either copy serves.
-        Ok(slot.get_or_init(|| bytes.into_boxed_slice()))
+        let mut spare = Some(bytes);
+        let kept = slot.get_or_init(|| spare.take().unwrap_or_default().into_boxed_slice());
+        if spare.is_some() {
+            self.kept.fetch_sub(size, Relaxed);
+        }
+        Ok(Cow::Borrowed(kept))
+    }
+
+    /// Bytes of chunks kept.
+    #[cfg(test)]
+    fn kept(&self) -> u64 {
+        self.kept.load(Relaxed)
     }
 
     /// Chunk `c` read from the file and compared with its sum at opening.
@@ -201,4 +242,44 @@ fn read_exact_at(file: &File, mut buffer: &mut [u8], mut offset: u64) -> io::Res
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A body of `chunks` whole chunks, each byte its chunk's number, written to a file.
+    fn body_of(chunks: u8) -> (tempfile::NamedTempFile, Vec<u8>) {
+        let bytes: Vec<u8> = (0..chunks).flat_map(|c| std::iter::repeat_n(c, CHUNK as usize)).collect();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&bytes).unwrap();
+        (file, bytes)
+    }
+
+    #[test]
+    fn chunks_past_the_most_kept_are_read_and_checked_at_each_use() {
+        let (file, bytes) = body_of(6);
+        let path = file.path();
+        let whole = (0, bytes.len() as u64, xxh3_64(&bytes));
+        let body = PositionedBody::keeping(path, File::open(path).unwrap(), whole, 2 * CHUNK).unwrap();
+        for c in 0..6u64 {
+            let read = body.bytes(path, c * CHUNK + 10, c * CHUNK + 20).unwrap();
+            assert_eq!(&read[..], &bytes[(c * CHUNK + 10) as usize..(c * CHUNK + 20) as usize]);
+        }
+        assert_eq!(body.kept(), 2 * CHUNK, "kept past its most");
+        // Across chunks, kept and not.
+        assert_eq!(
+            &body.bytes(path, CHUNK - 5, 3 * CHUNK + 5).unwrap()[..],
+            &bytes[(CHUNK - 5) as usize..(3 * CHUNK + 5) as usize]
+        );
+        // Changed on disk: the kept chunks (0 and 1) answer from what was checked; the
+        // others, read again, are refused.
+        let mut changed = bytes.clone();
+        changed.iter_mut().for_each(|b| *b = !*b);
+        std::fs::write(path, &changed).unwrap();
+        assert_eq!(&body.bytes(path, 0, 2 * CHUNK).unwrap()[..], &bytes[..2 * CHUNK as usize]);
+        let err = body.bytes(path, 4 * CHUNK, 4 * CHUNK + 1).expect_err("a chunk changed on disk");
+        assert!(matches!(err, TableError::Changed { .. }), "{err}");
+    }
 }
