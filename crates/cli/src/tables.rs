@@ -118,12 +118,13 @@ fn nothing_to_rewrite(dir: &Path, saving: retro::table::Saving) -> Option<Result
     };
     let mut rewritten = false;
     for file in &files {
-        match layout::open_table(file).map_err(anyhow::Error::from).and_then(|table| {
-            retro::table::would_compact(&table, saving)
-                .map_err(|cause| layout::LayoutError::Table { path: file.clone(), cause }.into())
-        }) {
+        let table = match layout::open_table(file) {
+            Ok(table) => table,
+            Err(e) => return Some(Err(e.into())),
+        };
+        match retro::table::would_compact(&table, saving) {
             Ok(would) => rewritten |= would,
-            Err(e) => return Some(Err(e)),
+            Err(cause) => return Some(Err(layout::LayoutError::Table { path: file.clone(), cause }.into())),
         }
     }
     (!rewritten && !listed).then(|| {

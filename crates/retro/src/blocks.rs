@@ -280,7 +280,7 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
     if rank >= entries {
         return None;
     }
-    let (start, end) = block_span(body, entries, rank)?;
+    let (start, end) = block_span(body.get(index_entry(rank)..)?, entries)?;
     let block = body.get(start..)?;
     let i = rank % BLOCK;
     let n = block_ranks(entries, rank);
@@ -292,14 +292,14 @@ pub fn get(body: &[u8], entries: u64, rank: u64) -> Option<u16> {
     get_in_block(block, n, i)
 }
 
-/// Where the block of `rank` lies in a blocked body of `entries` ranks whose index
-/// `index` begins with (its entries up to `rank`'s block and the next one, at least):
-/// its first byte and the byte after it, counted from the start of the body.
+/// Where a block lies in a blocked body of `entries` ranks, given the body's bytes from
+/// its index entry on ([`index_entry`]; 16 of them, this block's entry and the next one's,
+/// are read): its first byte and the byte after it, counted from the start of the body.
 #[inline(always)]
-pub fn block_span(index: &[u8], entries: u64, rank: u64) -> Option<(usize, usize)> {
+pub fn block_span(entry: &[u8], entries: u64) -> Option<(usize, usize)> {
     let index_len = index_bytes(entries) as usize;
-    let start = u64_at(index, index_entry(rank))? as usize;
-    let end = u64_at(index, index_entry(rank) + 8)? as usize;
+    let start = u64_at(entry, 0)? as usize;
+    let end = u64_at(entry, 8)? as usize;
     Some((index_len.checked_add(start)?, index_len.checked_add(end)?))
 }
 
@@ -369,7 +369,8 @@ pub fn decode(body: &[u8], entries: u64) -> Vec<u16> {
 pub fn decode_block(body: &[u8], entries: u64, b: u64, out: &mut Vec<u16>) {
     let first = b * BLOCK;
     let n = entries.saturating_sub(first).min(BLOCK);
-    match block_span(body, entries, first).and_then(|(start, end)| body.get(start..end)) {
+    let span = body.get(index_entry(first)..).and_then(|entry| block_span(entry, entries));
+    match span.and_then(|(start, end)| body.get(start..end)) {
         Some(block) => decode_in_block(block, n, out),
         None => out.extend((0..n).map(|_| 0)),
     }

@@ -435,6 +435,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // check counts them then); a run that only finishes a compaction reads them as asked.
     let reading = |f: &TierFile| if all_present { options.reading } else { f.reading };
     let open = |tier: T, f: &TierFile| open_table(&tier_file(dir, tier), &f.identity, f.entries, reading(f));
+    // A map is the build's alone, under its lock: what it returns is read as asked, and
+    // a table opened again once every tier is solved (stored compact) is opened so.
+    let returned = |f: &TierFile| if reading(f) == Reading::Mapped { options.reading } else { reading(f) };
+    let reopen = |tier: T| {
+        let f = file(tier);
+        open_table(&tier_file(dir, tier), &f.identity, f.entries, returned(&f))
+    };
     let open_only = |order: Vec<T>| {
         let tables = open_tiers(dir, order, |t| file(t).identity, |t| file(t).entries, options.reading)?;
         let mut report = BuildReport::default();
@@ -507,13 +514,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             continue;
         }
         match compact_table(table, Saving::HALF) {
-            Ok(Some(_)) => *table = open(tier, &file(tier))?,
+            Ok(Some(_)) => *table = reopen(tier)?,
             Ok(None) => {}
             // Compacting only saves room, and a rewrite that fails leaves the plain table
             // in place: a full disk here costs the saving, not the build. (A failure after
             // the rename, syncing the directory, leaves the new one: the file decides.)
             Err(why @ TableError::Write { .. }) => {
-                let now = open(tier, &file(tier))?;
+                let now = reopen(tier)?;
                 if now.is_blocked() {
                     *table = now;
                 } else {
@@ -527,11 +534,9 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // Still listed: another run's tables, and this run's left plain.
     let ours: BTreeSet<String> = tables.keys().map(|t| t.to_string()).collect();
     let _ = mark_pending_compaction(dir, pending.difference(&ours).cloned().chain(left_plain).collect());
-    // A map is the build's alone, under its lock: what it returns is read as asked.
     for (&tier, table) in tables.iter_mut() {
-        let f = file(tier);
-        if reading(&f) == Reading::Mapped && options.reading != Reading::Mapped {
-            *table = open_table(&tier_file(dir, tier), &f.identity, f.entries, options.reading)?;
+        if table.reading() != returned(&file(tier)) {
+            *table = reopen(tier)?;
         }
     }
     for table in tables.values() {

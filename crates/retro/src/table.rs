@@ -906,6 +906,16 @@ impl Table {
         self.header.body_offset + self.header.body_len
     }
 
+    /// How the table's bytes are reached: a table read whole into memory, held or not,
+    /// is [`Reading::Held`].
+    pub fn reading(&self) -> Reading {
+        match self.bytes {
+            Bytes::Positioned(_) => Reading::Positioned,
+            Bytes::Owned(_) | Bytes::Held(_) => Reading::Held,
+            Bytes::Mapped(_) => Reading::Mapped,
+        }
+    }
+
     /// The body, where it is in memory.
     #[inline(always)]
     fn body(&self) -> Option<&[u8]> {
@@ -961,22 +971,22 @@ impl Table {
             let block = self.read_block(body, rank)?;
             return Ok(blocks::get_in_block(&block, blocks::block_ranks(entries, rank), rank % blocks::BLOCK));
         }
-        let bit = rank * bits;
-        let start = bit / 8;
-        let bytes = body.bytes(&self.path, start, (start + 8).min(body.len()))?;
-        let mut word = [0u8; 8];
-        word[..bytes.len()].copy_from_slice(&bytes);
-        let code = (u64::from_le_bytes(word) >> (bit % 8)) & ((1u64 << bits) - 1);
-        Ok(Some(code.min(u16::MAX as u64) as u16))
+        // Eight entries fill whole bytes: the group of eight that holds `rank` starts a
+        // byte, and its `bits` bytes (and the 8 a load reads past an entry) hold it.
+        let group = rank - rank % 8;
+        let start = group * bits / 8;
+        let bytes = body.bytes(&self.path, start, (start + bits + 8).min(body.len()))?;
+        let code = packed_get(&bytes, bits as u32, entries - group, rank % 8);
+        Ok(code.map(|code| code.min(u16::MAX as u32) as u16))
     }
 
     /// The bytes of the block of `rank` of a blocked table read by position.
     fn read_block<'a>(&self, body: &'a PositionedBody, rank: u64) -> Result<Cow<'a, [u8]>, Box<TableError>> {
         let at = blocks::index_entry(rank) as u64;
-        let pair = body.bytes(&self.path, at, at + 16)?;
-        let offset = |k: usize| u64::from_le_bytes(pair[k..k + 8].try_into().unwrap_or([0; 8]));
-        let index_len = blocks::index_bytes(self.header.entries);
-        Ok(body.bytes(&self.path, index_len + offset(0), index_len + offset(8))?)
+        let entries = body.bytes(&self.path, at, at + 16)?;
+        // The index was checked on opening, and these bytes with it.
+        let (start, end) = blocks::block_span(&entries, self.header.entries).unwrap_or((0, 0));
+        Ok(body.bytes(&self.path, start as u64, end as u64)?)
     }
 
     /// Appends the codes of block `b` (ranks `b·BLOCK..`, [`blocks::BLOCK`] of them or the
