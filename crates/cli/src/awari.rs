@@ -15,8 +15,9 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tablebase::front::{self, Asked};
+use tablebase::registry;
 use tablebase::report::{LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
-use tablebase::{query, registry};
 
 /// The rule sets of the Oware family.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -216,7 +217,8 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
         // A start given as a position is the start all the same.
         let start_seeds = p.start_seeds();
-        let (out, _) = query::awari::report(&game, &tables, &p, start_seeds, tables_report, args.max_line)?;
+        let asked = Asked { game: game.clone(), position: p, start: start_seeds };
+        let (out, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
         if args.json {
             print_json(&out)?;
         } else {
@@ -264,7 +266,8 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     }
     let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total))?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
-    let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
+    let asked = Asked { game: game.clone(), position: board, start: Some(seeds) };
+    let (out, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&out)?;
     } else {

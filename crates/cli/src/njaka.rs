@@ -4,10 +4,10 @@ use crate::printer::{counted, print_json, print_position, View};
 use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use games::njaka::{Njaka, NjakaError, Position, Variant};
+use games::njaka::{Direction, Njaka, NjakaError, Position, Variant};
 use games::side::Side;
 use retro::{memory, Game};
-use tablebase::query;
+use tablebase::front::{self, Asked};
 use tablebase::registry;
 use tablebase::report::{LineEndKind, TablesReport};
 
@@ -20,16 +20,16 @@ use tablebase::report::{LineEndKind, TablesReport};
                   captured under perfect play, South minus North (endless play captures nothing more; the \
                   last set on the board is not counted), every opening move with its value, the best move \
                   and the principal line.\n\n\
-                  Standard game: South owns holes 1 to H/2, North the rest. --advanced: the holes alternate, \
-                  South's first, and a four taken by the last counter in an opponent's hole makes it the \
-                  mover's. Sowing is counterclockwise (--clockwise for the other way).\n\n\
+                  Standard game: South owns holes 1 to H/2, North the rest. --variant advanced: the holes \
+                  alternate, South's first, and a four taken by the last counter in an opponent's hole makes \
+                  it the mover's. Sowing is counterclockwise (--direction cw for the other way).\n\n\
                   Position notation: the holes counterclockwise from hole 1, separated by `,`, each its \
                   counters and its owner (`s` or `n`); then a space and the player to move, `S` or `N`. The \
                   standard start on 4 holes with 2 counters is `2s,2s,2n,2n S`. Moves are named by the hole \
                   (1 to H), or `pass`.",
     after_help = "Examples:\n  \
                   solve njaka --holes 6 --counters 2\n  \
-                  solve njaka --holes 6 --counters 2 --advanced --json\n  \
+                  solve njaka --holes 6 --counters 2 --variant advanced --json\n  \
                   solve njaka --position \"3s,0s,3n,0n S\" --build"
 )]
 pub struct NjakaArgs {
@@ -39,24 +39,25 @@ pub struct NjakaArgs {
     /// Counters in every hole at the start (the source's game has 4).
     #[arg(long)]
     counters: Option<u32>,
-    /// The advanced game: holes owned alternately, ownership won by captures.
-    #[arg(long)]
-    advanced: bool,
-    /// Sow clockwise.
-    #[arg(long)]
-    clockwise: bool,
+    /// Who owns the holes: `standard` (two halves, for the whole game) or `advanced`
+    /// (alternate holes, ownership won by captures).
+    #[arg(long, default_value = "standard", value_parser = variant)]
+    variant: Variant,
+    /// Which way sowing goes: `ccw` (counterclockwise, the source's) or `cw`.
+    #[arg(long, default_value = "ccw", value_parser = direction)]
+    direction: Direction,
     #[command(flatten)]
     query: QueryArgs,
     #[command(flatten)]
     pub force: crate::build::ForceFlag,
 }
 
-fn variant(args: &NjakaArgs) -> Variant {
-    if args.advanced {
-        Variant::Advanced
-    } else {
-        Variant::Standard
-    }
+fn variant(name: &str) -> Result<Variant, String> {
+    Variant::from_name(name).ok_or_else(|| format!("`{name}`: standard or advanced"))
+}
+
+fn direction(name: &str) -> Result<Direction, String> {
+    Direction::from_name(name).ok_or_else(|| format!("`{name}`: ccw or cw"))
 }
 
 /// The position asked about and, for a start, its counters a hole.
@@ -77,7 +78,7 @@ fn position(args: &NjakaArgs) -> Result<(Position, Option<u32>)> {
             if s == 0 {
                 bail!("--counters 0: the start needs at least one counter a hole");
             }
-            let game = Njaka::new(h, variant(args), args.clockwise, 0)?;
+            let game = Njaka::new(h, args.variant, args.direction, 0)?;
             Ok((game.start(s)?, Some(s)))
         }
         _ => bail!("give --holes H and --counters S to solve a start, or --position (see `solve njaka --help`)"),
@@ -87,7 +88,7 @@ fn position(args: &NjakaArgs) -> Result<(Position, Option<u32>)> {
 /// The game indexed up to `position`'s counters, if its tables can be built here.
 fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     let (h, n) = (position.holes(), position.counters());
-    let game = match Njaka::new(h, variant(args), args.clockwise, n) {
+    let game = match Njaka::new(h, args.variant, args.direction, n) {
         Ok(game) => game,
         Err(NjakaError::Index(_)) => {
             bail!("{h} holes with {}: more positions than a 64-bit index numbers", counted(n, "counter", "counters"))
@@ -101,7 +102,7 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
         bail!(
             "{h} holes with {} ({}) need the tables of {}: {need}",
             counted(n, "counter", "counters"),
-            variant(args).name(),
+            args.variant.name(),
             counted(tiers.len() as u64, "tier", "tiers")
         );
     }
@@ -117,9 +118,9 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
         let command = format!(
-            "`solve njaka --position \"{position}\" --build{}{}{}`",
-            if args.advanced { " --advanced" } else { "" },
-            if args.clockwise { " --clockwise" } else { "" },
+            "`solve njaka --position \"{position}\" --build --variant {} --direction {}{}`",
+            args.variant.name(),
+            args.direction.name(),
             registry::out_flag(&args.query.out)
         );
         crate::build::require_built(&game, &dir, root, &counted(root, "counter", "counters"), &command)?;
@@ -129,7 +130,8 @@ pub fn run(args: NjakaArgs) -> Result<()> {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let (report, _) = query::njaka::report(&game, &tables, &position, counters, args.query.max_line, tables_report)?;
+    let asked = Asked { game: game.clone(), position, start: counters };
+    let (report, _) = front::report(&game, &tables, &asked, args.query.max_line, tables_report, None)?;
     if args.query.json {
         print_json(&report)?;
         return Ok(());
@@ -145,7 +147,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
         Some(s) => format!(
             "Njaka's game ({}{}), {} holes with {} each, South moves first",
             game.variant().name(),
-            if game.clockwise() { ", clockwise" } else { "" },
+            if game.direction() == Direction::Clockwise { ", clockwise" } else { "" },
             game.holes(),
             counted(s, "counter", "counters")
         ),
@@ -157,7 +159,7 @@ pub fn run(args: NjakaArgs) -> Result<()> {
     };
     let view = View {
         title,
-        picture: position.picture(game.clockwise()),
+        picture: position.picture(game.direction()),
         rules: None,
         mover: Some(if position.to_move() == Side::South { "South" } else { "North" }.to_owned()),
         line_end,

@@ -8,7 +8,7 @@ use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
 use retro::Game;
-use tablebase::query;
+use tablebase::front::{self, Asked};
 use tablebase::registry;
 use tablebase::report::TablesReport;
 
@@ -57,7 +57,9 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     let root = game.locate(&position).tier;
     let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.max_line)?;
+    let start = (position == game.start()).then_some(game.seeds());
+    let asked = Asked { game: game.clone(), position, start };
+    let (report, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
     let start = report.start;
     if args.json {
         print_json(&report)?;

@@ -7,8 +7,10 @@ use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables};
 use std::path::PathBuf;
+use tablebase::front::thi::Start;
+use tablebase::front::{self, Asked};
+use tablebase::registry;
 use tablebase::report::{PositionReport, ReachableReport, TablesReport};
-use tablebase::{query, registry};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -235,12 +237,13 @@ fn verdict(
         None
     };
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
-    let (out, _) = query::thi::report(game, tables, Some(setup), &start, args.max_line, tables_report, reachable)?;
+    let asked = Asked { game: game.clone(), position: start.clone(), start: Some(Start { setup, named: true }) };
+    let (out, _) = front::report(game, tables, &asked, args.max_line, tables_report, reachable)?;
     if args.json {
         print_json(&out)?;
         return Ok(());
     }
-    // A start's report says it (`query::thi::report`), for the server as for this command.
+    // A start's report says it (`FrontEnd::header`), for the server as for this command.
     let claim_holds = out.details.as_ref().and_then(|d| d["claim_perfect_play_draws"].as_bool()) == Some(true);
     let claim = format!(
         "claim \"perfect play always ends in a draw\": {} for {} under {}",
@@ -281,7 +284,9 @@ fn analyse(
     // A setup's name only where the position is its start: the one asked for, or any
     // named one (the server names it too).
     let named = setup.filter(|s| *position == s.start()).or_else(|| Setup::of_start(position));
-    let (report, _) = query::thi::report(game, tables, named, position, args.max_line, tables_report, None)?;
+    let start = named.map(|setup| Start { setup, named: false });
+    let asked = Asked { game: game.clone(), position: position.clone(), start };
+    let (report, _) = front::report(game, tables, &asked, args.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;
         return Ok(());

@@ -6,8 +6,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
 use retro::{memory, Game};
+use tablebase::front::{self, Asked};
+use tablebase::registry;
 use tablebase::report::{ReachableReport, TablesReport};
-use tablebase::{query, registry};
 
 #[derive(Args)]
 #[command(
@@ -157,16 +158,11 @@ pub fn run(args: TriasArgs) -> Result<()> {
         None => None,
     };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let (report, _) = query::trias::report(
-        &game,
-        &tables,
-        &position,
-        stones,
-        args.explain,
-        args.query.max_line,
-        tables_report,
-        reachable,
-    )?;
+    let asked = Asked { game: game.clone(), position, start: stones };
+    let (mut report, _) = front::report(&game, &tables, &asked, args.query.max_line, tables_report, reachable)?;
+    if args.explain {
+        report.details = Some(front::trias::laps_details(&position));
+    }
     if args.query.json {
         print_json(&report)?;
         return Ok(());
@@ -176,7 +172,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
     let mut notes = Vec::new();
     if args.explain && !report.moves.as_ref().is_some_and(Vec::is_empty) {
         notes.push("laps of each move (holes named as in the picture):".to_owned());
-        for (name, laps, removed) in &query::trias::laps(&position) {
+        for (name, laps, removed) in &front::trias::laps(&position) {
             let text: Vec<String> = laps.iter().map(|lap| lap_text(&position, lap)).collect();
             notes.push(format!("  {name}: {}; {removed} off the board", text.join("; ")));
         }

@@ -119,7 +119,7 @@ fn the_real_board_start_is_refused_with_the_tables_it_needs() {
 fn trysse_and_wari_solve_the_start_and_positions() {
     let dir = tempfile::tempdir().unwrap();
     let r = json(&solve(dir.path(), &["awari", "--rules", "trysse", "--pits", "3", "--seeds", "3", "--json"]));
-    for (field, value) in [("game", "trysse"), ("rules", "trysse")] {
+    for (field, value) in [("game", "oware"), ("rules", "trysse")] {
         assert_eq!(r[field], value);
     }
     let parameters = &r["parameters"];

@@ -89,12 +89,12 @@ fn every_game_reports_in_one_schema() {
         (&["kalah", "--pits", "3", "--seeds", "2", "--json"], "kalah", "score"),
         (&["awari", "--pits", "2", "--seeds", "2", "--json"], "awari", "score"),
         (&["awari", "--position", "1,1,1,0", "--json"], "awari", "score"),
-        (&["awari", "--rules", "trysse", "--pits", "2", "--seeds", "2", "--json"], "trysse", "outcome"),
-        (&["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"], "wari", "outcome"),
+        (&["awari", "--rules", "trysse", "--pits", "2", "--seeds", "2", "--json"], "oware", "outcome"),
+        (&["awari", "--rules", "wari", "--position", "0,1,1,0 3-3", "--json"], "oware", "outcome"),
         (&["trias", "--holes", "3", "--stones", "1", "--json"], "trias", "outcome"),
         (&["trias", "--position", "0,0,0/0,0,1/1,2,0 S", "--explain", "--json"], "trias", "outcome"),
         (&["njaka", "--holes", "4", "--counters", "2", "--json"], "njaka", "score"),
-        (&["njaka", "--holes", "4", "--counters", "2", "--advanced", "--json"], "njaka", "score"),
+        (&["njaka", "--holes", "4", "--counters", "2", "--variant", "advanced", "--json"], "njaka", "score"),
     ];
     for (args, game, kind) in runs {
         check_report(&json(&solve(out, args)), game, kind);

@@ -11,7 +11,7 @@ fn starts_of_both_variants_are_solved() {
     for advanced in [false, true] {
         let mut args = vec!["njaka", "--holes", "6", "--counters", "2", "--json"];
         if advanced {
-            args.push("--advanced");
+            args.extend(["--variant", "advanced"]);
         }
         let report = json(&solve(dir.path(), &args));
         assert_eq!(report["game"], "njaka");
@@ -31,7 +31,7 @@ fn starts_of_both_variants_are_solved() {
 #[test]
 fn the_line_names_the_move_played_where_two_reach_one_position() {
     let dir = tempfile::tempdir().unwrap();
-    let report = json(&solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--clockwise", "--json"]));
+    let report = json(&solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--direction", "cw", "--json"]));
     let scores: Vec<_> = report["moves"].as_array().unwrap().iter().map(|m| m["value"]["score"].clone()).collect();
     assert_eq!(scores, [-1, 1], "{report}");
     assert_eq!(report["moves"][0]["position"], report["moves"][1]["position"], "{report}");
@@ -46,7 +46,7 @@ fn the_command_named_for_missing_tables_builds_them() {
     let root = tempfile::tempdir().unwrap();
     let (dir, elsewhere) = (root.path().join("my tables"), root.path().join("cwd"));
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let args = ["njaka", "--position", "2s,2n,2s,2n S", "--advanced", "--clockwise"];
+    let args = ["njaka", "--position", "2s,2n,2s,2n S", "--variant", "advanced", "--direction", "cw"];
     let out = solve(&dir, &args);
     assert!(!out.status.success());
     let built = run_named_command(&stderr(&out), &elsewhere);
@@ -80,7 +80,7 @@ fn a_position_is_analysed_from_the_tables_built() {
 #[test]
 fn njaka_tables_are_found_by_info_and_verify_table() {
     let dir = tempfile::tempdir().unwrap();
-    assert!(solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--advanced"]).status.success());
+    assert!(solve(dir.path(), &["njaka", "--holes", "4", "--counters", "3", "--variant", "advanced"]).status.success());
     let root = dir.path().to_str().unwrap();
     let verify = std::process::Command::new(env!("CARGO_BIN_EXE_solve")).args(["verify-table", root]).output().unwrap();
     assert!(verify.status.success(), "{}", stderr(&verify));
@@ -97,7 +97,7 @@ fn bad_input_is_named() {
         (&["njaka", "--holes", "12", "--counters", "30"], "at most 255"),
         (&["njaka", "--position", "2s,2x,2n,2n S"], "hole 2"),
         (&["njaka", "--position", "2s,2n,2s,2n S"], "standard game South owns holes 1 to 2"),
-        (&["njaka", "--holes", "12", "--counters", "4", "--advanced"], "of memory"),
+        (&["njaka", "--holes", "12", "--counters", "4", "--variant", "advanced"], "of memory"),
     ];
     for (args, expected) in cases {
         let out = solve(dir.path(), args);

@@ -4,7 +4,7 @@
 //! `games::njaka::notation` (holes counterclockwise from hole 1, each its counters and
 //! owner; the player to move).
 
-use games::njaka::{Illegal, Njaka, Position, Variant};
+use games::njaka::{Direction, Illegal, Njaka, Position, Variant};
 use retro::{Game, Move};
 
 fn position(text: &str) -> Position {
@@ -12,11 +12,11 @@ fn position(text: &str) -> Position {
 }
 
 fn standard(h: usize) -> Njaka {
-    Njaka::new(h, Variant::Standard, false, 48).unwrap()
+    Njaka::new(h, Variant::Standard, Direction::Counterclockwise, 48).unwrap()
 }
 
 fn advanced(h: usize) -> Njaka {
-    Njaka::new(h, Variant::Advanced, false, 48).unwrap()
+    Njaka::new(h, Variant::Advanced, Direction::Counterclockwise, 48).unwrap()
 }
 
 /// The move from hole `hole` (1-based): the position after it and its gain for the mover.

@@ -1,7 +1,7 @@
 //! Njaka against the invariant kit, value iteration on the explicit move graph and the
 //! table verifier, standard and advanced, on boards small enough for the suite.
 
-use games::njaka::{Njaka, Position, Variant};
+use games::njaka::{Direction, Njaka, Position, Variant};
 use retro::kit;
 use retro::solve::Observer;
 use retro::store::{self, BuildOptions};
@@ -32,8 +32,8 @@ fn every_position(game: &Njaka, tiers: &[u8]) -> Vec<Position> {
 #[test]
 fn positions_keep_the_invariants() {
     for (h, variant, counters) in BOARDS {
-        for clockwise in [false, true] {
-            let game = Njaka::new(h, variant, clockwise, counters).unwrap();
+        for direction in [Direction::Counterclockwise, Direction::Clockwise] {
+            let game = Njaka::new(h, variant, direction, counters).unwrap();
             let tiers: Vec<u8> = (0..=counters as u8).collect();
             let locations = kit::sample_locations(&game, &tiers, 300, h as u64);
             let positions = kit::check_locations(&game, &locations);
@@ -50,9 +50,9 @@ fn positions_keep_the_invariants() {
 fn tables_equal_value_iteration_and_pass_the_verifier() {
     let mut nonzero = 0;
     for (h, variant, counters) in BOARDS {
-        for clockwise in [false, true] {
+        for direction in [Direction::Counterclockwise, Direction::Clockwise] {
             let dir = tempfile::tempdir().unwrap();
-            let game = Njaka::new(h, variant, clockwise, counters).unwrap();
+            let game = Njaka::new(h, variant, direction, counters).unwrap();
             let tiers: Vec<u8> = (0..=counters as u8).collect();
             let (tables, report) = store::build(&game, dir.path(), &tiers, &Quiet, &BuildOptions::default()).unwrap();
             assert_eq!(report.tiers_built, tiers.len());
@@ -75,8 +75,8 @@ fn clockwise_is_the_mirror_image() {
     // have the same value.
     for (h, variant, counters) in [(4, Variant::Standard, 12), (4, Variant::Advanced, 8), (6, Variant::Standard, 6)] {
         let dir = tempfile::tempdir().unwrap();
-        let ccw = Njaka::new(h, variant, false, counters).unwrap();
-        let cw = Njaka::new(h, variant, true, counters).unwrap();
+        let ccw = Njaka::new(h, variant, Direction::Counterclockwise, counters).unwrap();
+        let cw = Njaka::new(h, variant, Direction::Clockwise, counters).unwrap();
         let tiers: Vec<u8> = (0..=counters as u8).collect();
         let (a, _) = store::build(&ccw, &dir.path().join("ccw"), &tiers, &Quiet, &BuildOptions::default()).unwrap();
         let (b, _) = store::build(&cw, &dir.path().join("cw"), &tiers, &Quiet, &BuildOptions::default()).unwrap();

@@ -155,10 +155,4 @@ fn table_keys_name_board_stones_rules_and_target() {
     let (trysse, wari) = games();
     assert_eq!(trysse.table_key(), "oware pits=2 stones=8 rules=trysse target=4");
     assert_eq!(wari.table_key(), "oware pits=2 stones=8 rules=wari target=5");
-    assert_eq!(games::oware::from_key(&wari.table_key()).unwrap().table_key(), wari.table_key());
-    for bad in
-        ["oware pits=2 stones=7 rules=wari target=5", "oware pits=2 stones=8 rules=awari target=5", "awari pits=6"]
-    {
-        assert!(games::oware::from_key(bad).is_err(), "{bad}");
-    }
 }

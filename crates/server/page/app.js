@@ -33,7 +33,7 @@ function describe(game, params) {
     case "awari": return p.seeds ? `Awari ${p.pits}×${p.seeds}` : `Awari, ${p.pits} pits`;
     case "oware": return `${p.rules[0].toUpperCase()}${p.rules.slice(1)} ${p.pits}×${p.seeds}, target ${p.target}`;
     case "trias": return `Trias 3×${p.holes}${p.stones ? `, ${p.stones} a hole` : ""}`;
-    case "njaka": return `Njaka, ${p.holes} holes${p.counters ? ` × ${p.counters}` : ""}, ${p.variant}${p.direction === "cw" || p.clockwise === true ? ", clockwise" : ""}`;
+    case "njaka": return `Njaka, ${p.holes} holes${p.counters ? ` × ${p.counters}` : ""}, ${p.variant}${p.direction === "cw" ? ", clockwise" : ""}`;
     default: return `${game} ${new URLSearchParams(p)}`;
   }
 }

@@ -41,6 +41,39 @@ impl Variant {
             Variant::Advanced => "advanced",
         }
     }
+
+    /// The variant named `standard` or `advanced`.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        [Variant::Standard, Variant::Advanced].into_iter().find(|v| v.name() == name)
+    }
+}
+
+/// Which way sowing goes round the circle of holes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Counterclockwise: hole 1, 2, … (the source's way).
+    Counterclockwise,
+    /// Clockwise: hole 1, h, h − 1, …
+    Clockwise,
+}
+
+impl Direction {
+    /// `ccw` or `cw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Counterclockwise => "ccw",
+            Direction::Clockwise => "cw",
+        }
+    }
+
+    /// The direction named `ccw` or `cw`.
+    pub fn from_name(name: &str) -> Option<Direction> {
+        [Direction::Counterclockwise, Direction::Clockwise].into_iter().find(|d| d.name() == name)
+    }
+
+    fn clockwise(self) -> bool {
+        self == Direction::Clockwise
+    }
 }
 
 /// Why a Njaka board cannot be set up, indexed or a position used.
@@ -76,14 +109,14 @@ pub enum NjakaError {
 pub struct Njaka {
     h: usize,
     variant: Variant,
-    clockwise: bool,
+    direction: Direction,
     max_counters: u32,
     index: WordIndex,
 }
 
 impl Njaka {
     /// The game on `h` holes (even, 2..=12) with tables up to `max_counters` counters.
-    pub fn new(h: usize, variant: Variant, clockwise: bool, max_counters: u32) -> Result<Njaka, NjakaError> {
+    pub fn new(h: usize, variant: Variant, direction: Direction, max_counters: u32) -> Result<Njaka, NjakaError> {
         if !(2..=MAX_HOLES).contains(&h) || !h.is_multiple_of(2) {
             return Err(NjakaError::Holes(h));
         }
@@ -91,7 +124,7 @@ impl Njaka {
             return Err(NjakaError::TooManyCounters(max_counters as u64));
         }
         let index = WordIndex::of_counts(h, max_counters)?;
-        Ok(Njaka { h, variant, clockwise, max_counters, index })
+        Ok(Njaka { h, variant, direction, max_counters, index })
     }
 
     /// Holes on the board.
@@ -104,9 +137,9 @@ impl Njaka {
         self.variant
     }
 
-    /// Whether sowing goes clockwise.
-    pub fn clockwise(&self) -> bool {
-        self.clockwise
+    /// Which way sowing goes.
+    pub fn direction(&self) -> Direction {
+        self.direction
     }
 
     /// South's holes at the start.
@@ -160,7 +193,7 @@ impl Njaka {
             return Vec::new();
         }
         let moves: Vec<_> = position
-            .sowings(self.clockwise, self.variant == Variant::Advanced)
+            .sowings(self.direction.clockwise(), self.variant == Variant::Advanced)
             .map(|(i, s)| ((i + 1).to_string(), self.as_move(&s), Some(s)))
             .collect();
         if moves.is_empty() {
@@ -174,7 +207,7 @@ impl Njaka {
     }
 
     fn has_move(&self, position: &Position) -> bool {
-        position.sowings(self.clockwise, self.variant == Variant::Advanced).next().is_some()
+        position.sowings(self.direction.clockwise(), self.variant == Variant::Advanced).next().is_some()
     }
 
     /// 0 where the game is over: one set or less on the board, or neither player able to
@@ -204,12 +237,7 @@ impl Game for Njaka {
     type Value = i16;
 
     fn table_key(&self) -> String {
-        format!(
-            "njaka holes={} variant={} direction={}",
-            self.h,
-            self.variant.name(),
-            if self.clockwise { "cw" } else { "ccw" }
-        )
+        format!("njaka holes={} variant={} direction={}", self.h, self.variant.name(), self.direction.name())
     }
 
     fn tier_size(&self, tier: u8) -> u64 {

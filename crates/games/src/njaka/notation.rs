@@ -99,7 +99,7 @@ impl Position {
     /// The circle as a ring of two rows: holes 1 to h/2 along the bottom, left to right,
     /// then h/2 + 1 to h along the top, right to left (counterclockwise all round), each
     /// with its owner's letter, and the way counters are sown round it.
-    pub fn picture(&self, clockwise: bool) -> String {
+    pub fn picture(&self, direction: super::Direction) -> String {
         let h = self.holes();
         let cell = |i: usize| {
             let owner = if self.owner(i) == Side::South { 'S' } else { 'N' };
@@ -114,7 +114,7 @@ impl Position {
             top.iter().map(|&i| cell(i)).collect::<String>(),
             bottom.iter().map(|&i| cell(i)).collect::<String>(),
             numbers(bottom),
-            if clockwise {
+            if direction.clockwise() {
                 "clockwise: bottom row right to left, top row left to right"
             } else {
                 "counterclockwise: bottom row left to right, top row right to left"

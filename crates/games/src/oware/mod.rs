@@ -327,33 +327,3 @@ impl Game for Oware {
         });
     }
 }
-
-/// The game a table key names: `oware pits=M stones=N rules=trysse|wari target=T`.
-pub fn from_key(key: &str) -> Result<Oware, KeyError> {
-    let mut words = key.split_whitespace();
-    if words.next() != Some("oware") {
-        return Err(KeyError(key.to_owned()));
-    }
-    let fields: Vec<(&str, &str)> = words.filter_map(|w| w.split_once('=')).collect();
-    let field = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
-    let number = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok());
-    let (Some(m), Some(stones), Some(rules), Some(target)) =
-        (number("pits"), number("stones"), field("rules").and_then(TargetRules::from_name), number("target"))
-    else {
-        return Err(KeyError(key.to_owned()));
-    };
-    let m = m as usize;
-    if !(1..=MAX_PITS).contains(&m) || stones % (2 * m as u32) != 0 {
-        return Err(KeyError(key.to_owned()));
-    }
-    let game = Oware::new(rules, m, stones / (2 * m as u32), Some(target)).map_err(|_| KeyError(key.to_owned()))?;
-    if game.table_key() != key {
-        return Err(KeyError(key.to_owned()));
-    }
-    Ok(game)
-}
-
-/// A table key that names no Trysse or Wari game this version builds; it holds the key.
-#[derive(Debug, Error, PartialEq, Eq)]
-#[error("table key `{0}` is not a Trysse or Wari key this version builds")]
-pub struct KeyError(pub String);

@@ -1,27 +1,17 @@
 //! Questions about positions, asked of tables opened once: what `solve serve` answers.
 //!
-//! Each game opens a table directory as a [`Database`] (through its registry entry,
-//! [`crate::registry::GameEntry::open`]) and answers a [`Request`] (the parameters of
-//! `docs/api.md`, as name and value) with an [`Answer`]: the position report of
-//! `docs/json.md` and the board to draw. A request names its game's board and rules; a
-//! database that holds other ones says [`QueryError::NotHere`], and when none holds them
-//! the game's entry names the command that builds them ([`crate::registry::GameEntry::command`]).
+//! Each game opens a table directory as a [`Database`] (through its front end,
+//! [`crate::front`], and its registry entry, [`crate::registry::GameEntry::open`]) and
+//! answers a [`Request`] (the parameters of `docs/api.md`, as name and value) with an
+//! [`Answer`]: the position report of `docs/json.md` and the board to draw. A request
+//! names its game's board and rules; a database that holds other ones says
+//! [`QueryError::NotHere`], and when none holds them the game's entry names the command
+//! that builds them ([`crate::registry::GameEntry::command`]).
 
-pub mod awari;
-pub mod kalah;
-pub mod njaka;
-pub mod oware;
-pub mod thi;
-pub mod trias;
-
-use crate::registry::RegistryError;
 use crate::report::{PositionReport, TablesReport};
-use retro::{store, Game, Tables};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::str::FromStr;
-use std::time::Instant;
 use thiserror::Error;
 
 /// Why a request gets no answer.
@@ -82,6 +72,10 @@ impl QueryError {
         QueryError::Parameter { name: name.to_owned(), why: why.to_string() }
     }
 }
+
+/// Longest principal line given where none is asked for, in moves: by the CLI's
+/// `--max-line` and the API's `max_line` alike.
+pub const DEFAULT_MAX_LINE: usize = 200;
 
 /// Longest value a parameter may have: a position of the largest board fits well within.
 pub const MAX_PARAMETER_BYTES: usize = 1024;
@@ -158,9 +152,10 @@ impl Request {
         self.get("position")
     }
 
-    /// Longest principal line asked for, in moves (default 200, at most 1000).
+    /// Longest principal line asked for, in moves (default [`DEFAULT_MAX_LINE`], at most
+    /// 1000).
     pub fn max_line(&self) -> Result<usize, QueryError> {
-        Ok(self.number("max_line", 0..=1000)?.unwrap_or(200))
+        Ok(self.number("max_line", 0..=1000)?.unwrap_or(DEFAULT_MAX_LINE))
     }
 }
 
@@ -237,77 +232,8 @@ pub trait Database: Send + Sync {
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
 }
 
-/// A game's tables opened for queries: the game indexed to the largest tier present and
-/// its tables.
-pub(crate) struct Loaded<G: Game> {
-    pub(crate) game: G,
-    pub(crate) tables: Tables<G>,
-}
-
-/// A database: what a game keeps of its opened tables (`S`: [`Loaded`], or Kalah's solver),
-/// what they hold, and the game's way of answering.
-pub(crate) struct Opened<S> {
-    pub(crate) state: S,
-    pub(crate) holding: Holding,
-    answer: fn(&Opened<S>, &Request) -> Result<Answer, QueryError>,
-}
-
-impl<S: Send + Sync> Database for Opened<S> {
-    fn holding(&self) -> &Holding {
-        &self.holding
-    }
-
-    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        (self.answer)(self, request)
-    }
-}
-
-/// What a game says of its opened tables for [`Holding`]: its rules' name, the request
-/// parameters that select them, and the starts they answer.
-pub(crate) struct Described {
-    pub(crate) rules: String,
-    pub(crate) parameters: serde_json::Value,
-    pub(crate) starts: Vec<serde_json::Value>,
-}
-
-/// Opens the tables of `tiers` of `game` (registered as `name`, key `key`) in `dir`, every
-/// file checked; `describe` says what they hold, `keep` turns game and tables into what the
-/// database keeps, `answer` answers a request from it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn open_tables<G: Game, S: Send + Sync + 'static>(
-    name: &'static str,
-    key: &str,
-    game: G,
-    dir: &Path,
-    tiers: &[G::Tier],
-    describe: impl FnOnce(&G, &Tables<G>) -> Described,
-    keep: impl FnOnce(G, Tables<G>) -> S,
-    answer: fn(&Opened<S>, &Request) -> Result<Answer, QueryError>,
-) -> Result<Box<dyn Database>, RegistryError> {
-    let opened = Instant::now();
-    let tables = store::open(&game, dir, tiers)?;
-    let Described { rules, parameters, starts } = describe(&game, &tables);
-    let build = store::BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
-    let report = TablesReport::new(&tables, &build, opened.elapsed().as_secs_f64(), None);
-    let holding = Holding { game: name, key: key.to_owned(), rules, parameters, starts, tables: report };
-    Ok(Box::new(Opened { state: keep(game, tables), holding, answer }))
-}
-
-/// [`open_tables`] keeping the game and its tables as they are.
-pub(crate) fn open_loaded<G: Game + Send + 'static>(
-    name: &'static str,
-    key: &str,
-    game: G,
-    dir: &Path,
-    tiers: &[G::Tier],
-    describe: impl FnOnce(&G, &Tables<G>) -> Described,
-    answer: fn(&Opened<Loaded<G>>, &Request) -> Result<Answer, QueryError>,
-) -> Result<Box<dyn Database>, RegistryError> {
-    open_tables(name, key, game, dir, tiers, describe, |game, tables| Loaded { game, tables }, answer)
-}
-
 /// A probe or line error, as the answer's error.
-pub(crate) fn tables_error(e: impl std::fmt::Display) -> QueryError {
+pub fn tables_error(e: impl std::fmt::Display) -> QueryError {
     QueryError::Tables(e.to_string())
 }
 

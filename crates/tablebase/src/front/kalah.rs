@@ -1,22 +1,134 @@
-//! Kalah positions answered from tables alone: every position whose pits hold no more
-//! seeds than the largest table is one probe (the store difference still to be gained),
-//! and so is each of its turns. Positions above the tables need `solve kalah`'s search.
+//! Kalah's front end: `solve kalah`, `/api/kalah`. The server answers Kalah from tables
+//! alone: every position whose pits hold no more seeds than the largest table is one
+//! probe (the store difference still to be gained), and so is each of its turns.
+//! Positions above the tables need `solve kalah`'s search.
 //!
-//! Request parameters: `pits`, `rules` (a preset: `empty-capture` by default, `standard`,
+//! Parameters: `pits`, `rules` (a preset: `empty-capture` by default, `standard`,
 //! `bassett`), then `seeds` (the start) or `position`.
 
-use super::{open_tables, tables_error, Answer, Board, Cell, Database, Described, Opened, QueryError, Request};
-use crate::registry::{self, Build, RegistryError};
+use super::key::Key;
+use super::{holding, Asked, Described, FrontEnd};
+use crate::analysis::{Header, NamedMoves};
+use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use crate::registry::{self, RegistryError};
 use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
-use games::kalah::board::{PositionError, MAX_PITS};
+use games::kalah::board::{Board as KalahBoard, PositionError, MAX_PITS, MAX_SEEDS};
 use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
 use games::kalah::{Kalah, Position, Rules};
-use retro::{Game, Tables};
+use retro::{store, Game, Tables};
 use search::kalah::solver::{LARGE_AUTO_POSITIONS, TABLE_BYTES_PER_POSITION};
 use search::kalah::Solver;
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+impl FrontEnd for Kalah {
+    type Shown = Position;
+    type Start = u32;
+    const NAME: &'static str = "kalah";
+    const SUMMARY: &'static str = "Kalah(m, n) under its rule switches";
+    const PARAMETERS: &'static [&'static str] = &["pits", "rules", "seeds", "position"];
+
+    fn tier_named(name: &str) -> Option<u16> {
+        name.parse().ok()
+    }
+
+    fn from_key(key: &Key, tiers: &[u16]) -> Result<Kalah, String> {
+        let pits: usize = key.number("pits")?;
+        let max_seeds = tiers.iter().copied().max().unwrap_or(0) as u32;
+        if !(1..=MAX_PITS).contains(&pits) || max_seeds > MAX_SEEDS {
+            return Err("a board this version cannot index".to_owned());
+        }
+        let rules = Rules {
+            capture: Rules::parse_capture(key.text("capture")?).map_err(|e| e.to_string())?,
+            skip_origin: key.yes_no("skip-origin")?,
+            end: Rules::parse_end(key.text("end")?).map_err(|e| e.to_string())?,
+            leftovers: Rules::parse_leftovers(key.text("leftovers")?).map_err(|e| e.to_string())?,
+            must_leave_move: key.yes_no("must-leave-move")?,
+        };
+        Kalah::new(pits, max_seeds, rules).map_err(|e| e.to_string())
+    }
+
+    fn directory(&self, root: &Path) -> PathBuf {
+        registry::kalah_dir(root, self.pits(), self.rules())
+    }
+
+    fn asked(request: &Request) -> Result<Asked<Kalah>, QueryError> {
+        asked(request)
+    }
+
+    fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError> {
+        command(asked)
+    }
+
+    fn played(shown: &Position) -> KalahBoard {
+        shown.board()
+    }
+
+    fn tier_of(board: &KalahBoard) -> Option<u16> {
+        u16::try_from(board.seeds()).ok()
+    }
+
+    fn board(asked: &Asked<Kalah>) -> Board {
+        board(&asked.position)
+    }
+
+    fn header(&self, asked: &Asked<Kalah>, _: &Tables<Kalah>) -> Result<Header, retro::line::LineError> {
+        Ok(Header {
+            game: Self::NAME.to_owned(),
+            parameters: json!({ "pits": self.pits(), "seeds": asked.start }),
+            rules: self.rules().name(),
+            start: asked.start.is_some(),
+            to_move: asked.position.to_move().name().to_lowercase(),
+            details: Some(json!({ "switches": self.rules().switches() })),
+        })
+    }
+
+    fn named_moves(&self, board: &KalahBoard) -> NamedMoves<KalahBoard> {
+        let mut moves = Vec::new();
+        self.moves(board, &mut moves);
+        let pits = board.moves(self.rules()).into_iter().map(|(pit, _)| (pit + 1).to_string());
+        pits.zip(moves).collect()
+    }
+
+    fn described(&self, tables: &Tables<Kalah>) -> Described {
+        let (m, rules) = (self.pits(), *self.rules());
+        let seeds = tables.tiers().copied().max().unwrap_or(0) as u32;
+        Described {
+            rules: rules.name(),
+            parameters: json!({ "pits": m, "rules": rules.name() }),
+            starts: (1..=seeds / (2 * m as u32))
+                .map(|n| json!({ "pits": m, "rules": rules.name(), "seeds": n }))
+                .collect(),
+        }
+    }
+
+    /// Kalah's tables are opened under its solver, which answers a position and each of
+    /// its turns (a turn may be several sowings) from them.
+    fn open(self, key: &str, dir: &Path, tiers: &[u16]) -> Result<Box<dyn Database>, RegistryError> {
+        let opened = Instant::now();
+        let tables = store::open(&self, dir, tiers)?;
+        let holding = holding(&self, &tables, key, opened.elapsed().as_secs_f64());
+        Ok(Box::new(Searched { solver: Solver::from_tables(self, tables), holding }))
+    }
+}
+
+/// Kalah's tables open under its solver.
+struct Searched {
+    solver: Solver,
+    holding: Holding,
+}
+
+impl Database for Searched {
+    fn holding(&self) -> &Holding {
+        &self.holding
+    }
+
+    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
+        answer(self, request)
+    }
+}
 
 /// The rules a request names by preset.
 fn rules(request: &Request) -> Result<Rules, QueryError> {
@@ -53,9 +165,12 @@ fn read_error(e: NotationError) -> QueryError {
     }
 }
 
-/// What a request asks about: its pits, the seeds a pit of a start, the position.
-fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError> {
-    request.only(&["pits", "rules", "seeds", "position"])?;
+/// What a request asks about: its board and rules, the position, the seeds a pit of a
+/// start.
+fn asked(request: &Request) -> Result<Asked<Kalah>, QueryError> {
+    request.only(Kalah::PARAMETERS)?;
+    // The rules first: a misspelt preset is named before what it leaves unread.
+    let rules = rules(request)?;
     let pits = request.number::<usize>("pits", 1..=MAX_PITS)?;
     // The start itself says whether its seeds fit its pits (a Kalah game holds at most 255).
     let seeds = request.number::<u32>("seeds", 1..=255)?;
@@ -73,16 +188,18 @@ fn asked(request: &Request) -> Result<(usize, Option<u32>, Position), QueryError
             position.pits()
         )));
     }
+    // Indexed for no seeds: the request's board and rules, not its tables.
+    let game = Kalah::new(position.pits(), 0, rules).map_err(|e| QueryError::Impossible(e.to_string()))?;
     // A start given as a position is the start all the same.
-    Ok((position.pits(), seeds.or_else(|| position.start_seeds()), position))
+    Ok(Asked { game, start: seeds.or_else(|| position.start_seeds()), position })
 }
 
-/// The command that builds tables answering `request`.
-pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
-    let rules = rules(request)?;
-    let (m, seeds, position) = asked(request)?;
+/// The command that builds tables answering `asked`, and what it costs where it is far
+/// from small.
+fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError> {
+    let (m, rules, position) = (asked.game.pits(), *asked.game.rules(), &asked.position);
     let flags = rules_flags(&rules);
-    let asked = match seeds {
+    let asked = match asked.start {
         Some(n) => format!("solve kalah --pits {m} --seeds {n} {flags}"),
         None => format!("solve kalah --position \"{position}\" {flags}"),
     };
@@ -104,35 +221,17 @@ pub fn command(request: &Request, root: &Path) -> Result<Build, QueryError> {
             retro::memory::human(boards * TABLE_BYTES_PER_POSITION)
         )
     });
-    Ok(Build { command: format!("{asked} --table"), dir: registry::kalah_dir(root, m, &rules), note })
+    Ok((format!("{asked} --table"), note))
 }
 
-/// Opens Kalah's tables of `tiers` in `dir` under its key.
-pub(crate) fn open(key: &str, dir: &Path, tiers: &[String]) -> Result<Box<dyn Database>, RegistryError> {
-    let (game, tiers) = registry::kalah_game(key, tiers)?;
-    let describe = |game: &Kalah, tables: &Tables<Kalah>| {
-        let (m, rules) = (game.pits(), *game.rules());
-        let seeds = tables.tiers().copied().max().unwrap_or(0) as u32;
-        Described {
-            rules: rules.name(),
-            parameters: json!({ "pits": m, "rules": rules.name() }),
-            starts: (1..=seeds / (2 * m as u32))
-                .map(|n| json!({ "pits": m, "rules": rules.name(), "seeds": n }))
-                .collect(),
-        }
-    };
-    open_tables("kalah", key, game, dir, &tiers, describe, Solver::from_tables, answer)
-}
-
-fn answer(db: &Opened<Solver>, request: &Request) -> Result<Answer, QueryError> {
-    // The rules first: a misspelt preset is named before what it leaves unread.
-    let asked_rules = rules(request)?;
-    let (m, seeds, position) = asked(request)?;
-    let solver = &db.state;
+fn answer(db: &Searched, request: &Request) -> Result<Answer, QueryError> {
+    let Asked { game, position, start: seeds } = Kalah::asked(request)?;
+    let solver = &db.solver;
     let rules = *solver.game().rules();
+    let m = game.pits();
     // A finished game needs no table: its stores and rows give its value.
     let above = position.seeds_in_pits() > solver.endgame_seeds() && position.final_difference(&rules).is_none();
-    if m != solver.game().pits() || asked_rules != rules || above {
+    if game.table_key() != solver.game().table_key() || above {
         return Err(QueryError::NotHere);
     }
     let (margin, turns) = solver.margin_and_turns(None, &position, &|_| {}).map_err(tables_error)?;

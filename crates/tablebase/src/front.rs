@@ -1,0 +1,227 @@
+//! A game's front end: everything the CLI, the server and the JSON know of a game beyond
+//! its rules, written once per game (`front/<game>.rs`) and joined to the registry with
+//! one line ([`crate::registry::GAMES`]).
+//!
+//! A front end names the game's parameters (one set of names for the CLI's flags, the
+//! API's query and the JSON's `parameters`), reads a [`Request`] into the game and the
+//! position it asks about ([`Asked`]), reads and writes its table key, says where its
+//! tables live, which command builds them, what the page draws and what a report's header
+//! says. The rest is here, once for every game: opening a directory of tables for queries
+//! ([`open`]) and answering a request from them ([`answer`]).
+//!
+//! Each entry of [`FrontEnd`] is marked required or optional; an optional one has the
+//! default most games want.
+
+pub mod awari;
+pub mod kalah;
+pub mod key;
+pub mod njaka;
+pub mod oware;
+pub mod thi;
+pub mod trias;
+
+use crate::analysis::{position_report, Header, NamedMoves, Reported};
+use crate::query::{tables_error, Answer, Board, Database, Holding, QueryError, Request};
+use crate::registry::{Build, RegistryError};
+use crate::report::{PositionReport, ReachableReport, TablesReport};
+use key::Key;
+use retro::{store, Game, Tables};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A request read: the game of its board and rules (indexed for no tiers: what it names,
+/// not what tables hold), the position, and the start it is, if it is one.
+#[derive(Debug, Clone)]
+pub struct Asked<F: FrontEnd> {
+    /// The board and rules asked about.
+    pub game: F,
+    /// The position asked about, as the user wrote it.
+    pub position: F::Shown,
+    /// The start the position is, by what names a start (stones a hole, a setup), if it
+    /// is one, however it was asked for.
+    pub start: Option<F::Start>,
+}
+
+/// What a front end says of a directory of its tables: its rules' name, the request
+/// parameters that select them, and the starts they answer, each as a request's
+/// parameters.
+pub struct Described {
+    /// The rules' name.
+    pub rules: String,
+    /// The parameters that select these tables.
+    pub parameters: serde_json::Value,
+    /// The starts these tables answer.
+    pub starts: Vec<serde_json::Value>,
+}
+
+/// One game's front end, implemented by the game's type.
+pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
+    /// Required. What names a start of the game: stones a hole, or a named setup.
+    type Start: Copy + std::fmt::Debug + Send + Sync;
+    /// Required. A position as users write and read it: the game's own for most games;
+    /// Kalah's adds the stores, which its tables leave out.
+    type Shown: Clone + std::fmt::Debug + std::fmt::Display + Send + Sync;
+
+    /// Required. The game's name: its table keys' first word, its directory under the
+    /// root, its path in the API (`/api/{name}`) and its subcommand.
+    const NAME: &'static str;
+    /// Required. What it is, in a line.
+    const SUMMARY: &'static str;
+    /// Required. The parameters a request of this game takes (`max_line` aside), as the
+    /// API, the JSON and the CLI's flags name them.
+    const PARAMETERS: &'static [&'static str];
+
+    /// Required. The name a tier has in its table's file name, read back.
+    fn tier_named(name: &str) -> Option<Self::Tier>;
+
+    /// Required. The game a table key names, indexed for `tiers` (all this game's, as
+    /// [`FrontEnd::tier_named`] read them); an error says what is wrong with the key.
+    /// The key is then checked to be the game's own ([`Game::table_key`]), so that one
+    /// key names one directory.
+    fn from_key(key: &Key, tiers: &[Self::Tier]) -> Result<Self, String>;
+
+    /// Required. Where this game's tables of this board and rules live under `root`.
+    fn directory(&self, root: &Path) -> PathBuf;
+
+    /// Required. Reads a request: its board and rules, and its position or start.
+    fn asked(request: &Request) -> Result<Asked<Self>, QueryError>;
+
+    /// Required. The `solve` command (without `--out`) that builds tables answering
+    /// `asked`, and what it costs where that is far from small.
+    fn command(asked: &Asked<Self>) -> Result<(String, Option<String>), QueryError>;
+
+    /// Required. The game's position of a shown one.
+    fn played(shown: &Self::Shown) -> Self::Position;
+
+    /// Required. The tier of `position` by its material alone, whatever tables are open:
+    /// none where no tier of this game can hold it.
+    fn tier_of(position: &Self::Position) -> Option<Self::Tier>;
+
+    /// Required. The board the page draws for `asked`'s position.
+    fn board(asked: &Asked<Self>) -> Board;
+
+    /// Required. What a report of `asked` says beyond the position's value: parameters,
+    /// rules, who moves, the game's details (which may read `tables`).
+    fn header(&self, asked: &Asked<Self>, tables: &Tables<Self>) -> Result<Header, retro::line::LineError>;
+
+    /// Required. A position's moves with their names, in the game's order.
+    fn named_moves(&self, position: &Self::Position) -> NamedMoves<Self::Position>;
+
+    /// Required. What a directory of these tables holds, for `GET /api/games`.
+    fn described(&self, tables: &Tables<Self>) -> Described;
+
+    /// Optional. Adds what only this game reports of each move (`captures`) to `report`,
+    /// whose moves are `position`'s in [`FrontEnd::named_moves`] order.
+    fn annotate(&self, _position: &Self::Position, _report: &mut PositionReport) {}
+
+    /// Optional. Opens the tables of `tiers` in `dir` for queries; the default answers
+    /// every position of a built tier from the tables ([`answer`]).
+    fn open(self, key: &str, dir: &Path, tiers: &[Self::Tier]) -> Result<Box<dyn Database>, RegistryError> {
+        open(self, key, dir, tiers)
+    }
+}
+
+/// The whole report of `asked`'s position from `tables`, and the positions of its
+/// principal line: what the CLI prints and the server sends.
+pub fn report<F: FrontEnd>(
+    game: &F,
+    tables: &Tables<F>,
+    asked: &Asked<F>,
+    max_line: usize,
+    tables_report: TablesReport,
+    reachable: Option<ReachableReport>,
+) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
+    let header = game.header(asked, tables)?;
+    let named = |p: &F::Position| game.named_moves(p);
+    let position = F::played(&asked.position);
+    let (mut report, line) =
+        position_report(game, tables, &position, header, named, max_line, tables_report, reachable)?;
+    game.annotate(&position, &mut report);
+    Ok((report, line))
+}
+
+/// The command that builds tables answering `request` under `root`, and where.
+pub fn command<F: FrontEnd>(request: &Request, root: &Path) -> Result<Build, QueryError> {
+    let asked = F::asked(request)?;
+    let (command, note) = F::command(&asked)?;
+    Ok(Build { command, dir: asked.game.directory(root), note })
+}
+
+/// One directory of a game's tables, open for queries: the game indexed to the largest
+/// tier there, its tables, and what they hold.
+struct Served<F: FrontEnd> {
+    game: F,
+    tables: Tables<F>,
+    holding: Holding,
+}
+
+impl<F: FrontEnd> Database for Served<F> {
+    fn holding(&self) -> &Holding {
+        &self.holding
+    }
+
+    fn query(&self, request: &Request) -> Result<Answer, QueryError> {
+        answer(&self.game, &self.tables, &self.holding.tables, request)
+    }
+}
+
+/// What `tables` (every table file checked) of `game`, opened in `elapsed` seconds,
+/// hold, under `key`.
+pub fn holding<F: FrontEnd>(game: &F, tables: &Tables<F>, key: &str, elapsed: f64) -> Holding {
+    let Described { rules, parameters, starts } = game.described(tables);
+    let build = store::BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
+    let report = TablesReport::new(tables, &build, elapsed, None);
+    Holding { game: F::NAME, key: key.to_owned(), rules, parameters, starts, tables: report }
+}
+
+/// Opens the tables of `tiers` of `game` in `dir` (every file checked) to answer every
+/// position of a built tier.
+pub fn open<F: FrontEnd>(
+    game: F,
+    key: &str,
+    dir: &Path,
+    tiers: &[F::Tier],
+) -> Result<Box<dyn Database>, RegistryError> {
+    let opened = Instant::now();
+    let tables = store::open(&game, dir, tiers)?;
+    let holding = holding(&game, &tables, key, opened.elapsed().as_secs_f64());
+    Ok(Box::new(Served { game, tables, holding }))
+}
+
+/// The answer to `request` from `game`'s `tables`, or [`QueryError::NotHere`] where it
+/// asks of another board or rules, or of a tier not built.
+pub fn answer<F: FrontEnd>(
+    game: &F,
+    tables: &Tables<F>,
+    tables_report: &TablesReport,
+    request: &Request,
+) -> Result<Answer, QueryError> {
+    let asked = F::asked(request)?;
+    let built = F::tier_of(&F::played(&asked.position)).is_some_and(|tier| tables.table(tier).is_some());
+    if asked.game.table_key() != game.table_key() || !built {
+        return Err(QueryError::NotHere);
+    }
+    let (report, line_positions) =
+        report(game, tables, &asked, request.max_line()?, tables_report.clone(), None).map_err(tables_error)?;
+    Ok(Answer { report, board: F::board(&asked), line_positions })
+}
+
+/// The game of `key` indexed for `tiers` (named as in the files), each tier read.
+pub fn game_of_key<F: FrontEnd>(key: &str, tiers: &[String]) -> Result<(F, Vec<F::Tier>), RegistryError> {
+    let tiers = tiers
+        .iter()
+        .map(|t| F::tier_named(t).ok_or_else(|| RegistryError::BadTier { key: key.to_owned(), tier: t.clone() }))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bad = |why: String| RegistryError::BadKey { key: key.to_owned(), why };
+    let fields = Key::parse(key).map_err(bad)?;
+    if fields.game() != F::NAME {
+        return Err(bad(format!("not a key of {}", F::NAME)));
+    }
+    let game = F::from_key(&fields, &tiers).map_err(bad)?;
+    // One key names one game: a key that reads but is not the game's own (fields in
+    // another order, a value spelt otherwise) would name a second directory for it.
+    if game.table_key() != key {
+        return Err(bad(format!("not one this version builds (it writes `{}`)", game.table_key())));
+    }
+    Ok((game, tiers))
+}

@@ -1,0 +1,192 @@
+//! Trias's front end: `solve trias`, `/api/trias`.
+//!
+//! Parameters: `holes`, then `stones` (a hole, at the start) or `position`.
+
+use super::key::Key;
+use super::{Asked, Described, FrontEnd};
+use crate::analysis::{Header, NamedMoves};
+use crate::query::{Board, Cell, QueryError, Request};
+use crate::registry;
+use games::trias::{Lap, LapEnd, NotationError, Position, Trias, MAX_HOLES, MAX_STONES};
+use retro::Tables;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+impl FrontEnd for Trias {
+    type Shown = Position;
+    type Start = u32;
+    const NAME: &'static str = "trias";
+    const SUMMARY: &'static str = "Trias on three rows of k holes";
+    const PARAMETERS: &'static [&'static str] = &["holes", "stones", "position"];
+
+    fn tier_named(name: &str) -> Option<u8> {
+        name.parse().ok()
+    }
+
+    fn from_key(key: &Key, tiers: &[u8]) -> Result<Trias, String> {
+        let k = key.number("holes")?;
+        let max_stones = tiers.iter().copied().max().unwrap_or(0) as u32;
+        Trias::new(k, max_stones).map_err(|e| e.to_string())
+    }
+
+    fn directory(&self, root: &Path) -> PathBuf {
+        registry::trias_dir(root, self.holes())
+    }
+
+    fn asked(request: &Request) -> Result<Asked<Trias>, QueryError> {
+        asked(request)
+    }
+
+    fn command(asked: &Asked<Trias>) -> Result<(String, Option<String>), QueryError> {
+        Ok((command(&asked.position)?, None))
+    }
+
+    fn played(shown: &Position) -> Position {
+        *shown
+    }
+
+    fn tier_of(position: &Position) -> Option<u8> {
+        u8::try_from(position.stones()).ok()
+    }
+
+    fn board(asked: &Asked<Trias>) -> Board {
+        board(&asked.position)
+    }
+
+    fn header(&self, asked: &Asked<Trias>, _: &Tables<Trias>) -> Result<Header, retro::line::LineError> {
+        Ok(Header {
+            game: Self::NAME.to_owned(),
+            parameters: json!({ "holes": self.holes(), "stones": asked.start }),
+            rules: "standard".to_owned(),
+            start: asked.start.is_some(),
+            to_move: asked.position.to_move().name().to_lowercase(),
+            details: None,
+        })
+    }
+
+    fn named_moves(&self, position: &Position) -> NamedMoves<Position> {
+        Trias::named_moves(self, position)
+    }
+
+    fn described(&self, tables: &Tables<Trias>) -> Described {
+        let k = self.holes();
+        let most = tables.tiers().copied().max().unwrap_or(0) as u32;
+        Described {
+            rules: "standard".to_owned(),
+            parameters: json!({ "holes": k }),
+            starts: (1..=most / (3 * k as u32)).map(|s| json!({ "holes": k, "stones": s })).collect(),
+        }
+    }
+}
+
+/// The laps of every legal move of `position`, as a report's details (`docs/json.md`,
+/// Details): what `solve trias --explain` adds.
+pub fn laps_details(position: &Position) -> serde_json::Value {
+    let moves: Vec<_> = laps(position)
+        .iter()
+        .map(|(name, laps, removed)| json!({ "move": name, "removed": removed, "laps": laps_json(position, laps) }))
+        .collect();
+    json!({ "laps": moves })
+}
+
+/// Every legal move's name, laps, and stones taken off the board.
+pub fn laps(position: &Position) -> Vec<(String, Vec<Lap>, u8)> {
+    position
+        .moves()
+        .map(|(file, _)| {
+            let (laps, removed) = position.laps(file).expect("a legal move has laps");
+            (file.to_string(), laps, removed)
+        })
+        .collect()
+}
+
+/// The laps of a move as JSON (`docs/json.md`, Details).
+fn laps_json(position: &Position, laps: &[Lap]) -> serde_json::Value {
+    let name = |cell| position.cell_name(cell);
+    laps.iter()
+        .map(|lap| {
+            let (end, to, captured) = match lap.end {
+                LapEnd::Relay => ("relay", None, None),
+                LapEnd::Transfer(own) => ("transfer", Some(name(own)), None),
+                LapEnd::Capture(hole, n) => ("capture", Some(name(hole)), Some(n)),
+                LapEnd::Removed => ("removed", None, None),
+            };
+            json!({ "from": name(lap.from), "stones": lap.stones, "last": name(lap.last), "end": end, "to": to, "captured": captured })
+        })
+        .collect()
+}
+
+/// The board as South sees it: North's row, the middle row, South's row, each from
+/// South's left.
+pub fn board(position: &Position) -> Board {
+    let k = position.holes();
+    let rows = [(2, "north"), (1, "middle"), (0, "south")]
+        .iter()
+        .map(|&(row, owner)| {
+            (1..=k)
+                .map(|file| Cell { text: position.hole(row, file).to_string(), owner: Some(owner.to_owned()) })
+                .collect()
+        })
+        .collect();
+    Board { layout: "rows", rows, labels: vec!["N".into(), "M".into(), "S".into()], stores: Vec::new() }
+}
+
+/// A position's text that does not read: well written but not a board here (its size,
+/// or more stones than a board holds), or not written in the notation.
+fn read_error(e: NotationError) -> QueryError {
+    match e {
+        NotationError::Holes(_) | NotationError::TooManyStones(_) => QueryError::Impossible(e.to_string()),
+        NotationError::Shape(_)
+        | NotationError::Side(_)
+        | NotationError::Rows(_)
+        | NotationError::RowLength { .. }
+        | NotationError::Count { .. } => QueryError::Malformed(e.to_string()),
+    }
+}
+
+/// What a request asks about: the position and, for a start, its stones a hole.
+fn asked(request: &Request) -> Result<Asked<Trias>, QueryError> {
+    request.only(Trias::PARAMETERS)?;
+    let holes = request.number::<usize>("holes", 1..=MAX_HOLES)?;
+    let stones = request.number::<u32>("stones", 1..=MAX_STONES)?;
+    let position = match (request.position(), holes, stones) {
+        (Some(_), _, Some(_)) => {
+            return Err(QueryError::parameter("stones", "give stones (the start) or a position, not both"))
+        }
+        (Some(text), _, None) => text.parse::<Position>().map_err(read_error)?,
+        (None, Some(k), Some(s)) => Position::start(k, s).ok_or_else(|| {
+            QueryError::Impossible(format!("3x{k} with {s} stones a hole: more than {MAX_STONES} stones"))
+        })?,
+        (None, _, _) => {
+            return Err(QueryError::parameter("position", "give holes and stones (the start) or a position"))
+        }
+    };
+    if let Some(k) = holes.filter(|&k| k != position.holes()) {
+        return Err(QueryError::Impossible(format!(
+            "the position has {} holes a row, the request {k}",
+            position.holes()
+        )));
+    }
+    // Indexed for no stones: the request's board, not its tables.
+    let game = Trias::new(position.holes(), 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
+    Ok(Asked { game, start: position.start_stones(), position })
+}
+
+/// The command that builds tables answering `position`: those of the smallest start
+/// holding it, else, past what a 64-bit index numbers, the position's own (`--position
+/// … --build`), as `solve trias` builds them. Past that too it is impossible: no command
+/// builds them.
+pub fn command(position: &Position) -> Result<String, QueryError> {
+    let (k, n) = (position.holes(), position.stones());
+    let per_hole = games::trias::stones_a_hole_holding(k, n);
+    if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
+        Ok(format!("solve trias --holes {k} --stones {per_hole}"))
+    } else if Trias::new(k, n).is_ok() {
+        Ok(format!("solve trias --position \"{position}\" --build"))
+    } else {
+        Err(QueryError::Impossible(format!(
+            "the Trias tables of 3x{k} up to {n} stones have more positions than a 64-bit index can number: no \
+             command builds them"
+        )))
+    }
+}
