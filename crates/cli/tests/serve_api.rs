@@ -145,12 +145,7 @@ fn every_game_answers_as_its_command_does() {
         // command alike.
         // The parameters that select the game, not the start (a position fixes that).
         let game = query.split('?').next().unwrap();
-        let selecting: String = query
-            .split(['?', '&'])
-            .skip(1)
-            .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
-            .map(|p| format!("{p}&"))
-            .collect();
+        let selecting = selecting(&answer);
         let start = answer["position"].as_str().unwrap();
         let (status, again) =
             server.get_json(&format!("/api/{game}?{selecting}position={}", start.replace(' ', "%20")));
@@ -223,9 +218,10 @@ fn every_listed_kalah_start_is_answered() {
     let starts = kalah["tables"][0]["starts"].as_array().unwrap();
     assert_eq!(starts.len(), 70, "{kalah}");
     for start in starts {
-        let (status, answer) = server.get_json(&format!("/api/kalah?pits=1&seeds={}", start["seeds"]));
+        let (status, answer) = server.get_json(&format!("/api/kalah?pits=1&seeds={}", start["parameters"]["seeds"]));
         assert_eq!(status, 200, "{start}: {answer}");
-        assert_eq!(answer["parameters"]["seeds"], start["seeds"]);
+        assert_eq!(answer["parameters"]["seeds"], start["parameters"]["seeds"]);
+        assert_eq!(answer["title"], start["title"], "a start is listed under the title its answer has");
     }
 }
 
@@ -632,11 +628,7 @@ fn mutated_positions_are_answered_or_refused_never_a_server_error() {
     let alphabet: Vec<char> = "0123456789,/- wbsnSN".chars().collect();
     for (game, start) in starts {
         let (_, answer) = server.get_json(&format!("/api/{game}?{start}"));
-        let selecting: String = start
-            .split('&')
-            .filter(|p| !["board", "seeds", "stones", "counters"].iter().any(|k| p.starts_with(&format!("{k}="))))
-            .map(|p| format!("{p}&"))
-            .collect();
+        let selecting = selecting(&answer);
         let mut positions: Vec<String> =
             answer["moves"].as_array().unwrap().iter().map(|m| m["position"].as_str().unwrap().to_owned()).collect();
         positions.push(answer["position"].as_str().unwrap().to_owned());
@@ -749,7 +741,8 @@ fn a_custom_setup_is_named_and_recognised_alike_by_the_command_and_the_server() 
     }
     let (_, games) = server.get_json("/api/games");
     let thi = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "thi").unwrap();
-    assert_eq!(thi["tables"][0]["starts"][0]["board"], "4x4-height1", "{thi}");
+    assert_eq!(thi["tables"][0]["starts"][0]["parameters"]["board"], "4x4-height1", "{thi}");
+    assert_eq!(thi["tables"][0]["starts"][0]["title"], "THI` 4x4-height1 (4×4, 4 counters each), rules: original");
     let (status, refused) = server.get_json("/api/thi?board=4x04-height1");
     assert_eq!((status, refused["kind"].as_str()), (400, Some("parameter")), "{refused}");
 }
@@ -822,4 +815,17 @@ fn a_target_without_a_path_is_named_in_the_404() {
     let (status, body) = server.send(b"GET example.com:443 HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("nothing at example.com:443: the API is under /api/"), "{body}");
+}
+
+/// The parameters an answer says select its board and rules, as the start of a query
+/// (`pits=3&rules=standard&`): with `position=` added, a request for any position of the game.
+fn selecting(answer: &serde_json::Value) -> String {
+    let pairs = answer["board_and_rules"].as_object().expect("an answer says its board and rules");
+    pairs
+        .iter()
+        .map(|(name, value)| match value {
+            serde_json::Value::String(text) => format!("{name}={text}&"),
+            other => format!("{name}={other}&"),
+        })
+        .collect()
 }

@@ -1,10 +1,10 @@
 // The page over the API of docs/api.md: a position is a request (a game and its
-// parameters); every answer carries the board to draw, every move with its value and the
-// position it leads to, and the best line's positions.
+// parameters); every answer carries its title, the board to draw, every move with its
+// value and the position it leads to, the best line's positions, and the parameters that
+// ask for any other position of its game. The page knows no game: what it shows of one
+// is what the server sends.
 "use strict";
 
-// Parameters that set up a start: left out once a position is given.
-const START_KEYS = ["board", "seeds", "stones", "counters"];
 const $ = (id) => document.getElementById(id);
 
 const state = { starts: [], current: null, answer: null, back: [] };
@@ -23,19 +23,6 @@ function plies(n) {
 function valueText(v) {
   if (v.kind === "score") return `${v.score > 0 ? "+" : ""}${v.score} (${v.outcome})`;
   return v.plies === null || v.plies === undefined ? v.outcome : `${v.outcome} in ${plies(v.plies)}`;
-}
-
-function describe(game, params) {
-  const p = params;
-  switch (game) {
-    case "thi": return `THI\` ${p.board ? (p.board.includes("-") ? p.board : p.board.toUpperCase()) + " " : ""}${p.size}×${p.size}, ${p.rules}${p.bonus === "any" ? " + bonus (any counter)" : p.bonus === "yes" || p.bonus === true ? " + bonus" : ""}`;
-    case "kalah": return p.seeds ? `Kalah(${p.pits},${p.seeds}) ${p.rules}` : `Kalah, ${p.pits} pits, ${p.rules}`;
-    case "awari": return p.seeds ? `Awari ${p.pits}×${p.seeds}` : `Awari, ${p.pits} pits`;
-    case "oware": return `${p.rules[0].toUpperCase()}${p.rules.slice(1)} ${p.pits}×${p.seeds}, target ${p.target}`;
-    case "trias": return `Trias 3×${p.holes}${p.stones ? `, ${p.stones} a hole` : ""}`;
-    case "njaka": return `Njaka, ${p.holes} holes${p.counters ? ` × ${p.counters}` : ""}, ${p.variant}${p.direction === "cw" ? ", clockwise" : ""}`;
-    default: return `${game} ${new URLSearchParams(p)}`;
-  }
 }
 
 function requestUrl(req) {
@@ -94,10 +81,7 @@ function showStart(req) {
 }
 
 function atPosition(position) {
-  const params = {};
-  for (const [k, v] of Object.entries(state.current.params)) if (!START_KEYS.includes(k)) params[k] = v;
-  params.position = position;
-  return { game: state.current.game, params };
+  return { game: state.current.game, params: { ...state.answer.board_and_rules, position } };
 }
 
 function drawCell(cell, grid) {
@@ -136,7 +120,7 @@ function drawBoard(board) {
 
 function render() {
   const a = state.answer;
-  $("title").textContent = `${describe(state.current.game, { ...a.parameters, ...state.current.params })} — ${a.position}`;
+  $("title").textContent = `${a.title} — ${a.position}`;
   $("position").value = a.position;
   drawBoard(a.board);
   const who = a.to_move === "mover" ? "the player to move" : `${a.to_move[0].toUpperCase()}${a.to_move.slice(1)} (to move)`;
@@ -194,7 +178,7 @@ function fillStarts() {
   none.disabled = true;
   select.replaceChildren(none);
   state.starts.forEach((s, i) => {
-    const o = element("option", "", describe(s.game, s.params));
+    const o = element("option", "", s.title);
     o.value = String(i);
     select.append(o);
   });
@@ -238,7 +222,9 @@ async function init() {
     return;
   }
   for (const g of games.games) {
-    for (const t of g.tables) for (const s of t.starts) state.starts.push({ game: g.game, params: s });
+    for (const t of g.tables) {
+      for (const s of t.starts) state.starts.push({ game: g.game, params: s.parameters, title: s.title });
+    }
   }
   fillStarts();
   const asked = new URLSearchParams(location.search);

@@ -21,7 +21,7 @@ pub mod thi;
 pub mod trias;
 
 use crate::analysis::{position_report, Header, NamedMoves, Reported};
-use crate::query::{tables_error, Answer, Board, Database, Holding, QueryError, Request};
+use crate::query::{tables_error, Answer, Board, Database, Holding, QueryError, Request, Start};
 use crate::registry::{Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use key::Key;
@@ -97,6 +97,10 @@ pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
     /// none where no tier of this game can hold it.
     fn tier_of(position: &Self::Position) -> Option<Self::Tier>;
 
+    /// Required. What `asked` is, in a line: the game, its board and rules, the start or a
+    /// position (the page's heading and its list of starts, the CLI's title).
+    fn title(asked: &Asked<Self>) -> String;
+
     /// Required. The board the page draws for `asked`'s position.
     fn board(asked: &Asked<Self>) -> Board;
 
@@ -161,7 +165,7 @@ impl<F: FrontEnd> Database for Served<F> {
     }
 
     fn query(&self, request: &Request) -> Result<Answer, QueryError> {
-        answer(&self.game, &self.tables, &self.holding.tables, request)
+        answer(&self.game, &self.tables, &self.holding, request)
     }
 }
 
@@ -171,7 +175,19 @@ pub fn holding<F: FrontEnd>(game: &F, tables: &Tables<F>, key: &str, elapsed: f6
     let Described { rules, parameters, starts } = game.described(tables);
     let build = store::BuildReport { tiers_reused: tables.tiers().count(), ..Default::default() };
     let report = TablesReport::new(tables, &build, elapsed, None);
+    let starts = starts.into_iter().filter_map(start::<F>).collect();
     Holding { game: F::NAME, key: key.to_owned(), rules, parameters, starts, tables: report }
+}
+
+/// A start of a game's [`Described::starts`], with its title: the request its parameters
+/// make, read as every request is (a start the game cannot read is left out).
+fn start<F: FrontEnd>(parameters: serde_json::Value) -> Option<Start> {
+    let pairs = parameters.as_object()?.iter().map(|(name, value)| match value {
+        serde_json::Value::String(text) => (name.clone(), text.clone()),
+        other => (name.clone(), other.to_string()),
+    });
+    let asked = F::asked(&Request::new(pairs).ok()?).ok()?;
+    Some(Start { title: F::title(&asked), parameters })
 }
 
 /// Opens the tables of `tiers` of `game` in `dir` (every file checked) to answer every
@@ -188,12 +204,13 @@ pub fn open<F: FrontEnd>(
     Ok(Box::new(Served { game, tables, holding }))
 }
 
-/// The answer to `request` from `game`'s `tables`, or [`QueryError::NotHere`] where it
-/// asks of another board or rules, or of a tier not built.
+/// The answer to `request` from `game`'s `tables`, which hold `holding`, or
+/// [`QueryError::NotHere`] where it asks of another board or rules, or of a tier not
+/// built.
 pub fn answer<F: FrontEnd>(
     game: &F,
     tables: &Tables<F>,
-    tables_report: &TablesReport,
+    holding: &Holding,
     request: &Request,
 ) -> Result<Answer, QueryError> {
     let asked = F::asked(request)?;
@@ -202,8 +219,20 @@ pub fn answer<F: FrontEnd>(
         return Err(QueryError::NotHere);
     }
     let (report, line_positions) =
-        report(game, tables, &asked, request.max_line()?, tables_report.clone(), None).map_err(tables_error)?;
-    Ok(Answer { report, board: F::board(&asked), line_positions })
+        report(game, tables, &asked, request.max_line()?, holding.tables.clone(), None).map_err(tables_error)?;
+    Ok(Answer {
+        report,
+        board: F::board(&asked),
+        line_positions,
+        title: F::title(&asked),
+        board_and_rules: holding.parameters.clone(),
+    })
+}
+
+/// `n` and the noun for it, singular or plural as `n` asks (counts in titles are small).
+pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The game of `key` indexed for `tiers` (named as in the files), each tier read.

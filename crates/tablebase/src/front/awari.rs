@@ -3,7 +3,7 @@
 //! Parameters: `pits` (6 by default), then `seeds` (the start) or `position`.
 
 use super::key::Key;
-use super::{Asked, Described, FrontEnd};
+use super::{counted, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{Board, Cell, QueryError, Request};
 use crate::registry;
@@ -53,6 +53,21 @@ impl FrontEnd for Awari {
 
     fn tier_of(board: &AwariBoard) -> Option<u8> {
         u8::try_from(board.stones()).ok()
+    }
+
+    fn title(asked: &Asked<Awari>) -> String {
+        let m = asked.game.pits_per_row();
+        match asked.start {
+            Some(seeds) => format!(
+                "Awari {m}x{seeds}: {m} pits a row, {} in each ({}), South to move",
+                counted(seeds, "stone", "stones"),
+                counted(2 * m as u32 * seeds, "stone", "stones")
+            ),
+            None => format!(
+                "Awari, {m} pits a row: a position with {}",
+                counted(asked.position.stones(), "stone", "stones")
+            ),
+        }
     }
 
     fn board(asked: &Asked<Awari>) -> Board {

@@ -7,7 +7,7 @@
 //! `bassett`), then `seeds` (the start) or `position`.
 
 use super::key::Key;
-use super::{holding, Asked, Described, FrontEnd};
+use super::{counted, holding, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
 use crate::registry::{self, RegistryError};
@@ -68,6 +68,18 @@ impl FrontEnd for Kalah {
 
     fn tier_of(board: &KalahBoard) -> Option<u16> {
         u16::try_from(board.seeds()).ok()
+    }
+
+    fn title(asked: &Asked<Kalah>) -> String {
+        let (m, rules) = (asked.game.pits(), asked.game.rules());
+        // Kalah(m, n) names a start; a position has only its pits and its seeds.
+        match asked.start {
+            Some(n) => format!("Kalah({m},{n}), rules: {rules}"),
+            None => format!(
+                "Kalah, {m} pits a row, {} in the pits, rules: {rules}",
+                counted(asked.position.seeds_in_pits(), "seed", "seeds")
+            ),
+        }
     }
 
     fn board(asked: &Asked<Kalah>) -> Board {
@@ -225,7 +237,9 @@ fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError>
 }
 
 fn answer(db: &Searched, request: &Request) -> Result<Answer, QueryError> {
-    let Asked { game, position, start: seeds } = Kalah::asked(request)?;
+    let asked = Kalah::asked(request)?;
+    let title = Kalah::title(&asked);
+    let Asked { game, position, start: seeds } = asked;
     let solver = &db.solver;
     let rules = *solver.game().rules();
     let m = game.pits();
@@ -278,7 +292,13 @@ fn answer(db: &Searched, request: &Request) -> Result<Answer, QueryError> {
             "seconds": null,
         })),
     };
-    Ok(Answer { report, board: board(&position), line_positions: positions })
+    Ok(Answer {
+        report,
+        board: board(&position),
+        line_positions: positions,
+        title,
+        board_and_rules: db.holding.parameters.clone(),
+    })
 }
 
 /// The board from South's chair: North's row on top, his pit 1 at the right; North's

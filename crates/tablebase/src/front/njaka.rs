@@ -4,7 +4,7 @@
 //! (`ccw` by default, or `cw`), then `counters` (a hole, at the start) or `position`.
 
 use super::key::Key;
-use super::{Asked, Described, FrontEnd};
+use super::{counted, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{Board, Cell, QueryError, Request};
 use crate::registry;
@@ -58,6 +58,24 @@ impl FrontEnd for Njaka {
 
     fn tier_of(position: &Position) -> Option<u8> {
         u8::try_from(position.counters()).ok()
+    }
+
+    fn title(asked: &Asked<Njaka>) -> String {
+        let game = &asked.game;
+        match asked.start {
+            Some(s) => format!(
+                "Njaka's game ({}{}), {} holes with {} each, South moves first",
+                game.variant().name(),
+                if game.direction() == Direction::Clockwise { ", clockwise" } else { "" },
+                game.holes(),
+                counted(s, "counter", "counters")
+            ),
+            None => format!(
+                "Njaka's game ({}), a position with {}",
+                game.variant().name(),
+                counted(asked.position.counters(), "counter", "counters")
+            ),
+        }
     }
 
     fn board(asked: &Asked<Njaka>) -> Board {

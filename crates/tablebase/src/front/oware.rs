@@ -76,6 +76,20 @@ impl FrontEnd for Oware {
         u8::try_from(position.board.stones()).ok()
     }
 
+    fn title(asked: &Asked<Oware>) -> String {
+        let game = &asked.game;
+        format!(
+            "{} {}x{}: {} pits a row, {} stones in each ({} stones), first to capture {} wins",
+            game.rules().name(),
+            game.pits_per_row(),
+            game.seeds(),
+            game.pits_per_row(),
+            game.seeds(),
+            game.total(),
+            game.target()
+        )
+    }
+
     fn board(asked: &Asked<Oware>) -> Board {
         let position = &asked.position;
         let stores = vec![Cell::count(position.theirs), Cell::count(position.mine)];

@@ -69,6 +69,16 @@ impl FrontEnd for Thi {
         Some(ThiTier::new(count(Colour::White)?, count(Colour::Black)?))
     }
 
+    fn title(asked: &Asked<Thi>) -> String {
+        let (size, rules) = (asked.game.size(), asked.game.rules());
+        match asked.start {
+            Some(Start { setup, .. }) => {
+                format!("THI` {} ({size}×{size}, {} counters each), rules: {rules}", shown(setup), setup.counters())
+            }
+            None => format!("THI` a position of {size}×{size}, rules: {rules}"),
+        }
+    }
+
     fn board(asked: &Asked<Thi>) -> Board {
         board(&asked.position)
     }
@@ -114,6 +124,15 @@ impl FrontEnd for Thi {
             })
             .collect();
         Described { rules: rules.set.name().to_owned(), parameters, starts }
+    }
+}
+
+/// A setup's name in a title: the article's boards in capitals, as it writes them; a
+/// custom setup by its description (`4x4-height1`).
+pub fn shown(setup: Setup) -> String {
+    match setup.article_name() {
+        Some(name) => name.to_uppercase(),
+        None => setup.name(),
     }
 }
 

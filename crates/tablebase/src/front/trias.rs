@@ -3,7 +3,7 @@
 //! Parameters: `holes`, then `stones` (a hole, at the start) or `position`.
 
 use super::key::Key;
-use super::{Asked, Described, FrontEnd};
+use super::{counted, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{Board, Cell, QueryError, Request};
 use crate::registry;
@@ -47,6 +47,18 @@ impl FrontEnd for Trias {
 
     fn tier_of(position: &Position) -> Option<u8> {
         u8::try_from(position.stones()).ok()
+    }
+
+    fn title(asked: &Asked<Trias>) -> String {
+        let (k, position) = (asked.game.holes(), &asked.position);
+        match asked.start {
+            Some(s) => format!(
+                "Trias 3x{k} with {} a hole ({} stones), South moves first",
+                counted(s, "stone", "stones"),
+                3 * k as u32 * s
+            ),
+            None => format!("Trias 3x{k}, a position with {}", counted(position.stones(), "stone", "stones")),
+        }
     }
 
     fn board(asked: &Asked<Trias>) -> Board {

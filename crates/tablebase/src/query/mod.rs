@@ -204,6 +204,20 @@ pub struct Answer {
     /// The positions of the principal line, the position asked about first, in notation
     /// (empty where the line is not kept position by position).
     pub line_positions: Vec<String>,
+    /// What the position is, in a line: the game, its board, the start or a position.
+    pub title: String,
+    /// The parameters that select the board and rules: with `position` added, a request
+    /// for any position of the game (a move's, the line's).
+    pub board_and_rules: serde_json::Value,
+}
+
+/// A start a database answers: its title and the parameters of a request for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Start {
+    /// What it is, as [`Answer::title`] says it.
+    pub title: String,
+    /// The request's parameters.
+    pub parameters: serde_json::Value,
 }
 
 /// What a database holds, as `GET /api/games` lists it.
@@ -217,8 +231,8 @@ pub struct Holding {
     pub rules: String,
     /// The parameters that select these tables in a request (a start adds its own).
     pub parameters: serde_json::Value,
-    /// Starts these tables answer, each as the parameters of a request.
-    pub starts: Vec<serde_json::Value>,
+    /// Starts these tables answer, each with the parameters of a request for it.
+    pub starts: Vec<Start>,
     /// The tables.
     pub tables: TablesReport,
 }
