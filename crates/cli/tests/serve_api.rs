@@ -829,3 +829,40 @@ fn selecting(answer: &serde_json::Value) -> String {
         })
         .collect()
 }
+
+/// The toy game, registered by its front end alone (`tablebase/src/front/toy.rs`, one line
+/// of the registry), is listed, served and queried as every game is: the worked example of
+/// docs/adding-a-game.md.
+#[test]
+fn the_toy_game_is_served_through_its_front_end_alone() {
+    use retro::toy::{Pile, Toy};
+    use tablebase::front::FrontEnd;
+    let root = tempfile::tempdir().unwrap();
+    let game = Toy::cyclic_score(3);
+    let dir = game.directory(root.path());
+    let options = retro::store::BuildOptions::default();
+    let (tables, _) = retro::store::build(&game, &dir, &[4], &retro::solve::Silent, &options).unwrap();
+    let server = Server::start(root.path());
+    let (_, games) = server.get_json("/api/games");
+    let toy = games["games"].as_array().unwrap().iter().find(|g| g["game"] == "toy").expect("the toy is listed");
+    let starts = toy["tables"][0]["starts"].as_array().unwrap();
+    assert_eq!(starts.len(), 4, "{toy}");
+    assert_eq!(starts[3]["title"], "Toy, 3 cells in a ring, a pile of 4 stones", "{toy}");
+    for stones in 1..=4u8 {
+        let (status, answer) = server.get_json(&format!("/api/toy?cells=3&stones={stones}"));
+        assert_eq!(status, 200, "{answer}");
+        let value = tables.value(&game, &Pile { stones, marker: 0 }).unwrap();
+        assert_eq!(answer["value"]["score"], value, "{answer}");
+        // Every move's position is a request of its own, made of the board and rules.
+        for m in answer["moves"].as_array().unwrap() {
+            let position = m["position"].as_str().unwrap().replace(' ', "%20");
+            let (status, after) = server.get_json(&format!("/api/toy?{}position={position}", selecting(&answer)));
+            assert_eq!(status, 200, "{after}");
+            assert_eq!(after["position"], m["position"]);
+        }
+    }
+    let (status, refused) = server.get_json("/api/toy?cells=3&position=1%20stones,%20marker%20on%207");
+    assert_eq!((status, refused["kind"].as_str()), (400, Some("impossible")), "{refused}");
+    let (status, missing) = server.get_json("/api/toy?cells=3&stones=9");
+    assert_eq!((status, missing["kind"].as_str()), (400, Some("impossible")), "no command builds them: {missing}");
+}

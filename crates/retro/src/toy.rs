@@ -62,6 +62,16 @@ impl Toy<i16> {
 }
 
 impl<V> Toy<V> {
+    /// Cells the marker moves on.
+    pub fn cells(&self) -> u8 {
+        self.cells
+    }
+
+    /// Whether the cells form a ring (the marker goes round) rather than a line.
+    pub fn ring(&self) -> bool {
+        self.ring
+    }
+
     /// The cell after `cell`, if the marker may go there.
     fn shifted(&self, cell: u8) -> Option<u8> {
         match cell + 1 {

@@ -18,6 +18,8 @@ pub mod key;
 pub mod njaka;
 pub mod oware;
 pub mod thi;
+#[cfg(feature = "toy")]
+pub mod toy;
 pub mod trias;
 
 use crate::analysis::{position_report, Header, NamedMoves, Reported};

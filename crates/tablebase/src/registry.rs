@@ -149,6 +149,8 @@ pub static GAMES: &[GameEntry] = &[
     GameEntry::of::<Oware>(),
     GameEntry::of::<Trias>(),
     GameEntry::of::<Njaka>(),
+    #[cfg(feature = "toy")]
+    GameEntry::of::<retro::toy::Toy<i16>>(),
 ];
 
 /// The game of the registry named `name`.
