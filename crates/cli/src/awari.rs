@@ -4,6 +4,7 @@
 //! are in [`crate::oware`].
 
 use crate::memory;
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -13,7 +14,7 @@ use retro::store;
 use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use tablebase::report::{LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
 use tablebase::{query, registry};
@@ -83,20 +84,18 @@ pub struct AwariArgs {
     /// Analyse this position (see the notation above).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) position: Option<String>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    pub(crate) out: PathBuf,
+    #[command(flatten)]
+    pub(crate) tables: TablesRoot,
     /// Print one JSON object on standard output instead of text (progress still goes to
     /// standard error).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Longest line printed, in moves.
-    #[arg(long, default_value_t = 200)]
-    pub(crate) max_line: usize,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub(crate) line: LineLength,
     #[command(flatten)]
-    pub parts: crate::build::PartsFlag,
+    pub force: ForceFlag,
+    #[command(flatten)]
+    pub parts: PartsFlag,
 }
 
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.
@@ -109,16 +108,16 @@ pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<u
     }
 }
 
-pub fn run(args: AwariArgs) -> Result<()> {
+pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
     match args.rules {
-        RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args),
-        RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args),
+        RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args, flags),
+        RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args, flags),
         RulesArg::Awari => {}
     }
     if let Some(t) = args.target {
         bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
     }
-    if crate::build::parts_given() {
+    if flags.parts.is_some() {
         bail!(
             "--parts: only --rules trysse and wari are solved in parts (the outcome engine); Awari's \
              scores are solved a whole tier at a time"
@@ -135,7 +134,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if args.stones.is_some() || position.is_some() {
             bail!("--seeds solves the start: give it without --stones and --position");
         }
-        return start(m, seeds, &args);
+        return start(m, seeds, &args, flags);
     }
     if args.stones.is_none() && position.is_none() {
         bail!(
@@ -157,15 +156,15 @@ pub fn run(args: AwariArgs) -> Result<()> {
             );
         }
     }
-    let dir = registry::awari_dir(&args.out, m);
+    let dir = registry::awari_dir(&args.tables.out, m);
     let mut stones_report = None;
     if let Some(k) = args.stones {
         let game = Awari::new(m, k).context("indexing the boards")?;
-        if let Some(e) = too_big(&game, k, &dir) {
+        if let Some(e) = too_big(&game, k, &dir, flags) {
             bail!("tables up to {k} stones {e}: lower --stones");
         }
         // Every tier up to k, not only those a k-stone board reaches (captures skip some).
-        let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(k))?;
+        let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(k), flags)?;
         let tiers = tier_report(&game, &tables, k)?;
         if args.json {
             let tiers = tiers
@@ -204,7 +203,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let game = Awari::new(m, n).context("indexing the boards")?;
         let root = game.locate(&p).tier;
         let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-        let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.out));
+        let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.tables.out));
         crate::build::require_built(&game, &dir, root, &counted(n, "stone", "stones"), &command)?;
         // The tiers play can reach from here: a capture takes two or three stones, so some
         // tiers below are never met.
@@ -216,7 +215,7 @@ pub fn run(args: AwariArgs) -> Result<()> {
         let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
         // A start given as a position is the start all the same.
         let start_seeds = p.start_seeds();
-        let (out, _) = query::awari::report(&game, &tables, &p, start_seeds, tables_report, args.max_line)?;
+        let (out, _) = query::awari::report(&game, &tables, &p, start_seeds, tables_report, args.line.max_line)?;
         if args.json {
             print_json(&out)?;
         } else {
@@ -245,7 +244,7 @@ fn start_title(m: usize, seeds: u32) -> String {
 
 /// The start of `m` pits a row with `seeds` in each: every table up to its stones, then
 /// its value for South (the first player), each opening move and the line.
-fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
+fn start(m: usize, seeds: u32, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     let total = (2 * m as u32).saturating_mul(seeds);
     if seeds == 0 || total > START_STONES {
         bail!(
@@ -255,16 +254,16 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     }
     let board = Board::start(m, seeds)?;
     let game = Awari::new(m, total).context("indexing the boards")?;
-    let dir = registry::awari_dir(&args.out, m);
-    if let Some(e) = too_big(&game, total, &dir) {
+    let dir = registry::awari_dir(&args.tables.out, m);
+    if let Some(e) = too_big(&game, total, &dir, flags) {
         bail!(
             "the start of {m}x{seeds} has {total} stones: it needs every Awari table up to --stones {total}, \
              and those {e}"
         );
     }
-    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total))?;
+    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total), flags)?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
-    let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.max_line)?;
+    let (out, _) = query::awari::report(&game, &tables, &board, Some(seeds), tables_report, args.line.max_line)?;
     if args.json {
         print_json(&out)?;
     } else {
@@ -275,8 +274,8 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 
 /// Why the tables up to `k` stones not yet in `dir` cannot be built here (as the end of a
 /// sentence), if so.
-fn too_big(game: &Awari, k: u32, dir: &Path) -> Option<String> {
-    let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k)).err()?;
+fn too_big(game: &Awari, k: u32, dir: &Path, flags: BuildFlags) -> Option<String> {
+    let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k), flags).err()?;
     Some(format!("need {need}"))
 }
 

@@ -2,6 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
+use crate::options::{BuildFlags, ForceFlag, LineLength, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
@@ -12,7 +13,6 @@ use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
 use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan, Search, Solver, SolverError};
 use serde_json::json;
-use std::path::PathBuf;
 use std::time::Instant;
 use tablebase::registry;
 use tablebase::report::{
@@ -92,7 +92,8 @@ impl EndgameSeeds {
                   transposition table runs from the position down to the tables.\n\n\
                   Moves are named by the mover's pit, 1 to M from his left as he faces the board (pit M is \
                   next to his store). A move whose last seed lands in the mover's store earns another turn; \
-                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`.\n\n\
+                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`, \
+                  one move of the principal line (--max-line).\n\n\
                   Position notation (--position): `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
                   each row from its owner's pit 1, e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S` (the start of \
                   Kalah(6,4)). South moves first.\n\n\
@@ -149,9 +150,8 @@ pub struct KalahArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
+    #[command(flatten)]
+    tables: TablesRoot,
     /// Print one JSON object on standard output instead of text (progress still goes to
     /// standard error).
     #[arg(long)]
@@ -161,11 +161,10 @@ pub struct KalahArgs {
     /// both for Kalah(6,4) and (6,5)).
     #[arg(long)]
     value_only: bool,
-    /// Longest principal line printed, in turns.
-    #[arg(long, default_value_t = 200)]
-    max_line: usize,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    line: LineLength,
+    #[command(flatten)]
+    pub force: ForceFlag,
 }
 
 fn rules(args: &KalahArgs) -> Result<Rules> {
@@ -222,9 +221,9 @@ fn announce(plan: &Plan, seeds: u32) {
     }
 }
 
-/// Builds (or reuses) the tables of `plan` with a progress bar.
-pub fn build(plan: Plan) -> Result<Solver> {
-    crate::build::check_disk(plan.dir(), plan.bytes_to_build())?;
+/// Builds (or reuses) the tables of `plan` with a progress bar, as `flags` ask.
+pub fn build(plan: Plan, flags: BuildFlags) -> Result<Solver> {
+    crate::build::check_disk(plan.dir(), plan.bytes_to_build(), flags)?;
     let progress = BuildProgress::new(plan.positions_to_build());
     let solver = plan.build(&progress).map_err(naming_the_option)?;
     progress.finish();
@@ -318,7 +317,7 @@ fn outcome_word(margin: i32) -> &'static str {
     }
 }
 
-pub fn run(args: KalahArgs) -> Result<()> {
+pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
     let rules = rules(&args)?;
     let (position, m) = match &args.position {
         Some(text) => {
@@ -349,10 +348,11 @@ pub fn run(args: KalahArgs) -> Result<()> {
     };
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();
-    let plan = Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
+    let plan =
+        Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
     crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
-    let solver = build(plan)?;
+    let solver = build(plan, flags)?;
     let search = solver.search(searched)?;
     // Only a search of the position alone narrows its own bounds as it goes.
     let root = args.value_only.then_some(&position);
@@ -371,7 +371,7 @@ pub fn run(args: KalahArgs) -> Result<()> {
                 .margin_and_turns(search.as_ref(), &position, &|(name, _, v)| say(format!("move {name}: {v:+}")))?;
             (margin, Some(turns))
         };
-        let line = solver.principal_line(search.as_ref(), &position, margin, args.max_line)?;
+        let line = solver.principal_line(search.as_ref(), &position, margin, args.line.max_line)?;
         Ok((margin, turns, line))
     })?;
     let reachable = if args.table && start_seeds.is_some() { Some(solver.game().reachable(&position)) } else { None };

@@ -24,10 +24,10 @@ mod build;
 mod kalah;
 mod njaka;
 use retro::memory;
+mod options;
 mod oware;
 mod printer;
 mod progress;
-mod query;
 mod serve;
 mod tables;
 mod thi;
@@ -36,6 +36,7 @@ mod verify;
 mod verify_positions;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use options::{BuildFlags, CommandFlags, ForceFlag, PartsFlag};
 use printer::counted;
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -56,9 +57,9 @@ struct Cli {
     #[arg(long, global = true, value_parser = thread_count)]
     threads: Option<usize>,
     #[command(flatten)]
-    force: build::ForceFlag,
+    force: ForceFlag,
     #[command(flatten)]
-    parts: build::PartsFlag,
+    parts: PartsFlag,
     #[command(subcommand)]
     command: Command,
 }
@@ -80,10 +81,10 @@ enum Command {
 }
 
 impl Command {
-    /// The build flags given after the command: `--force` on the commands that build
-    /// tables, `--parts` on those whose games the outcome engine solves.
-    fn build_flags(&self) -> (Option<&build::ForceFlag>, Option<&build::PartsFlag>) {
-        match self {
+    /// The build flags the command takes after its name: `--force` on the commands that
+    /// build tables, `--parts` on those whose games the outcome engine solves.
+    fn build_flags(&self) -> CommandFlags<'_> {
+        let (force, parts) = match self {
             Command::Thi(args) => (Some(&args.force), Some(&args.parts)),
             Command::Awari(args) => (Some(&args.force), Some(&args.parts)),
             Command::Trias(args) => (Some(&args.force), None),
@@ -91,25 +92,32 @@ impl Command {
             Command::Njaka(args) => (Some(&args.force), None),
             Command::Verify(args) => (Some(args.force()), None),
             Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
+        };
+        CommandFlags { force, parts }
+    }
+
+    /// Runs the command, its builds as `flags` ask.
+    fn run(self, flags: BuildFlags) -> anyhow::Result<()> {
+        match self {
+            Command::Thi(args) => thi::run(args, flags),
+            Command::Kalah(args) => kalah::run(args, flags),
+            Command::Awari(args) => awari::run(args, flags),
+            Command::Trias(args) => trias::run(args, flags),
+            Command::Njaka(args) => njaka::run(args, flags),
+            Command::Verify(args) => verify::run(args, flags),
+            Command::Info(args) => tables::info(args),
+            Command::VerifyTable(args) => tables::verify_table(args),
+            Command::Compact(args) => tables::compact(args),
+            Command::Serve(args) => serve::run(args),
         }
     }
 }
 
 impl Cli {
-    /// A build flag given before a command it does not apply to (after the command,
-    /// the parser itself refuses it): accepted and ignored, it would let a user believe
-    /// a build was split or forced.
-    fn misplaced_flag(&self, name: &str) -> Option<String> {
-        let (force, parts) = self.command.build_flags();
-        if self.parts.given() && parts.is_none() {
-            return Some(format!(
-                "--parts does not apply to `solve {name}`: only thi and awari (--rules trysse or wari) solve their tiers in parts"
-            ));
-        }
-        if self.force.given() && force.is_none() {
-            return Some(format!("--force does not apply to `solve {name}`, which builds no tables"));
-        }
-        None
+    /// The build flags given before the command `name` and after it, as one value
+    /// ([`BuildFlags::read`]).
+    fn build_flags(&self, name: &str) -> Result<BuildFlags, String> {
+        BuildFlags::read(name, (&self.force, &self.parts), self.command.build_flags())
     }
 }
 
@@ -150,9 +158,9 @@ fn threads_given_twice(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    if let Some(message) = cli.misplaced_flag(matches.subcommand_name().unwrap_or_default()) {
-        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
-    }
+    let flags = cli
+        .build_flags(matches.subcommand_name().unwrap_or_default())
+        .unwrap_or_else(|message| Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit());
     if threads_given_twice(std::env::args_os()) {
         let message = "--threads is given twice, before the command and after it: give it once";
         Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
@@ -163,27 +171,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    cli.force.apply();
-    cli.parts.apply();
-    let (force, parts) = cli.command.build_flags();
-    if let Some(force) = force {
-        force.apply();
-    }
-    if let Some(parts) = parts {
-        parts.apply();
-    }
-    let result = match cli.command {
-        Command::Thi(args) => thi::run(args),
-        Command::Kalah(args) => kalah::run(args),
-        Command::Awari(args) => awari::run(args),
-        Command::Trias(args) => trias::run(args),
-        Command::Njaka(args) => njaka::run(args),
-        Command::Verify(args) => verify::run(args),
-        Command::Info(args) => tables::info(args),
-        Command::VerifyTable(args) => tables::verify_table(args),
-        Command::Compact(args) => tables::compact(args),
-        Command::Serve(args) => serve::run(args),
-    };
+    let result = cli.command.run(flags);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stopped early (`solve … | head`): quietly, with the status of a
@@ -196,5 +184,46 @@ fn main() -> ExitCode {
             errln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BuildFlags, Cli};
+    use clap::Parser;
+
+    /// The build flags of `solve ARGS`, read as `main` reads them.
+    fn flags(args: &[&str]) -> Result<BuildFlags, String> {
+        let cli = Cli::try_parse_from(std::iter::once("solve").chain(args.iter().copied())).expect("parsed");
+        let name = args.iter().find(|a| ["thi", "awari", "kalah", "info", "serve"].contains(a)).expect("a command");
+        cli.build_flags(name)
+    }
+
+    #[test]
+    fn build_flags_are_read_from_before_and_after_the_command() {
+        let none = BuildFlags { force: false, parts: None };
+        let both = BuildFlags { force: true, parts: Some(3) };
+        // Neither.
+        assert_eq!(flags(&["thi", "--board", "primus"]), Ok(none));
+        assert_eq!(flags(&["info", "data"]), Ok(none));
+        // Before, after, and one at each place.
+        assert_eq!(flags(&["--force", "--parts", "3", "thi", "--board", "primus"]), Ok(both));
+        assert_eq!(flags(&["thi", "--board", "primus", "--force", "--parts", "3"]), Ok(both));
+        assert_eq!(flags(&["--force", "awari", "--parts", "3"]), Ok(both));
+        assert_eq!(flags(&["--parts", "3", "awari", "--force"]), Ok(both));
+        // --force at both places asks the same twice.
+        assert_eq!(flags(&["--force", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
+    }
+
+    #[test]
+    fn build_flags_misplaced_or_given_twice_are_refused() {
+        let refused = |args: &[&str], says: &str| {
+            let message = flags(args).expect_err("refused");
+            assert!(message.contains(says), "{args:?}: {message}");
+        };
+        refused(&["--parts", "2", "kalah"], "--parts does not apply to `solve kalah`");
+        refused(&["--force", "info", "data"], "--force does not apply to `solve info`");
+        refused(&["--force", "serve"], "--force does not apply to `solve serve`");
+        refused(&["--parts", "2", "thi", "--parts", "3"], "--parts is given twice");
     }
 }

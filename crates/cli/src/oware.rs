@@ -4,6 +4,7 @@
 
 use crate::awari::{picture, pits, AwariArgs};
 use crate::memory;
+use crate::options::BuildFlags;
 use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
@@ -12,7 +13,7 @@ use tablebase::query;
 use tablebase::registry;
 use tablebase::report::TablesReport;
 
-pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
+pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     if let Some(k) = args.stones {
         bail!(
             "--stones {k} builds Awari's tables by stones on the board; {} tables depend on the stones in play and \
@@ -52,12 +53,12 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         }
         None => game.start(),
     };
-    let dir = registry::oware_dir(&args.out, &game);
-    check_memory(&game, &dir)?;
+    let dir = registry::oware_dir(&args.tables.out, &game);
+    check_memory(&game, &dir, flags)?;
     let root = game.locate(&position).tier;
-    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.max_line)?;
+    let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.line.max_line)?;
     let start = report.start;
     if args.json {
         print_json(&report)?;
@@ -87,9 +88,9 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
     Ok(())
 }
 
-fn check_memory(game: &Oware, dir: &std::path::Path) -> Result<()> {
+fn check_memory(game: &Oware, dir: &std::path::Path, flags: BuildFlags) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(need) = crate::build::check_memory(game, dir, &tiers) {
+    if let Err(need) = crate::build::check_memory(game, dir, &tiers, flags) {
         bail!("{} on {}x{} needs {need}", game.rules().name(), game.pits_per_row(), game.seeds());
     }
     Ok(())

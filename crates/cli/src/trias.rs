@@ -1,7 +1,7 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
+use crate::options::{BuildFlags, ForceFlag, QueryArgs};
 use crate::printer::{counted, print_json, print_position, View};
-use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
@@ -48,7 +48,7 @@ pub struct TriasArgs {
     #[arg(long)]
     explain: bool,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub force: ForceFlag,
 }
 
 /// The position asked about and, for a start, its stones a hole.
@@ -110,9 +110,9 @@ fn game_for(position: &Position) -> Result<Trias> {
     }
 }
 
-pub fn run(args: TriasArgs) -> Result<()> {
+pub fn run(args: TriasArgs, flags: BuildFlags) -> Result<()> {
     let (position, stones) = position(&args)?;
-    let dir = registry::trias_dir(&args.query.out, position.holes());
+    let dir = registry::trias_dir(&args.query.tables.out, position.holes());
     let game = game_for(&position)?;
     let root = game.locate(&position).tier;
     // A position asked without --build builds nothing: the tables it lacks are named, not
@@ -124,22 +124,22 @@ pub fn run(args: TriasArgs) -> Result<()> {
             format!(
                 "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
                  build just these",
-                registry::out_flag(&args.query.out),
+                registry::out_flag(&args.query.tables.out),
                 3 * k as u32 * per_hole
             )
         } else {
             format!(
                 "`solve trias --position \"{position}\"{} --build` (the start of {per_hole} a hole is past what a \
                  64-bit index numbers)",
-                registry::out_flag(&args.query.out)
+                registry::out_flag(&args.query.tables.out)
             )
         };
         crate::build::require_built(&game, &dir, root, &counted(root, "stone", "stones"), &command)?;
     }
-    if let Err(need) = crate::build::check_memory(&game, &dir, &game.tiers_up_to(root as u32)) {
+    if let Err(need) = crate::build::check_memory(&game, &dir, &game.tiers_up_to(root as u32), flags) {
         bail!("{}: {need}", needs(&position));
     }
-    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
     if args.query.verify {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
@@ -163,7 +163,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
         &position,
         stones,
         args.explain,
-        args.query.max_line,
+        args.query.line.max_line,
         tables_report,
         reachable,
     )?;

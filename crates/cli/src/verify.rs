@@ -1,6 +1,7 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
 use crate::kalah::{build, with_search_progress};
+use crate::options::{BuildFlags, ForceFlag, TablesRoot};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
@@ -54,21 +55,20 @@ struct VerifyKalahArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
+    #[command(flatten)]
+    tables: TablesRoot,
     /// Compute the exact margin of every instance, also where only the outcome is
     /// published (by default those get the outcome alone: one or two null-window
     /// searches, far cheaper than the margin on the largest instances).
     #[arg(long)]
     margins: bool,
     #[command(flatten)]
-    force: crate::build::ForceFlag,
+    force: ForceFlag,
 }
 
 impl VerifyArgs {
     /// `--force`, given after the game.
-    pub fn force(&self) -> &crate::build::ForceFlag {
+    pub fn force(&self) -> &ForceFlag {
         match &self.game {
             VerifyGame::Kalah(a) => &a.force,
             VerifyGame::KalahPositions(a) => &a.force,
@@ -76,10 +76,10 @@ impl VerifyArgs {
     }
 }
 
-pub fn run(args: VerifyArgs) -> Result<()> {
+pub fn run(args: VerifyArgs, flags: BuildFlags) -> Result<()> {
     match args.game {
-        VerifyGame::Kalah(a) => kalah(a),
-        VerifyGame::KalahPositions(a) => crate::verify_positions::run(a),
+        VerifyGame::Kalah(a) => kalah(a, flags),
+        VerifyGame::KalahPositions(a) => crate::verify_positions::run(a, flags),
     }
 }
 
@@ -224,7 +224,7 @@ fn letter(margin: i32) -> char {
     }
 }
 
-fn kalah(args: VerifyKalahArgs) -> Result<()> {
+fn kalah(args: VerifyKalahArgs, flags: BuildFlags) -> Result<()> {
     let rows = read_rows(args.published.as_deref(), PUBLISHED_KALAH, "data/published/kalah.tsv (built in)", parse)?;
     let mut disagreements = 0;
     let mut checked = 0;
@@ -263,10 +263,10 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
             rules,
             endgame_seeds,
             total,
-            &tablebase::registry::kalah_dir(&args.out, row.m, &rules),
+            &tablebase::registry::kalah_dir(&args.tables.out, row.m, &rules),
             tt_bits,
         )?;
-        let solver = build(plan)?;
+        let solver = build(plan, flags)?;
         let search = solver.search(total)?;
         let (computed, margin) = with_search_progress(search.as_ref(), Some(&start), Instant::now(), |_| {
             Ok(if row.margin.is_some() || args.margins {

@@ -2,6 +2,7 @@
 //! (not only starts) and compare, one row a position.
 
 use crate::kalah::{build, with_search_progress, EndgameSeeds};
+use crate::options::{BuildFlags, ForceFlag, TablesRoot};
 use crate::verify::read_rows;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -35,11 +36,10 @@ pub struct VerifyPositionsArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    tables: TablesRoot,
+    #[command(flatten)]
+    pub force: ForceFlag,
 }
 
 /// One published row.
@@ -112,7 +112,7 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
     Ok(rows)
 }
 
-pub fn run(args: VerifyPositionsArgs) -> Result<()> {
+pub fn run(args: VerifyPositionsArgs, flags: BuildFlags) -> Result<()> {
     let built_in = "data/published/kalah-positions.tsv (built in)";
     let rows = read_rows(args.published.as_deref(), PUBLISHED_POSITIONS, built_in, parse)?;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
@@ -147,8 +147,8 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
     for ((m, rules, seeds), rows) in &games {
         let rules = Rules::preset(rules)?;
         let endgame_seeds = args.endgame_seeds.for_instance(*m, *seeds, tt_bits, &rules);
-        let dir = tablebase::registry::kalah_dir(&args.out, *m, &rules);
-        let solver = build(Plan::new(*m, rules, endgame_seeds, *seeds, &dir, tt_bits)?)?;
+        let dir = tablebase::registry::kalah_dir(&args.tables.out, *m, &rules);
+        let solver = build(Plan::new(*m, rules, endgame_seeds, *seeds, &dir, tt_bits)?, flags)?;
         let search = solver.search(*seeds)?;
         for row in rows {
             let started = Instant::now();
