@@ -9,7 +9,7 @@ use games::side::Side;
 use retro::{memory, Game};
 use tablebase::query;
 use tablebase::registry;
-use tablebase::report::{LineEndKind, TablesReport};
+use tablebase::report::{LineEndKind, PositionReport, TablesReport};
 
 #[derive(Args)]
 #[command(
@@ -135,6 +135,11 @@ pub fn run(args: NjakaArgs, flags: BuildFlags) -> Result<()> {
         print_json(&report)?;
         return Ok(());
     }
+    print_text(&report, &game, &position, counters)
+}
+
+/// Prints `report` of `position` (the start of `counters` a hole, if it is one) as text.
+fn print_text(report: &PositionReport, game: &Njaka, position: &Position, counters: Option<u32>) -> Result<()> {
     let line_end = match report.line_end.kind {
         LineEndKind::Repetition => format!(
             "the position after move {} comes back: play goes on for ever, nothing more captured",
@@ -164,6 +169,6 @@ pub fn run(args: NjakaArgs, flags: BuildFlags) -> Result<()> {
         line_end,
         notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],
     };
-    print_position(&report, &view)?;
+    print_position(report, &view)?;
     Ok(())
 }

@@ -11,7 +11,7 @@ use games::oware::{Oware, Position, TargetRules};
 use retro::Game;
 use tablebase::query;
 use tablebase::registry;
-use tablebase::report::TablesReport;
+use tablebase::report::{PositionReport, TablesReport};
 
 pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     if let Some(k) = args.stones {
@@ -28,24 +28,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.board.pits_per_row()))?;
-    let seeds = match (args.seeds, position) {
-        (Some(s), _) => s,
-        (None, Some(p)) => {
-            let per_pit = 2 * m as u32;
-            if p.total() % per_pit != 0 || p.total() == 0 {
-                bail!(
-                    "the position holds {} stones (board and captures): not a start of {m} pits a row, which holds \
-                     a multiple of {per_pit}",
-                    p.total()
-                );
-            }
-            p.total() / per_pit
-        }
-        (None, None) => {
-            bail!("give --seeds S to solve the start (with --pits M), or --position (see `solve awari --help`)")
-        }
-    };
-    let game = Oware::new(rules, m, seeds, args.target)?;
+    let game = Oware::new(rules, m, seeds(args.seeds, position.as_ref(), m)?, args.target)?;
     let position = match position {
         Some(p) => {
             game.check(&p)?;
@@ -59,11 +42,37 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
     let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
     let (report, _) = query::oware::report(&game, &tables, &position, tables_report, args.line.max_line)?;
-    let start = report.start;
     if args.json {
         print_json(&report)?;
         return Ok(());
     }
+    print_text(&report, &game, &position)
+}
+
+/// The stones in each pit of the start: `--seeds`, else those of `position`'s game on `m`
+/// pits a row (its stones on the board and captured, which must make a start).
+fn seeds(given: Option<u32>, position: Option<&Position>, m: usize) -> Result<u32> {
+    match (given, position) {
+        (Some(s), _) => Ok(s),
+        (None, Some(p)) => {
+            let per_pit = 2 * m as u32;
+            if p.total() % per_pit != 0 || p.total() == 0 {
+                bail!(
+                    "the position holds {} stones (board and captures): not a start of {m} pits a row, which holds \
+                     a multiple of {per_pit}",
+                    p.total()
+                );
+            }
+            Ok(p.total() / per_pit)
+        }
+        (None, None) => {
+            bail!("give --seeds S to solve the start (with --pits M), or --position (see `solve awari --help`)")
+        }
+    }
+}
+
+/// Prints `report` of `position` as text.
+fn print_text(report: &PositionReport, game: &Oware, position: &Position) -> Result<()> {
     let last: Position = report.line_end.position.parse()?;
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over at {last}: a {} for the player to move", v.outcome()),
@@ -72,7 +81,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
         (None, None) => String::new(),
     };
     let view = View {
-        title: describe(&game),
+        title: describe(game),
         picture: format!(
             "{}\ncaptured: mover {}, opponent {}",
             picture(&position.board),
@@ -80,11 +89,11 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
             position.theirs
         ),
         rules: None,
-        mover: start.then(|| "South".to_owned()),
+        mover: report.start.then(|| "South".to_owned()),
         line_end,
         notes: Vec::new(),
     };
-    print_position(&report, &view)?;
+    print_position(report, &view)?;
     Ok(())
 }
 
