@@ -92,8 +92,8 @@ impl EndgameSeeds {
                   transposition table runs from the position down to the tables.\n\n\
                   Moves are named by the mover's pit, 1 to M from his left as he faces the board (pit M is \
                   next to his store). A move whose last seed lands in the mover's store earns another turn; \
-                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`, \
-                  one move of the principal line (--max-line).\n\n\
+                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`; \
+                  --max-line counts such a turn as one move.\n\n\
                   Position notation (--position): `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
                   each row from its owner's pit 1, e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S` (the start of \
                   Kalah(6,4)). South moves first.\n\n\

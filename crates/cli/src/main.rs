@@ -38,6 +38,7 @@ mod verify_positions;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use options::{BuildFlags, CommandFlags, ForceFlag, PartsFlag};
 use printer::counted;
+use std::ffi::OsString;
 use std::io::ErrorKind;
 use std::process::ExitCode;
 
@@ -114,10 +115,20 @@ impl Command {
 }
 
 impl Cli {
-    /// The build flags given before the command `name` and after it, as one value
-    /// ([`BuildFlags::read`]).
-    fn build_flags(&self, name: &str) -> Result<BuildFlags, String> {
-        BuildFlags::read(name, (&self.force, &self.parts), self.command.build_flags())
+    /// The command line `args` (the program's name first) read once: the command with its
+    /// arguments, and the build flags given before and after it as one value
+    /// ([`BuildFlags::read`]). Refused as the parser refuses, with a usage error: also a
+    /// build flag misplaced or given twice, and `--threads` given twice.
+    fn read(args: Vec<OsString>) -> Result<(Cli, BuildFlags), clap::Error> {
+        let conflict = |message: String| Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message);
+        let matches = Cli::command().try_get_matches_from(&args)?;
+        let cli = Cli::from_arg_matches(&matches)?;
+        let name = matches.subcommand_name().unwrap_or_default();
+        let flags = BuildFlags::read(name, (&cli.force, &cli.parts), cli.command.build_flags()).map_err(conflict)?;
+        if threads_given_twice(&args) {
+            return Err(conflict("--threads is given twice, before the command and after it: give it once".to_owned()));
+        }
+        Ok((cli, flags))
     }
 }
 
@@ -147,24 +158,17 @@ fn thread_count(text: &str) -> Result<usize, String> {
 
 /// Whether `--threads` is given both before the command and after it: the parser refuses
 /// it twice at one level, but across the two it would keep the later silently.
-fn threads_given_twice(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+fn threads_given_twice(args: &[OsString]) -> bool {
     let given = args
-        .take_while(|a| a != "--")
+        .iter()
+        .take_while(|&a| a != "--")
         .filter(|a| a.to_str().is_some_and(|a| a == "--threads" || a.starts_with("--threads=")))
         .count();
     given > 1
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let flags = cli
-        .build_flags(matches.subcommand_name().unwrap_or_default())
-        .unwrap_or_else(|message| Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit());
-    if threads_given_twice(std::env::args_os()) {
-        let message = "--threads is given twice, before the command and after it: give it once";
-        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
-    }
+    let (cli, flags) = Cli::read(std::env::args_os().collect()).unwrap_or_else(|e| e.exit());
     if let Some(threads) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
             errln!("error: cannot start {threads} threads: {e}");
@@ -190,13 +194,11 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::{BuildFlags, Cli};
-    use clap::Parser;
 
-    /// The build flags of `solve ARGS`, read as `main` reads them.
+    /// The build flags of `solve ARGS`, or the usage error, read as `main` reads them.
     fn flags(args: &[&str]) -> Result<BuildFlags, String> {
-        let cli = Cli::try_parse_from(std::iter::once("solve").chain(args.iter().copied())).expect("parsed");
-        let name = args.iter().find(|a| ["thi", "awari", "kalah", "info", "serve"].contains(a)).expect("a command");
-        cli.build_flags(name)
+        let args = std::iter::once("solve").chain(args.iter().copied()).map(Into::into).collect();
+        Cli::read(args).map(|(_, flags)| flags).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -211,19 +213,25 @@ mod tests {
         assert_eq!(flags(&["thi", "--board", "primus", "--force", "--parts", "3"]), Ok(both));
         assert_eq!(flags(&["--force", "awari", "--parts", "3"]), Ok(both));
         assert_eq!(flags(&["--parts", "3", "awari", "--force"]), Ok(both));
+        // Where the command's subcommand takes it.
+        assert_eq!(flags(&["verify", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
         // --force at both places asks the same twice.
         assert_eq!(flags(&["--force", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
     }
 
     #[test]
     fn build_flags_misplaced_or_given_twice_are_refused() {
-        let refused = |args: &[&str], says: &str| {
+        for (args, says) in [
+            (&["--parts", "2", "kalah"][..], "--parts does not apply to `solve kalah`"),
+            (&["--force", "info", "data"], "--force does not apply to `solve info`"),
+            (&["--force", "serve"], "--force does not apply to `solve serve`"),
+            (&["--parts", "2", "thi", "--parts", "3"], "--parts is given twice"),
+            (&["--threads", "1", "thi", "--threads", "1"], "--threads is given twice"),
+            // After the command, the parser itself refuses a flag the command does not take.
+            (&["kalah", "--parts", "2"], "unexpected argument '--parts'"),
+        ] {
             let message = flags(args).expect_err("refused");
             assert!(message.contains(says), "{args:?}: {message}");
-        };
-        refused(&["--parts", "2", "kalah"], "--parts does not apply to `solve kalah`");
-        refused(&["--force", "info", "data"], "--force does not apply to `solve info`");
-        refused(&["--force", "serve"], "--force does not apply to `solve serve`");
-        refused(&["--parts", "2", "thi", "--parts", "3"], "--parts is given twice");
+        }
     }
 }
