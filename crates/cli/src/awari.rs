@@ -4,6 +4,7 @@
 //! are in [`crate::oware`].
 
 use crate::memory;
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -13,7 +14,7 @@ use retro::store;
 use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 use tablebase::front::{self, Asked};
 use tablebase::registry;
@@ -84,20 +85,18 @@ pub struct AwariArgs {
     /// Analyse this position (see the notation above).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) position: Option<String>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    pub(crate) out: PathBuf,
+    #[command(flatten)]
+    pub(crate) tables: TablesRoot,
     /// Print one JSON object on standard output instead of text (progress still goes to
     /// standard error).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Longest line printed, in moves.
-    #[arg(long, default_value_t = 200)]
-    pub(crate) max_line: usize,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub(crate) line: LineLength,
     #[command(flatten)]
-    pub parts: crate::build::PartsFlag,
+    pub force: ForceFlag,
+    #[command(flatten)]
+    pub parts: PartsFlag,
 }
 
 /// Pits per row: `--pits` (checked), the position's, or the real board's 6.
@@ -110,21 +109,13 @@ pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<u
     }
 }
 
-pub fn run(args: AwariArgs) -> Result<()> {
+pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
     match args.rules {
-        RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args),
-        RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args),
+        RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args, flags),
+        RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args, flags),
         RulesArg::Awari => {}
     }
-    if let Some(t) = args.target {
-        bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
-    }
-    if crate::build::parts_given() {
-        bail!(
-            "--parts: only --rules trysse and wari are solved in parts (the outcome engine); Awari's \
-             scores are solved a whole tier at a time"
-        );
-    }
+    refuse_target_options(&args, flags)?;
     let position: Option<Board> = match &args.position {
         Some(text) => {
             Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)
@@ -136,20 +127,53 @@ pub fn run(args: AwariArgs) -> Result<()> {
         if args.stones.is_some() || position.is_some() {
             bail!("--seeds solves the start: give it without --stones and --position");
         }
-        return start(m, seeds, &args);
+        return start(m, seeds, &args, flags);
     }
-    if args.stones.is_none() && position.is_none() {
+    check_stones(args.stones, position.as_ref())?;
+    let dir = registry::awari_dir(&args.tables.out, m);
+    let stones_report = match args.stones {
+        Some(k) => build_stones(&args, m, k, &dir, flags)?,
+        None => None,
+    };
+    // With --json, a position's report is the one printed.
+    if let Some(p) = position {
+        return answer(&args, m, &p, &dir);
+    }
+    if let Some(report) = stones_report {
+        print_json(&report)?;
+    }
+    Ok(())
+}
+
+/// Refuses the options of the target rule sets (`--target`, `--parts`) under Awari's own.
+fn refuse_target_options(args: &AwariArgs, flags: BuildFlags) -> Result<()> {
+    if let Some(t) = args.target {
+        bail!("--target {t}: only --rules trysse and wari have a target (Awari: most stones at the end)");
+    }
+    if flags.parts.is_some() {
+        bail!(
+            "--parts: only --rules trysse and wari are solved in parts (the outcome engine); Awari's \
+             scores are solved a whole tier at a time"
+        );
+    }
+    Ok(())
+}
+
+/// Refuses a run without `--stones` or a position, `--stones` past the largest board, and
+/// a position with more stones than `--stones` builds tables for.
+fn check_stones(stones: Option<u32>, position: Option<&Board>) -> Result<()> {
+    if stones.is_none() && position.is_none() {
         bail!(
             "give --seeds S to solve the start, --stones K to build tables, or --position to analyse one (see \
              `solve awari --help`)"
         );
     }
-    if let Some(k) = args.stones {
+    if let Some(k) = stones {
         if k > START_STONES {
             bail!("--stones {k}: boards here hold at most {START_STONES} stones");
         }
     }
-    if let (Some(k), Some(p)) = (args.stones, &position) {
+    if let (Some(k), Some(p)) = (stones, position) {
         if p.stones() > k {
             bail!(
                 "the position has {}: it needs tables up to --stones {}",
@@ -158,81 +182,83 @@ pub fn run(args: AwariArgs) -> Result<()> {
             );
         }
     }
-    let dir = registry::awari_dir(&args.out, m);
-    let mut stones_report = None;
-    if let Some(k) = args.stones {
-        let game = Awari::new(m, k).context("indexing the boards")?;
-        if let Some(e) = too_big(&game, k, &dir) {
-            bail!("tables up to {k} stones {e}: lower --stones");
-        }
-        // Every tier up to k, not only those a k-stone board reaches (captures skip some).
-        let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(k))?;
-        let tiers = tier_report(&game, &tables, k)?;
-        if args.json {
-            let tiers = tiers
-                .iter()
-                .map(|t| TierReport {
-                    tier: t.stones.to_string(),
-                    positions: t.entries,
-                    values: t.values.iter().map(|(v, c)| (v.to_string(), *c)).collect(),
-                    published_rule: t.published,
-                })
-                .collect();
-            stones_report = Some(TablesOnlyReport {
-                schema: SCHEMA,
-                game: "awari".to_owned(),
-                parameters: json!({"pits": m, "seeds": null, "stones": k}),
-                rules: "awari".to_owned(),
-                tables: TablesReport::new(&tables, &report, seconds, memory::peak_resident()),
-                tiers,
-            });
-        } else {
-            print_tiers(&tiers)?;
-            outln!(
-                "tables: {} ({} built, {} reused) in {:.1} s, {} on disk ({:.3} bytes/position), peak memory {}",
-                dir.display(),
-                report.tiers_built,
-                report.tiers_reused,
-                seconds,
-                memory::human(report.bytes as f64),
-                report.bytes as f64 / report.positions.max(1) as f64,
-                memory::peak_resident().map_or("unknown".to_owned(), |b| memory::human(b as f64)),
-            )?;
-        }
+    Ok(())
+}
+
+/// `--stones K`: builds (or reuses) every table of `m` pits a row up to `k` stones in
+/// `dir` and prints each tier's counts as text, or, with `--json`, returns their report.
+fn build_stones(args: &AwariArgs, m: usize, k: u32, dir: &Path, flags: BuildFlags) -> Result<Option<TablesOnlyReport>> {
+    let game = Awari::new(m, k).context("indexing the boards")?;
+    if let Some(e) = too_big(&game, k, dir, flags) {
+        bail!("tables up to {k} stones {e}: lower --stones");
     }
-    if let Some(p) = position {
-        let n = p.stones();
-        let game = Awari::new(m, n).context("indexing the boards")?;
-        let root = game.locate(&p).tier;
-        let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-        let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.out));
-        crate::build::require_built(&game, &dir, root, &counted(n, "stone", "stones"), &command)?;
-        // The tiers play can reach from here: a capture takes two or three stones, so some
-        // tiers below are never met.
-        let tiers = retro::order::tier_order(&game, &[root])?;
-        let opened = Instant::now();
-        let tables = store::open(&game, &dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
-        let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
-        let seconds = opened.elapsed().as_secs_f64();
-        let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-        // A start given as a position is the start all the same.
-        let start_seeds = p.start_seeds();
-        let asked = Asked { game: game.clone(), position: p, start: start_seeds };
-        let (out, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
-        if args.json {
-            print_json(&out)?;
-        } else {
-            let title = match start_seeds {
-                Some(seeds) => start_title(m, seeds),
-                None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
-            };
-            print_text(&out, &p, title)?;
-        }
+    // Every tier up to k, not only those a k-stone board reaches (captures skip some).
+    let (tables, report, seconds) = crate::build::tables(&game, dir, &game.tiers_up_to(k), flags)?;
+    let tiers = tier_report(&game, &tables, k)?;
+    if args.json {
+        let tiers = tiers
+            .iter()
+            .map(|t| TierReport {
+                tier: t.stones.to_string(),
+                positions: t.entries,
+                values: t.values.iter().map(|(v, c)| (v.to_string(), *c)).collect(),
+                published_rule: t.published,
+            })
+            .collect();
+        return Ok(Some(TablesOnlyReport {
+            schema: SCHEMA,
+            game: "awari".to_owned(),
+            parameters: json!({"pits": m, "seeds": null, "stones": k}),
+            rules: "awari".to_owned(),
+            tables: TablesReport::new(&tables, &report, seconds, memory::peak_resident()),
+            tiers,
+        }));
+    }
+    print_tiers(&tiers)?;
+    outln!(
+        "tables: {} ({} built, {} reused) in {:.1} s, {} on disk ({:.3} bytes/position), peak memory {}",
+        dir.display(),
+        report.tiers_built,
+        report.tiers_reused,
+        seconds,
+        memory::human(report.bytes as f64),
+        report.bytes as f64 / report.positions.max(1) as f64,
+        memory::peak_resident().map_or("unknown".to_owned(), |b| memory::human(b as f64)),
+    )?;
+    Ok(None)
+}
+
+/// `--position`: the value of `p` on `m` pits a row, every move's and the line, from the
+/// tables already built in `dir` (the tiers it lacks are named, with the command that
+/// builds them).
+fn answer(args: &AwariArgs, m: usize, p: &Board, dir: &Path) -> Result<()> {
+    let n = p.stones();
+    let game = Awari::new(m, n).context("indexing the boards")?;
+    let root = game.locate(p).tier;
+    let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
+    let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.tables.out));
+    crate::build::require_built(&game, dir, root, &counted(n, "stone", "stones"), &command)?;
+    // The tiers play can reach from here: a capture takes two or three stones, so some
+    // tiers below are never met.
+    let tiers = retro::order::tier_order(&game, &[root])?;
+    let opened = Instant::now();
+    let tables = store::open(&game, dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
+    let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
+    let seconds = opened.elapsed().as_secs_f64();
+    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+    // A start given as a position is the start all the same.
+    let start_seeds = p.start_seeds();
+    let asked = Asked { game: game.clone(), position: *p, start: start_seeds };
+    let (out, _) = front::report(&game, &tables, &asked, args.line.max_line, tables_report, None)?;
+    if args.json {
+        print_json(&out)?;
         return Ok(());
     }
-    if let Some(report) = stones_report {
-        print_json(&report)?;
-    }
+    let title = match start_seeds {
+        Some(seeds) => start_title(m, seeds),
+        None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
+    };
+    print_text(&out, p, title)?;
     Ok(())
 }
 
@@ -247,7 +273,7 @@ fn start_title(m: usize, seeds: u32) -> String {
 
 /// The start of `m` pits a row with `seeds` in each: every table up to its stones, then
 /// its value for South (the first player), each opening move and the line.
-fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
+fn start(m: usize, seeds: u32, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     let total = (2 * m as u32).saturating_mul(seeds);
     if seeds == 0 || total > START_STONES {
         bail!(
@@ -257,17 +283,17 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
     }
     let board = Board::start(m, seeds)?;
     let game = Awari::new(m, total).context("indexing the boards")?;
-    let dir = registry::awari_dir(&args.out, m);
-    if let Some(e) = too_big(&game, total, &dir) {
+    let dir = registry::awari_dir(&args.tables.out, m);
+    if let Some(e) = too_big(&game, total, &dir, flags) {
         bail!(
             "the start of {m}x{seeds} has {total} stones: it needs every Awari table up to --stones {total}, \
              and those {e}"
         );
     }
-    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total))?;
+    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total), flags)?;
     let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
     let asked = Asked { game: game.clone(), position: board, start: Some(seeds) };
-    let (out, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
+    let (out, _) = front::report(&game, &tables, &asked, args.line.max_line, tables_report, None)?;
     if args.json {
         print_json(&out)?;
     } else {
@@ -278,8 +304,8 @@ fn start(m: usize, seeds: u32, args: &AwariArgs) -> Result<()> {
 
 /// Why the tables up to `k` stones not yet in `dir` cannot be built here (as the end of a
 /// sentence), if so.
-fn too_big(game: &Awari, k: u32, dir: &Path) -> Option<String> {
-    let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k)).err()?;
+fn too_big(game: &Awari, k: u32, dir: &Path, flags: BuildFlags) -> Option<String> {
+    let need = crate::build::check_memory(game, dir, &game.tiers_up_to(k), flags).err()?;
     Some(format!("need {need}"))
 }
 

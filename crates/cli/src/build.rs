@@ -2,105 +2,24 @@
 //! memory, disk, time), refused when it does not fit unless `--force`, and shown with a
 //! progress bar over the positions still to solve.
 
+use crate::options::BuildFlags;
 use crate::printer::{amount, counted};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use retro::memory::{self, TooBig};
-use retro::store::{build, BuildOptions, BuildReport, Tables};
+use retro::store::{build, BuildReport, Tables};
 use retro::Game;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
-
-/// `--force`: build even where memory or disk look too small.
-static FORCE: AtomicBool = AtomicBool::new(false);
-
-/// `--parts`: the parts every tier of the outcome engine is solved in (0: as its size
-/// asks, [`retro::store::parts_for`]).
-static PARTS: AtomicUsize = AtomicUsize::new(0);
-
-/// `--force`, on every command that builds tables, given before the command (`solve
-/// --force thi …`) or after it (`solve thi --force …`); the commands that only read tables
-/// do not list it.
-#[derive(clap::Args)]
-pub struct ForceFlag {
-    /// Build even where the memory or disk a build needs looks larger than what is free
-    /// (every build says what it needs before it starts). Finished tables are then read
-    /// through their files' pages, which the system may evict, instead of being held in
-    /// memory while the tiers above them are solved.
-    #[arg(long)]
-    force: bool,
-}
-
-impl ForceFlag {
-    /// Whether the flag was given.
-    pub fn given(&self) -> bool {
-        self.force
-    }
-
-    /// Makes every build from now on go ahead whatever it needs, if the flag is given.
-    pub fn apply(&self) {
-        if self.force {
-            FORCE.store(true, Relaxed);
-        }
-    }
-}
-
-/// `--parts`, on the commands whose games the outcome engine solves, before or after the
-/// command as [`ForceFlag`].
-#[derive(clap::Args)]
-pub struct PartsFlag {
-    /// Solve every tier of the outcome engine (THI`, Trysse, Wari) from a scratch
-    /// file beside the tables, its positions cut into N ranges set one after another (the
-    /// parents a level finds outside the first range wait in a file a range): the memory
-    /// of one range. A tier is cut into no more ranges than it has positions, and its N
-    /// files are open at once: N may not pass the open-file limit (`ulimit -n`) less 16. By
-    /// default only a tier whose two bytes a position exceed half the free memory (the
-    /// control group's, where that is less) is split, into as many parts as it takes.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    parts: Option<u16>,
-}
-
-impl PartsFlag {
-    /// Whether the flag was given.
-    pub fn given(&self) -> bool {
-        self.parts.is_some()
-    }
-
-    /// Makes every build from now on solve its outcome-engine tiers in the parts given,
-    /// if they are.
-    pub fn apply(&self) {
-        if let Some(parts) = self.parts {
-            PARTS.store(parts.into(), Relaxed);
-        }
-    }
-}
-
-/// Whether `--parts` was given, before the command or after it.
-pub fn parts_given() -> bool {
-    forced_parts().is_some()
-}
-
-/// The parts `--parts` asks for, if it does.
-fn forced_parts() -> Option<usize> {
-    Some(PARTS.load(Relaxed)).filter(|&p| p > 0)
-}
-
-/// The options of every build: `--parts`; and with `--force`, finished tables mapped from
-/// their files rather than held in memory, so that a build past the memory there is can
-/// have their pages evicted.
-pub fn options() -> BuildOptions {
-    BuildOptions { parts: forced_parts(), map_tables: FORCE.load(Relaxed), ..BuildOptions::default() }
-}
 
 /// [`memory::check_build`] for the tiers of `tiers` not yet in `dir`, passed by `--force`:
 /// when they do not fit, what they would need, as the end of a sentence ("… needs about
 /// 58.8 GiB of memory, …"). Tables already built are used, whatever building them took.
-pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<(), String> {
-    if FORCE.load(Relaxed) {
+pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], flags: BuildFlags) -> Result<(), String> {
+    if flags.force {
         return Ok(());
     }
-    memory::check_build(game, &not_built::<G>(dir, tiers), forced_parts()).map_err(|big| refusal(&big))
+    memory::check_build(game, &not_built::<G>(dir, tiers), flags.parts).map_err(|big| refusal(&big))
 }
 
 /// The tiers of `tiers` with no table in `dir`.
@@ -144,14 +63,14 @@ fn free_disk(dir: &Path) -> Option<u64> {
 /// What a build of `tiers` in `dir` still has to do, said on standard error: positions,
 /// peak memory, new bytes on disk, a rough time; refused (unless `--force`) when memory or
 /// disk are short.
-pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> {
+fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], flags: BuildFlags) -> Result<()> {
     let todo = not_built::<G>(dir, tiers);
     if todo.is_empty() {
         return Ok(());
     }
     let (free_memory, free_disk) = (memory::available(), free_disk(dir));
-    let need = memory::Need::of(game, &todo, free_memory, forced_parts());
-    check_open_files(need.parts)?;
+    let need = memory::Need::of(game, &todo, free_memory, flags.parts);
+    check_open_files(need.parts, flags.parts.is_some())?;
     let free = |bytes: Option<u64>| bytes.map_or("unknown".to_owned(), |b| memory::human(b as f64));
     errln!(
         "to build: {}, {} {}{}; about {} of memory at the peak, {} on disk, {} \
@@ -166,7 +85,7 @@ pub fn announce<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> 
         free(free_memory),
         free(free_disk),
     );
-    check_disk(dir, need.disk)
+    check_disk(dir, need.disk, flags)
 }
 
 /// Files a build keeps open besides a split tier's parts: the standard streams, the
@@ -175,15 +94,16 @@ const FILES_BESIDE_PARTS: u64 = 16;
 
 /// Refuses a build whose tiers in `parts` parts would open more files than this process
 /// may: a tier in N parts keeps N files open at once (its scratch file and a spill file for
-/// every part after the first), and would otherwise fail at its first tier, mid-build.
-fn check_open_files(parts: usize) -> Result<()> {
+/// every part after the first), and would otherwise fail at its first tier, mid-build;
+/// `parts_given`: whether `--parts` asked for them (its bound is then said).
+fn check_open_files(parts: usize, parts_given: bool) -> Result<()> {
     let Some((soft, hard)) = open_file_limit() else { return Ok(()) };
     let needed = parts as u64 + FILES_BESIDE_PARTS;
     if parts <= 1 || needed <= soft {
         return Ok(());
     }
     let fewer = match soft.saturating_sub(FILES_BESIDE_PARTS) {
-        most if parts_given() && most >= 2 => format!("give --parts at most {most}, or "),
+        most if parts_given && most >= 2 => format!("give --parts at most {most}, or "),
         _ => String::new(),
     };
     let hard = if needed > hard { format!("; {hard} is as high as it goes without root") } else { String::new() };
@@ -211,8 +131,8 @@ fn open_file_limit() -> Option<(u64, u64)> {
 
 /// Refuses, unless `--force`, a build that will write about `bytes` into `dir` when the
 /// file system there has less free: better said before than found at the last tier.
-pub fn check_disk(dir: &Path, bytes: f64) -> Result<()> {
-    if FORCE.load(Relaxed) {
+pub fn check_disk(dir: &Path, bytes: f64, flags: BuildFlags) -> Result<()> {
+    if flags.force {
         return Ok(());
     }
     if let Some(free) = free_disk(dir).filter(|&f| bytes > f as f64) {
@@ -305,19 +225,24 @@ pub fn require_built<G: Game>(game: &G, dir: &Path, root: G::Tier, has: &str, co
 }
 
 /// The tables of `roots` and every tier they reach, in `dir`: finished tiers reused
-/// (after their checks), the rest announced and solved with a bar.
+/// (after their checks), the rest announced and solved with a bar, as `flags` ask.
 /// Also returns the wall time in seconds.
-pub fn tables<G: Game>(game: &G, dir: &Path, roots: &[G::Tier]) -> Result<(Tables<G>, BuildReport, f64)> {
+pub fn tables<G: Game>(
+    game: &G,
+    dir: &Path,
+    roots: &[G::Tier],
+    flags: BuildFlags,
+) -> Result<(Tables<G>, BuildReport, f64)> {
     let order = retro::order::tier_order(game, roots)?;
     check_access(dir, !not_built::<G>(dir, &order).is_empty())?;
-    announce(game, dir, &order)?;
+    announce(game, dir, &order, flags)?;
     let to_build: u64 =
         order.iter().filter(|&&t| !retro::store::has_tier_file(dir, t)).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build);
     let started = Instant::now();
     let doing = if to_build == 0 { "opening the tables in" } else { "building tables in" };
-    let (tables, report) =
-        build(game, dir, roots, &progress, &options()).with_context(|| format!("{doing} {}", dir.display()))?;
+    let (tables, report) = build(game, dir, roots, &progress, &flags.build_options())
+        .with_context(|| format!("{doing} {}", dir.display()))?;
     progress.finish();
     Ok((tables, report, started.elapsed().as_secs_f64()))
 }

@@ -2,6 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
+use crate::options::{BuildFlags, ForceFlag, LineLength, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
@@ -10,9 +11,8 @@ use games::kalah::notation::{self, picture};
 use games::kalah::{Position, Rules};
 use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
-use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan, Search, Solver, SolverError};
+use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan, Search, Solver, SolverError, Turn};
 use serde_json::json;
-use std::path::PathBuf;
 use std::time::Instant;
 use tablebase::registry;
 use tablebase::report::{
@@ -92,7 +92,8 @@ impl EndgameSeeds {
                   transposition table runs from the position down to the tables.\n\n\
                   Moves are named by the mover's pit, 1 to M from his left as he faces the board (pit M is \
                   next to his store). A move whose last seed lands in the mover's store earns another turn; \
-                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`.\n\n\
+                  the turn is written with the further choices joined by `-`, as the literature does: `3-6`; \
+                  --max-line counts such a turn as one move.\n\n\
                   Position notation (--position): `<South pits>/<North pits> <South store>-<North store> <S|N>`, \
                   each row from its owner's pit 1, e.g. `4,4,4,4,4,4/4,4,4,4,4,4 0-0 S` (the start of \
                   Kalah(6,4)). South moves first.\n\n\
@@ -149,9 +150,8 @@ pub struct KalahArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
+    #[command(flatten)]
+    tables: TablesRoot,
     /// Print one JSON object on standard output instead of text (progress still goes to
     /// standard error).
     #[arg(long)]
@@ -161,11 +161,10 @@ pub struct KalahArgs {
     /// both for Kalah(6,4) and (6,5)).
     #[arg(long)]
     value_only: bool,
-    /// Longest principal line printed, in turns.
-    #[arg(long, default_value_t = 200)]
-    max_line: usize,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    line: LineLength,
+    #[command(flatten)]
+    pub force: ForceFlag,
 }
 
 fn rules(args: &KalahArgs) -> Result<Rules> {
@@ -222,9 +221,9 @@ fn announce(plan: &Plan, seeds: u32) {
     }
 }
 
-/// Builds (or reuses) the tables of `plan` with a progress bar.
-pub fn build(plan: Plan) -> Result<Solver> {
-    crate::build::check_disk(plan.dir(), plan.bytes_to_build())?;
+/// Builds (or reuses) the tables of `plan` with a progress bar, as `flags` ask.
+pub fn build(plan: Plan, flags: BuildFlags) -> Result<Solver> {
+    crate::build::check_disk(plan.dir(), plan.bytes_to_build(), flags)?;
     let progress = BuildProgress::new(plan.positions_to_build());
     let solver = plan.build(&progress).map_err(naming_the_option)?;
     progress.finish();
@@ -318,81 +317,158 @@ fn outcome_word(margin: i32) -> &'static str {
     }
 }
 
-pub fn run(args: KalahArgs) -> Result<()> {
-    let rules = rules(&args)?;
-    let (position, m) = match &args.position {
+/// The position asked about (`--position`, else the start of `--pits` and `--seeds`) and
+/// its pits a row.
+fn position(args: &KalahArgs) -> Result<(Position, usize)> {
+    match &args.position {
         Some(text) => {
             let p =
                 notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
             if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
                 bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
             }
-            (p, p.pits())
+            Ok((p, p.pits()))
         }
         None => {
             let m = args.pits.unwrap_or(6);
-            (Position::start(m, args.seeds)?, m)
+            Ok((Position::start(m, args.seeds)?, m))
         }
-    };
-    // The seeds a pit of a start, however it was given (--seeds, or its position).
-    let start_seeds = position.start_seeds();
+    }
+}
+
+/// The seeds of the largest boards the endgame tables hold, for a position of `total`
+/// seeds in the pits on `m` pits a row: all of them with `--table`, `--endgame-seeds`,
+/// none for a game already `over` (its value is what the stores and rows hold), else as
+/// many as fit.
+fn endgame_seeds(args: &KalahArgs, m: usize, total: u32, tt_bits: u32, rules: &Rules, over: bool) -> u32 {
+    match (args.table, args.endgame_seeds) {
+        (true, _) => total,
+        (false, Some(EndgameSeeds::Up(k))) => k.min(total),
+        (false, _) if over => 0,
+        (false, _) => auto_endgame_seeds(m, total, tt_bits, rules),
+    }
+}
+
+/// A position's value, its turns' (unless `--value-only`), and its principal line.
+struct Answer {
+    margin: i32,
+    /// `None` with --value-only: not computed.
+    turns: Option<Vec<Turn>>,
+    line: Vec<String>,
+    /// The positions along the line, the position first.
+    positions: Vec<Position>,
+}
+
+/// Searches `position` (with a spinner, from `started`) for what `args` ask: its margin,
+/// every turn's unless `--value-only`, and the line.
+fn answer(
+    args: &KalahArgs,
+    solver: &Solver,
+    search: Option<&Search>,
+    position: &Position,
+    started: Instant,
+) -> Result<Answer> {
+    // Only a search of the position alone narrows its own bounds as it goes.
+    let root = args.value_only.then_some(position);
+    with_search_progress(search, root, started, |say| {
+        let (margin, turns) = if args.value_only {
+            let margin = solver.margin(search, position)?;
+            say(format!("value: {margin:+}"));
+            (margin, None)
+        } else {
+            if position.seeds_in_pits() > LARGE_INSTANCE {
+                say("every move's exact margin: on an instance this large the worse moves can take hours \
+                     (--value-only: the value and the line alone)"
+                    .to_string());
+            }
+            let (margin, turns) =
+                solver.margin_and_turns(search, position, &|(name, _, v)| say(format!("move {name}: {v:+}")))?;
+            (margin, Some(turns))
+        };
+        let (line, positions) = solver.principal_line(search, position, margin, args.line.max_line)?;
+        Ok(Answer { margin, turns, line, positions })
+    })
+}
+
+/// What `solve kalah` found for a position, and how.
+struct Solved {
+    /// Pits a row.
+    m: usize,
+    rules: Rules,
+    /// Seeds of the largest boards in the endgame tables.
+    endgame_seeds: u32,
+    /// Whether the game is over at the position.
+    over: bool,
+    answer: Answer,
+    /// Positions reachable from a start, counted with --table.
+    reachable: Option<u64>,
+    /// Boards searched, where a search ran.
+    nodes: Option<u64>,
+    seconds: f64,
+}
+
+impl Solved {
+    /// Whether every position of the game is a table probe (or the game is over).
+    fn strongly(&self, position: &Position) -> bool {
+        self.over || self.endgame_seeds >= position.seeds_in_pits()
+    }
+
+    /// The last position of the principal line.
+    fn line_end(&self) -> &Position {
+        self.answer.positions.last().expect("a line starts with its position")
+    }
+}
+
+pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
+    let rules = rules(&args)?;
+    let (position, m) = position(&args)?;
     let total = position.seeds_in_pits();
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     // A finished game's value is what the stores and rows already hold: unless tables
     // are asked for, none is built for it, and nothing is searched.
     let over = position.final_difference(&rules).is_some();
-    let endgame_seeds = match (args.table, args.endgame_seeds) {
-        (true, _) => total,
-        (false, Some(EndgameSeeds::Up(k))) => k.min(total),
-        (false, _) if over => 0,
-        (false, _) => auto_endgame_seeds(m, total, tt_bits, &rules),
-    };
+    let endgame_seeds = endgame_seeds(&args, m, total, tt_bits, &rules, over);
     let searched = if over { endgame_seeds } else { total };
     let started = Instant::now();
-    let plan = Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.out, m, &rules), tt_bits)?;
+    let plan =
+        Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
     crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
-    let solver = build(plan)?;
+    let solver = build(plan, flags)?;
     let search = solver.search(searched)?;
-    // Only a search of the position alone narrows its own bounds as it goes.
-    let root = args.value_only.then_some(&position);
-    let (margin, turns, line) = with_search_progress(search.as_ref(), root, started, |say| {
-        let (margin, turns) = if args.value_only {
-            let margin = solver.margin(search.as_ref(), &position)?;
-            say(format!("value: {margin:+}"));
-            (margin, None)
-        } else {
-            if total > LARGE_INSTANCE {
-                say("every move's exact margin: on an instance this large the worse moves can take hours \
-                     (--value-only: the value and the line alone)"
-                    .to_string());
-            }
-            let (margin, turns) = solver
-                .margin_and_turns(search.as_ref(), &position, &|(name, _, v)| say(format!("move {name}: {v:+}")))?;
-            (margin, Some(turns))
-        };
-        let line = solver.principal_line(search.as_ref(), &position, margin, args.max_line)?;
-        Ok((margin, turns, line))
-    })?;
-    let reachable = if args.table && start_seeds.is_some() { Some(solver.game().reachable(&position)) } else { None };
+    let answer = answer(&args, &solver, search.as_ref(), &position, started)?;
+    let counts_reachable = args.table && position.start_seeds().is_some();
+    let reachable = counts_reachable.then(|| solver.game().reachable(&position));
+    let nodes = search.as_ref().map(|s| s.nodes());
     let seconds = started.elapsed().as_secs_f64();
-    let strongly = over || endgame_seeds >= total;
-    let mover = position.to_move();
-    let (line, positions) = line;
-    let last = *positions.last().expect("a line starts with its position");
-    let line_ends = last.final_difference(&rules).is_some();
-    let out = PositionReport {
+    let solved = Solved { m, rules, endgame_seeds, over, answer, reachable, nodes, seconds };
+    let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident());
+    let out = report(&solved, &position, tables);
+    if args.json {
+        print_json(&out)?;
+        return Ok(());
+    }
+    print_text(&out, &solved, &position)
+}
+
+/// The report of `position` as `solved`, its tables as `tables` says.
+fn report(solved: &Solved, position: &Position, tables: TablesReport) -> PositionReport {
+    let Solved { m, rules, answer, .. } = solved;
+    // The seeds a pit of a start, however it was given (--seeds, or its position).
+    let start_seeds = position.start_seeds();
+    let last = solved.line_end();
+    PositionReport {
         schema: SCHEMA,
         game: "kalah".to_owned(),
         parameters: json!({"pits": m, "seeds": start_seeds}),
         rules: rules.name(),
         position: position.to_string(),
         start: start_seeds.is_some(),
-        to_move: mover.name().to_lowercase(),
-        over,
-        value: ValueReport::score(margin),
+        to_move: position.to_move().name().to_lowercase(),
+        over: solved.over,
+        value: ValueReport::score(answer.margin),
         // `None` with --value-only: not computed, which an empty list would not say.
-        moves: turns.as_ref().map(|turns| {
+        moves: answer.turns.as_ref().map(|turns| {
             turns
                 .iter()
                 .map(|(name, next, v)| MoveReport {
@@ -403,70 +479,76 @@ pub fn run(args: KalahArgs) -> Result<()> {
                 })
                 .collect()
         }),
-        best: turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone())),
-        line,
+        best: answer.turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == answer.margin).map(|t| t.0.clone())),
+        line: answer.line.clone(),
         line_end: LineEnd {
-            kind: if line_ends { LineEndKind::Over } else { LineEndKind::Cut },
+            kind: if last.final_difference(rules).is_some() { LineEndKind::Over } else { LineEndKind::Cut },
             position: last.to_string(),
             repeats_ply: None,
         },
-        tables: TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident()),
-        reachable: reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
+        tables,
+        reachable: solved.reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
         details: Some(json!({
             "switches": rules.switches(),
-            "endgame_seeds": endgame_seeds,
-            "solved": if strongly { "strongly" } else { "weakly" },
-            "search_nodes": search.as_ref().map(|s| s.nodes()),
-            "seconds": seconds,
+            "endgame_seeds": solved.endgame_seeds,
+            "solved": if solved.strongly(position) { "strongly" } else { "weakly" },
+            "search_nodes": solved.nodes,
+            "seconds": solved.seconds,
         })),
-    };
-    if args.json {
-        print_json(&out)?;
-        return Ok(());
     }
-    let mut notes = Vec::new();
-    if reachable.is_some() {
-        // Printed right below the count it explains.
-        notes.push("(a reachable position is its pits, its stores and the side to move)".to_owned());
-    }
-    if turns.is_none() {
-        notes.push("moves: not valued one by one (--value-only)".to_owned());
-    }
-    notes.push(if over {
-        "solved strongly: the game is over here".to_owned()
-    } else if strongly {
-        format!(
-            "solved strongly: every position of this game is one table probe (boards up to {})",
-            counted(endgame_seeds, "seed", "seeds")
-        )
-    } else {
-        format!(
-            "solved weakly: MTD(f) search above the tables of boards up to {} ({})",
-            counted(endgame_seeds, "seed", "seeds"),
-            counted(search.as_ref().map_or(0, |s| s.nodes()), "node", "nodes")
-        )
-    });
-    notes.push(format!("time: {seconds:.1} s"));
+}
+
+/// Prints `report` of `position` as text, with the notes on how it was `solved`.
+fn print_text(report: &PositionReport, solved: &Solved, position: &Position) -> Result<()> {
+    let Solved { m, rules, .. } = solved;
+    let last = solved.line_end();
     let view = View {
         // Kalah(m, n) names a start; a position has only its pits and its seeds.
-        title: match start_seeds {
+        title: match position.start_seeds() {
             Some(n) => format!("Kalah({m},{n}), rules: {rules}"),
-            None => {
-                format!("Kalah, {m} pits a row, {} in the pits, rules: {rules}", counted(total, "seed", "seeds"))
-            }
+            None => format!(
+                "Kalah, {m} pits a row, {} in the pits, rules: {rules}",
+                counted(position.seeds_in_pits(), "seed", "seeds")
+            ),
         },
-        picture: picture(&position),
+        picture: picture(position),
         rules: None,
-        mover: Some(mover.name().to_owned()),
-        line_end: match last.final_difference(&rules) {
+        mover: Some(position.to_move().name().to_owned()),
+        line_end: match last.final_difference(rules) {
             Some(d) => {
                 format!("game over: final store difference {d:+} for {} ({})", last.to_move().name(), outcome_word(d))
             }
             // A line cut by --max-line: the printer says where.
             None => String::new(),
         },
-        notes,
+        notes: notes(solved, position),
     };
-    print_position(&out, &view)?;
+    print_position(report, &view)?;
     Ok(())
+}
+
+/// The lines printed below a report: what the counts and the moves mean, how the
+/// position was solved and in what time.
+fn notes(solved: &Solved, position: &Position) -> Vec<String> {
+    let mut notes = Vec::new();
+    if solved.reachable.is_some() {
+        // Printed right below the count it explains.
+        notes.push("(a reachable position is its pits, its stores and the side to move)".to_owned());
+    }
+    if solved.answer.turns.is_none() {
+        notes.push("moves: not valued one by one (--value-only)".to_owned());
+    }
+    let boards = counted(solved.endgame_seeds, "seed", "seeds");
+    notes.push(if solved.over {
+        "solved strongly: the game is over here".to_owned()
+    } else if solved.strongly(position) {
+        format!("solved strongly: every position of this game is one table probe (boards up to {boards})")
+    } else {
+        format!(
+            "solved weakly: MTD(f) search above the tables of boards up to {boards} ({})",
+            counted(solved.nodes.unwrap_or(0), "node", "nodes")
+        )
+    });
+    notes.push(format!("time: {:.1} s", solved.seconds));
+    notes
 }

@@ -24,10 +24,10 @@ mod build;
 mod kalah;
 mod njaka;
 use retro::memory;
+mod options;
 mod oware;
 mod printer;
 mod progress;
-mod query;
 mod serve;
 mod tables;
 mod thi;
@@ -36,7 +36,9 @@ mod verify;
 mod verify_positions;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use options::{BuildFlags, CommandFlags, ForceFlag, PartsFlag};
 use printer::counted;
+use std::ffi::OsString;
 use std::io::ErrorKind;
 use std::process::ExitCode;
 
@@ -56,9 +58,9 @@ struct Cli {
     #[arg(long, global = true, value_parser = thread_count)]
     threads: Option<usize>,
     #[command(flatten)]
-    force: build::ForceFlag,
+    force: ForceFlag,
     #[command(flatten)]
-    parts: build::PartsFlag,
+    parts: PartsFlag,
     #[command(subcommand)]
     command: Command,
 }
@@ -80,10 +82,10 @@ enum Command {
 }
 
 impl Command {
-    /// The build flags given after the command: `--force` on the commands that build
-    /// tables, `--parts` on those whose games the outcome engine solves.
-    fn build_flags(&self) -> (Option<&build::ForceFlag>, Option<&build::PartsFlag>) {
-        match self {
+    /// The build flags the command takes after its name: `--force` on the commands that
+    /// build tables, `--parts` on those whose games the outcome engine solves.
+    fn build_flags(&self) -> CommandFlags<'_> {
+        let (force, parts) = match self {
             Command::Thi(args) => (Some(&args.force), Some(&args.parts)),
             Command::Awari(args) => (Some(&args.force), Some(&args.parts)),
             Command::Trias(args) => (Some(&args.force), None),
@@ -91,25 +93,42 @@ impl Command {
             Command::Njaka(args) => (Some(&args.force), None),
             Command::Verify(args) => (Some(args.force()), None),
             Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
+        };
+        CommandFlags { force, parts }
+    }
+
+    /// Runs the command, its builds as `flags` ask.
+    fn run(self, flags: BuildFlags) -> anyhow::Result<()> {
+        match self {
+            Command::Thi(args) => thi::run(args, flags),
+            Command::Kalah(args) => kalah::run(args, flags),
+            Command::Awari(args) => awari::run(args, flags),
+            Command::Trias(args) => trias::run(args, flags),
+            Command::Njaka(args) => njaka::run(args, flags),
+            Command::Verify(args) => verify::run(args, flags),
+            Command::Info(args) => tables::info(args),
+            Command::VerifyTable(args) => tables::verify_table(args),
+            Command::Compact(args) => tables::compact(args),
+            Command::Serve(args) => serve::run(args),
         }
     }
 }
 
 impl Cli {
-    /// A build flag given before a command it does not apply to (after the command,
-    /// the parser itself refuses it): accepted and ignored, it would let a user believe
-    /// a build was split or forced.
-    fn misplaced_flag(&self, name: &str) -> Option<String> {
-        let (force, parts) = self.command.build_flags();
-        if self.parts.given() && parts.is_none() {
-            return Some(format!(
-                "--parts does not apply to `solve {name}`: only thi and awari (--rules trysse or wari) solve their tiers in parts"
-            ));
+    /// The command line `args` (the program's name first) read once: the command with its
+    /// arguments, and the build flags given before and after it as one value
+    /// ([`BuildFlags::read`]). Refused as the parser refuses, with a usage error: also a
+    /// build flag misplaced or given twice, and `--threads` given twice.
+    fn read(args: Vec<OsString>) -> Result<(Cli, BuildFlags), clap::Error> {
+        let conflict = |message: String| Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message);
+        let matches = Cli::command().try_get_matches_from(&args)?;
+        let cli = Cli::from_arg_matches(&matches)?;
+        let name = matches.subcommand_name().unwrap_or_default();
+        let flags = BuildFlags::read(name, (&cli.force, &cli.parts), cli.command.build_flags()).map_err(conflict)?;
+        if threads_given_twice(&args) {
+            return Err(conflict("--threads is given twice, before the command and after it: give it once".to_owned()));
         }
-        if self.force.given() && force.is_none() {
-            return Some(format!("--force does not apply to `solve {name}`, which builds no tables"));
-        }
-        None
+        Ok((cli, flags))
     }
 }
 
@@ -139,51 +158,24 @@ fn thread_count(text: &str) -> Result<usize, String> {
 
 /// Whether `--threads` is given both before the command and after it: the parser refuses
 /// it twice at one level, but across the two it would keep the later silently.
-fn threads_given_twice(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+fn threads_given_twice(args: &[OsString]) -> bool {
     let given = args
-        .take_while(|a| a != "--")
+        .iter()
+        .take_while(|&a| a != "--")
         .filter(|a| a.to_str().is_some_and(|a| a == "--threads" || a.starts_with("--threads=")))
         .count();
     given > 1
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    if let Some(message) = cli.misplaced_flag(matches.subcommand_name().unwrap_or_default()) {
-        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
-    }
-    if threads_given_twice(std::env::args_os()) {
-        let message = "--threads is given twice, before the command and after it: give it once";
-        Cli::command().error(clap::error::ErrorKind::ArgumentConflict, message).exit();
-    }
+    let (cli, flags) = Cli::read(std::env::args_os().collect()).unwrap_or_else(|e| e.exit());
     if let Some(threads) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global() {
             errln!("error: cannot start {threads} threads: {e}");
             return ExitCode::FAILURE;
         }
     }
-    cli.force.apply();
-    cli.parts.apply();
-    let (force, parts) = cli.command.build_flags();
-    if let Some(force) = force {
-        force.apply();
-    }
-    if let Some(parts) = parts {
-        parts.apply();
-    }
-    let result = match cli.command {
-        Command::Thi(args) => thi::run(args),
-        Command::Kalah(args) => kalah::run(args),
-        Command::Awari(args) => awari::run(args),
-        Command::Trias(args) => trias::run(args),
-        Command::Njaka(args) => njaka::run(args),
-        Command::Verify(args) => verify::run(args),
-        Command::Info(args) => tables::info(args),
-        Command::VerifyTable(args) => tables::verify_table(args),
-        Command::Compact(args) => tables::compact(args),
-        Command::Serve(args) => serve::run(args),
-    };
+    let result = cli.command.run(flags);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stopped early (`solve … | head`): quietly, with the status of a
@@ -195,6 +187,51 @@ fn main() -> ExitCode {
         Err(e) => {
             errln!("error: {e:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BuildFlags, Cli};
+
+    /// The build flags of `solve ARGS`, or the usage error, read as `main` reads them.
+    fn flags(args: &[&str]) -> Result<BuildFlags, String> {
+        let args = std::iter::once("solve").chain(args.iter().copied()).map(Into::into).collect();
+        Cli::read(args).map(|(_, flags)| flags).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn build_flags_are_read_from_before_and_after_the_command() {
+        let none = BuildFlags { force: false, parts: None };
+        let both = BuildFlags { force: true, parts: Some(3) };
+        // Neither.
+        assert_eq!(flags(&["thi", "--board", "primus"]), Ok(none));
+        assert_eq!(flags(&["info", "data"]), Ok(none));
+        // Before, after, and one at each place.
+        assert_eq!(flags(&["--force", "--parts", "3", "thi", "--board", "primus"]), Ok(both));
+        assert_eq!(flags(&["thi", "--board", "primus", "--force", "--parts", "3"]), Ok(both));
+        assert_eq!(flags(&["--force", "awari", "--parts", "3"]), Ok(both));
+        assert_eq!(flags(&["--parts", "3", "awari", "--force"]), Ok(both));
+        // Where the command's subcommand takes it.
+        assert_eq!(flags(&["verify", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
+        // --force at both places asks the same twice.
+        assert_eq!(flags(&["--force", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
+    }
+
+    #[test]
+    fn build_flags_misplaced_or_given_twice_are_refused() {
+        for (args, says) in [
+            (&["--parts", "2", "kalah"][..], "--parts does not apply to `solve kalah`"),
+            (&["--force", "info", "data"], "--force does not apply to `solve info`"),
+            (&["--force", "serve"], "--force does not apply to `solve serve`"),
+            (&["--parts", "2", "thi", "--parts", "3"], "--parts is given twice"),
+            (&["--threads", "1", "thi", "--threads", "1"], "--threads is given twice"),
+            // After the command, the parser itself refuses a flag the command does not take.
+            (&["kalah", "--parts", "2"], "unexpected argument '--parts'"),
+        ] {
+            let message = flags(args).expect_err("refused");
+            assert!(message.contains(says), "{args:?}: {message}");
         }
     }
 }

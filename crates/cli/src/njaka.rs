@@ -1,7 +1,7 @@
 //! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
 
+use crate::options::{BuildFlags, ForceFlag, QueryArgs};
 use crate::printer::{counted, print_json, print_position, View};
-use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::njaka::{Direction, Njaka, NjakaError, Position, Variant};
@@ -9,7 +9,7 @@ use games::side::Side;
 use retro::{memory, Game};
 use tablebase::front::{self, Asked};
 use tablebase::registry;
-use tablebase::report::{LineEndKind, TablesReport};
+use tablebase::report::{LineEndKind, PositionReport, TablesReport};
 
 #[derive(Args)]
 #[command(
@@ -49,7 +49,7 @@ pub struct NjakaArgs {
     #[command(flatten)]
     query: QueryArgs,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub force: ForceFlag,
 }
 
 fn variant(name: &str) -> Result<Variant, String> {
@@ -86,7 +86,7 @@ fn position(args: &NjakaArgs) -> Result<(Position, Option<u32>)> {
 }
 
 /// The game indexed up to `position`'s counters, if its tables can be built here.
-fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
+fn game_for(args: &NjakaArgs, position: &Position, flags: BuildFlags) -> Result<Njaka> {
     let (h, n) = (position.holes(), position.counters());
     let game = match Njaka::new(h, args.variant, args.direction, n) {
         Ok(game) => game,
@@ -97,8 +97,8 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     };
     game.check(position)?;
     let tiers = game.tiers_below(n);
-    let dir = registry::njaka_dir(&args.query.out, &game);
-    if let Err(need) = crate::build::check_memory(&game, &dir, &tiers) {
+    let dir = registry::njaka_dir(&args.query.tables.out, &game);
+    if let Err(need) = crate::build::check_memory(&game, &dir, &tiers, flags) {
         bail!(
             "{h} holes with {} ({}) need the tables of {}: {need}",
             counted(n, "counter", "counters"),
@@ -109,33 +109,44 @@ fn game_for(args: &NjakaArgs, position: &Position) -> Result<Njaka> {
     Ok(game)
 }
 
-pub fn run(args: NjakaArgs) -> Result<()> {
+pub fn run(args: NjakaArgs, flags: BuildFlags) -> Result<()> {
     let (position, counters) = position(&args)?;
-    let game = game_for(&args, &position)?;
+    let game = game_for(&args, &position, flags)?;
     // A start given as a position is the start all the same.
     let counters = counters.or_else(|| game.start_counters(&position));
-    let dir = registry::njaka_dir(&args.query.out, &game);
+    let dir = registry::njaka_dir(&args.query.tables.out, &game);
     let root = game.locate(&position).tier;
     if args.query.position.is_some() && !args.query.build {
         let command = format!(
             "`solve njaka --position \"{position}\" --build --variant {} --direction {}{}`",
             args.variant.name(),
             args.direction.name(),
-            registry::out_flag(&args.query.out)
+            registry::out_flag(&args.query.tables.out)
         );
         crate::build::require_built(&game, &dir, root, &counted(root, "counter", "counters"), &command)?;
     }
-    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
     if args.query.verify {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let asked = Asked { game: game.clone(), position, start: counters };
-    let (report, _) = front::report(&game, &tables, &asked, args.query.max_line, tables_report, None)?;
+    let (report, _) = front::report(
+        &game,
+        &tables,
+        &Asked { game: game.clone(), position, start: counters },
+        args.query.line.max_line,
+        tables_report,
+        None,
+    )?;
     if args.query.json {
         print_json(&report)?;
         return Ok(());
     }
+    print_text(&report, &game, &position, counters)
+}
+
+/// Prints `report` of `position` (the start of `counters` a hole, if it is one) as text.
+fn print_text(report: &PositionReport, game: &Njaka, position: &Position, counters: Option<u32>) -> Result<()> {
     let line_end = match report.line_end.kind {
         LineEndKind::Repetition => format!(
             "the position after move {} comes back: play goes on for ever, nothing more captured",
@@ -165,6 +176,6 @@ pub fn run(args: NjakaArgs) -> Result<()> {
         line_end,
         notes: vec!["(values: sets of four still to be captured, the player minus his opponent)".to_owned()],
     };
-    print_position(&report, &view)?;
+    print_position(report, &view)?;
     Ok(())
 }

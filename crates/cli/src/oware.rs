@@ -4,15 +4,16 @@
 
 use crate::awari::{picture, pits, AwariArgs};
 use crate::memory;
+use crate::options::BuildFlags;
 use crate::printer::{print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use games::oware::{Oware, Position, TargetRules};
 use retro::Game;
 use tablebase::front::{self, Asked};
 use tablebase::registry;
-use tablebase::report::TablesReport;
+use tablebase::report::{PositionReport, TablesReport};
 
-pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
+pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     if let Some(k) = args.stones {
         bail!(
             "--stones {k} builds Awari's tables by stones on the board; {} tables depend on the stones in play and \
@@ -27,8 +28,34 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.board.pits_per_row()))?;
-    let seeds = match (args.seeds, position) {
-        (Some(s), _) => s,
+    let game = Oware::new(rules, m, seeds(args.seeds, position.as_ref(), m)?, args.target)?;
+    let position = match position {
+        Some(p) => {
+            game.check(&p)?;
+            p
+        }
+        None => game.start(),
+    };
+    let dir = registry::oware_dir(&args.tables.out, &game);
+    check_memory(&game, &dir, flags)?;
+    let root = game.locate(&position).tier;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
+    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
+    let start = (position == game.start()).then_some(game.seeds());
+    let asked = Asked { game: game.clone(), position, start };
+    let (report, _) = front::report(&game, &tables, &asked, args.line.max_line, tables_report, None)?;
+    if args.json {
+        print_json(&report)?;
+        return Ok(());
+    }
+    print_text(&report, &game, &position)
+}
+
+/// The stones in each pit of the start: `--seeds`, else those of `position`'s game on `m`
+/// pits a row (its stones on the board and captured, which must make a start).
+fn seeds(given: Option<u32>, position: Option<&Position>, m: usize) -> Result<u32> {
+    match (given, position) {
+        (Some(s), _) => Ok(s),
         (None, Some(p)) => {
             let per_pit = 2 * m as u32;
             if p.total() % per_pit != 0 || p.total() == 0 {
@@ -38,33 +65,16 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
                     p.total()
                 );
             }
-            p.total() / per_pit
+            Ok(p.total() / per_pit)
         }
         (None, None) => {
             bail!("give --seeds S to solve the start (with --pits M), or --position (see `solve awari --help`)")
         }
-    };
-    let game = Oware::new(rules, m, seeds, args.target)?;
-    let position = match position {
-        Some(p) => {
-            game.check(&p)?;
-            p
-        }
-        None => game.start(),
-    };
-    let dir = registry::oware_dir(&args.out, &game);
-    check_memory(&game, &dir)?;
-    let root = game.locate(&position).tier;
-    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
-    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    let start = (position == game.start()).then_some(game.seeds());
-    let asked = Asked { game: game.clone(), position, start };
-    let (report, _) = front::report(&game, &tables, &asked, args.max_line, tables_report, None)?;
-    let start = report.start;
-    if args.json {
-        print_json(&report)?;
-        return Ok(());
     }
+}
+
+/// Prints `report` of `position` as text.
+fn print_text(report: &PositionReport, game: &Oware, position: &Position) -> Result<()> {
     let last: Position = report.line_end.position.parse()?;
     let line_end = match (game.end(&last), report.line_end.repeats_ply) {
         (Some(v), _) => format!("game over at {last}: a {} for the player to move", v.outcome()),
@@ -73,7 +83,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
         (None, None) => String::new(),
     };
     let view = View {
-        title: describe(&game),
+        title: describe(game),
         picture: format!(
             "{}\ncaptured: mover {}, opponent {}",
             picture(&position.board),
@@ -81,17 +91,17 @@ pub fn run(rules: TargetRules, args: &AwariArgs) -> Result<()> {
             position.theirs
         ),
         rules: None,
-        mover: start.then(|| "South".to_owned()),
+        mover: report.start.then(|| "South".to_owned()),
         line_end,
         notes: Vec::new(),
     };
-    print_position(&report, &view)?;
+    print_position(report, &view)?;
     Ok(())
 }
 
-fn check_memory(game: &Oware, dir: &std::path::Path) -> Result<()> {
+fn check_memory(game: &Oware, dir: &std::path::Path, flags: BuildFlags) -> Result<()> {
     let tiers = game.all_tiers();
-    if let Err(need) = crate::build::check_memory(game, dir, &tiers) {
+    if let Err(need) = crate::build::check_memory(game, dir, &tiers, flags) {
         bail!("{} on {}x{} needs {need}", game.rules().name(), game.pits_per_row(), game.seeds());
     }
     Ok(())

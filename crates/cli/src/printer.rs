@@ -5,7 +5,7 @@
 use indicatif::HumanCount;
 use retro::memory;
 use serde::Serialize;
-use tablebase::report::{LineEndKind, PositionReport};
+use tablebase::report::{LineEndKind, PositionReport, ReachableReport};
 
 /// Standard output could not be written: a pipe closed early (`solve … | head`) or a full
 /// disk. Returned, not panicked on as `println!` does; a closed pipe ends the run quietly
@@ -80,6 +80,19 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
     } else {
         outln!("value for {mover}: {}", report.value)?;
     }
+    print_moves(report, view)?;
+    print_line(report, view)?;
+    if let Some(r) = &report.reachable {
+        print_reachable(r)?;
+    }
+    for note in &view.notes {
+        outln!("{note}")?;
+    }
+    Ok(())
+}
+
+/// Every move with its value, and the best.
+fn print_moves(report: &PositionReport, view: &View) -> Result<(), StdoutError> {
     if let Some(moves) = report.moves.as_ref().filter(|m| !m.is_empty()) {
         outln!("moves (value for {}):", view.mover.as_deref().unwrap_or("the player to move"))?;
         let width = moves.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(4);
@@ -93,6 +106,11 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
     if let Some(best) = &report.best {
         outln!("best move: {best}")?;
     }
+    Ok(())
+}
+
+/// The principal line and how it ends.
+fn print_line(report: &PositionReport, view: &View) -> Result<(), StdoutError> {
     if report.line.is_empty() {
         outln!("principal line: none")?;
     } else {
@@ -107,24 +125,22 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
             format!("cut after {}, at {}", counted(report.line.len() as u64, "move", "moves"), report.line_end.position)
         }
     };
-    outln!("  then: {end}")?;
-    if let Some(r) = &report.reachable {
-        // Only the counts the game keeps (Trias has no draws, Kalah counts no values).
-        let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
-            .iter()
-            .filter_map(|&(n, word)| n.map(|n| format!("{} {word}", HumanCount(n))))
-            .collect();
-        let positions = counted(r.positions, "position", "positions");
-        if counts.is_empty() {
-            outln!("reachable from the start: {positions}")?;
-        } else {
-            outln!("reachable from the start: {positions} ({} for the player to move)", counts.join(", "))?;
-        }
+    outln!("  then: {end}")
+}
+
+/// The positions reachable from the start, by value where the game counts them.
+fn print_reachable(r: &ReachableReport) -> Result<(), StdoutError> {
+    // Only the counts the game keeps (Trias has no draws, Kalah counts no values).
+    let counts: Vec<String> = [(r.win, "won"), (r.draw, "drawn"), (r.loss, "lost")]
+        .iter()
+        .filter_map(|&(n, word)| n.map(|n| format!("{} {word}", HumanCount(n))))
+        .collect();
+    let positions = counted(r.positions, "position", "positions");
+    if counts.is_empty() {
+        outln!("reachable from the start: {positions}")
+    } else {
+        outln!("reachable from the start: {positions} ({} for the player to move)", counts.join(", "))
     }
-    for note in &view.notes {
-        outln!("{note}")?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

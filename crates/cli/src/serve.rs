@@ -30,7 +30,7 @@ use std::time::Duration;
 )]
 pub struct ServeArgs {
     /// The root of the tables (the directory given to --out when they were built).
-    #[arg(long, default_value = "data")]
+    #[arg(long, default_value = crate::options::DEFAULT_TABLES_ROOT)]
     tables: PathBuf,
     /// Address and port to listen on, HOST:PORT: an IP address or a host name such as
     /// localhost (its first address); port 0: any free port, printed at start.

@@ -181,48 +181,57 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
     Ok(())
 }
 
+/// `solve info` of a directory: a line for each table directory at or below `root`; a
+/// directory that fails is named and the others still listed.
+fn info_directories(root: &Path) -> Result<()> {
+    let dirs = layout::table_dirs(root)?;
+    let mut faults = 0;
+    for dir in &dirs {
+        // One key, each file under its tier's name, as a build would accept them.
+        let (key, files, positions, bytes) = match layout::read_directory(dir) {
+            Ok(layout::Directory { key, files, positions, bytes, .. }) => (key, files, positions, bytes),
+            Err(e) => {
+                errln!("error: {e}");
+                faults += 1;
+                continue;
+            }
+        };
+        outln!(
+            "{}: `{key}`, {}, {}, {}",
+            dir.display(),
+            crate::printer::counted(files.len() as u64, "tier", "tiers"),
+            crate::printer::counted(positions, "position", "positions"),
+            memory::human(bytes as f64)
+        )?;
+        let temporary = temporary_files(dir);
+        if temporary > 0 {
+            errln!(
+                "note: {}: {} of an interrupted build (not tables; a build that writes here removes them, or \
+                 delete them while none runs)",
+                dir.display(),
+                crate::printer::counted(temporary as u64, "temporary file", "temporary files")
+            );
+        }
+        warn_misplaced(&key, dir);
+    }
+    refuse_faults(faults, dirs.len(), "failed the check")
+}
+
+/// The files a build killed while it wrote left in `dir`: no table, but bytes on disk.
+fn temporary_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| retro::store::is_temporary(&e.file_name().to_string_lossy()))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
 pub fn info(args: InfoArgs) -> Result<()> {
     if args.file.is_dir() {
-        let dirs = layout::table_dirs(&args.file)?;
-        let mut faults = 0;
-        for dir in &dirs {
-            // One key, each file under its tier's name, as a build would accept them; a
-            // directory that fails is named and the others still listed.
-            let (key, files, positions, bytes) = match layout::read_directory(dir) {
-                Ok(layout::Directory { key, files, positions, bytes, .. }) => (key, files, positions, bytes),
-                Err(e) => {
-                    errln!("error: {e}");
-                    faults += 1;
-                    continue;
-                }
-            };
-            outln!(
-                "{}: `{key}`, {}, {}, {}",
-                dir.display(),
-                crate::printer::counted(files.len() as u64, "tier", "tiers"),
-                crate::printer::counted(positions, "position", "positions"),
-                memory::human(bytes as f64)
-            )?;
-            // Left by a build killed while it wrote: no table, but bytes on disk.
-            let temporary = std::fs::read_dir(dir)
-                .map(|entries| {
-                    entries
-                        .filter_map(Result::ok)
-                        .filter(|e| retro::store::is_temporary(&e.file_name().to_string_lossy()))
-                        .count()
-                })
-                .unwrap_or(0);
-            if temporary > 0 {
-                errln!(
-                    "note: {}: {} of an interrupted build (not tables; a build that writes here removes them, or \
-                     delete them while none runs)",
-                    dir.display(),
-                    crate::printer::counted(temporary as u64, "temporary file", "temporary files")
-                );
-            }
-            warn_misplaced(&key, dir);
-        }
-        return refuse_faults(faults, dirs.len(), "failed the check");
+        return info_directories(&args.file);
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();

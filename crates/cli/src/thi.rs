@@ -1,12 +1,12 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::memory;
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::thi::{self, notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi};
 use retro::{Game, Tables};
-use std::path::PathBuf;
 use tablebase::front::thi::Start;
 use tablebase::front::{self, Asked};
 use tablebase::registry;
@@ -90,9 +90,8 @@ pub struct ThiArgs {
     /// opponent's (the source says "bears off one or several counters", not whose).
     #[arg(long, value_enum, ignore_case = true, num_args = 0..=1, default_missing_value = "own", value_name = "WHOSE")]
     bonus: Option<BonusArg>,
-    /// Directory holding the tables (created if missing).
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
+    #[command(flatten)]
+    tables: TablesRoot,
     /// Analyse this position instead of the start (see the notation above).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
@@ -103,18 +102,17 @@ pub struct ThiArgs {
     /// After building, check every stored value against its successors.
     #[arg(long)]
     verify: bool,
-    /// Longest principal line printed, in plies.
-    #[arg(long, default_value_t = 200)]
-    max_line: usize,
+    #[command(flatten)]
+    line: LineLength,
     /// Count the positions reachable from the start, by value (done anyway for tables of
     /// up to 10⁹ positions; above that a search about as long as the build). A start's
     /// count: not with --position.
     #[arg(long, conflicts_with = "position")]
     census: bool,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub force: ForceFlag,
     #[command(flatten)]
-    pub parts: crate::build::PartsFlag,
+    pub parts: PartsFlag,
 }
 
 /// Largest table whose reachable census runs without `--census`.
@@ -164,7 +162,7 @@ fn game_for(setup: Setup, rules: Rules, alone: Option<&Position>) -> Result<(Thi
     )
 }
 
-pub fn run(args: ThiArgs) -> Result<()> {
+pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
     let query = match &args.position {
         Some(text) => {
             Some(notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?)
@@ -178,7 +176,7 @@ pub fn run(args: ThiArgs) -> Result<()> {
         Some(BonusArg::Any) => Bonus::Any,
     };
     let rules = Rules { set: args.rules.set(), bonus };
-    let dir = registry::thi_dir(&args.out, setup.size(), rules);
+    let dir = registry::thi_dir(&args.tables.out, setup.size(), rules);
     let alone = query.as_ref().filter(|_| args.board.is_none() && args.size.is_none());
     let (game, answering) = match game_for(setup, rules, alone) {
         Err(e) if query.is_some() && alone.is_none() => {
@@ -193,13 +191,13 @@ pub fn run(args: ThiArgs) -> Result<()> {
     // A position needs its own tier and those below it, not the whole setup's.
     let root = game.locate(query.as_ref().unwrap_or(&setup.start())).tier;
     let needed = retro::order::tier_order(&game, &[root])?;
-    if let Err(need) = crate::build::check_memory(&game, &dir, &needed) {
+    if let Err(need) = crate::build::check_memory(&game, &dir, &needed, flags) {
         match query {
             Some(_) => bail!("the tables of this position need {need}"),
             None => bail!("{} needs {need}", setup.name()),
         }
     }
-    let (tables, report, build_seconds) = crate::build::tables(&game, &dir, &[root])?;
+    let (tables, report, build_seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
 
     if args.verify {
         crate::build::verify_tables(&game, &tables, root, args.json)?;
@@ -238,7 +236,7 @@ fn verdict(
     };
     let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
     let asked = Asked { game: game.clone(), position: start.clone(), start: Some(Start { setup, named: true }) };
-    let (out, _) = front::report(game, tables, &asked, args.max_line, tables_report, reachable)?;
+    let (out, _) = front::report(game, tables, &asked, args.line.max_line, tables_report, reachable)?;
     if args.json {
         print_json(&out)?;
         return Ok(());
@@ -286,7 +284,7 @@ fn analyse(
     let named = setup.filter(|s| *position == s.start()).or_else(|| Setup::of_start(position));
     let start = named.map(|setup| Start { setup, named: false });
     let asked = Asked { game: game.clone(), position: position.clone(), start };
-    let (report, _) = front::report(game, tables, &asked, args.max_line, tables_report, None)?;
+    let (report, _) = front::report(game, tables, &asked, args.line.max_line, tables_report, None)?;
     if args.json {
         print_json(&report)?;
         return Ok(());

@@ -1,14 +1,14 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
+use crate::options::{BuildFlags, ForceFlag, QueryArgs};
 use crate::printer::{counted, print_json, print_position, View};
-use crate::query::QueryArgs;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::trias::{self, Lap, LapEnd, Position, Trias, TriasError};
-use retro::{memory, Game};
+use retro::{memory, Game, Tables};
 use tablebase::front::{self, Asked};
 use tablebase::registry;
-use tablebase::report::{ReachableReport, TablesReport};
+use tablebase::report::{PositionReport, ReachableReport, TablesReport};
 
 #[derive(Args)]
 #[command(
@@ -49,7 +49,7 @@ pub struct TriasArgs {
     #[arg(long)]
     explain: bool,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    pub force: ForceFlag,
 }
 
 /// The position asked about and, for a start, its stones a hole.
@@ -111,55 +111,31 @@ fn game_for(position: &Position) -> Result<Trias> {
     }
 }
 
-pub fn run(args: TriasArgs) -> Result<()> {
+pub fn run(args: TriasArgs, flags: BuildFlags) -> Result<()> {
     let (position, stones) = position(&args)?;
-    let dir = registry::trias_dir(&args.query.out, position.holes());
+    let dir = registry::trias_dir(&args.query.tables.out, position.holes());
     let game = game_for(&position)?;
     let root = game.locate(&position).tier;
     // A position asked without --build builds nothing: the tables it lacks are named, not
     // the memory building them would take.
     if args.query.position.is_some() && !args.query.build {
-        let k = game.holes();
-        let per_hole = trias::stones_a_hole_holding(k, root as u32);
-        let command = if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
-            format!(
-                "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
-                 build just these",
-                registry::out_flag(&args.query.out),
-                3 * k as u32 * per_hole
-            )
-        } else {
-            format!(
-                "`solve trias --position \"{position}\"{} --build` (the start of {per_hole} a hole is past what a \
-                 64-bit index numbers)",
-                registry::out_flag(&args.query.out)
-            )
-        };
+        let command = build_command(&args, &game, root, &position);
         crate::build::require_built(&game, &dir, root, &counted(root, "stone", "stones"), &command)?;
     }
-    if let Err(need) = crate::build::check_memory(&game, &dir, &game.tiers_up_to(root as u32)) {
+    if let Err(need) = crate::build::check_memory(&game, &dir, &game.tiers_up_to(root as u32), flags) {
         bail!("{}: {need}", needs(&position));
     }
-    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root])?;
+    let (tables, build, seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
     if args.query.verify {
         crate::build::verify_tables(&game, &tables, root, args.query.json)?;
     }
     let reachable = match stones {
-        Some(s) => {
-            let cache = tables.dir().join(format!("census-s{s}.txt"));
-            let census = crate::progress::census(&game, &tables, &position, &cache)?;
-            Some(ReachableReport {
-                positions: census.positions,
-                win: Some(census.win),
-                draw: None,
-                loss: Some(census.loss),
-            })
-        }
+        Some(s) => Some(reachable(&game, &tables, &position, s)?),
         None => None,
     };
     let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
     let asked = Asked { game: game.clone(), position, start: stones };
-    let (mut report, _) = front::report(&game, &tables, &asked, args.query.max_line, tables_report, reachable)?;
+    let (mut report, _) = front::report(&game, &tables, &asked, args.query.line.max_line, tables_report, reachable)?;
     if args.explain {
         report.details = Some(front::trias::laps_details(&position));
     }
@@ -167,13 +143,55 @@ pub fn run(args: TriasArgs) -> Result<()> {
         print_json(&report)?;
         return Ok(());
     }
+    print_text(&report, &game, &position, stones, args.explain)
+}
+
+/// The command that builds the tables of `position` (its tier `root` and those below):
+/// the smallest start that holds them where a 64-bit index numbers it, else the position
+/// with `--build`.
+fn build_command(args: &TriasArgs, game: &Trias, root: u8, position: &Position) -> String {
+    let k = game.holes();
+    let per_hole = trias::stones_a_hole_holding(k, root as u32);
+    if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
+        format!(
+            "`solve trias --holes {k} --stones {per_hole}{}` (every tier up to {} stones), or add --build to \
+             build just these",
+            registry::out_flag(&args.query.tables.out),
+            3 * k as u32 * per_hole
+        )
+    } else {
+        format!(
+            "`solve trias --position \"{position}\"{} --build` (the start of {per_hole} a hole is past what a \
+             64-bit index numbers)",
+            registry::out_flag(&args.query.tables.out)
+        )
+    }
+}
+
+/// The positions reachable from the start of `stones` a hole, by value: read from the
+/// tables' census cache, or counted and kept there.
+fn reachable(game: &Trias, tables: &Tables<Trias>, start: &Position, stones: u32) -> Result<ReachableReport> {
+    let cache = tables.dir().join(format!("census-s{stones}.txt"));
+    let census = crate::progress::census(game, tables, start, &cache)?;
+    Ok(ReachableReport { positions: census.positions, win: Some(census.win), draw: None, loss: Some(census.loss) })
+}
+
+/// Prints `report` of `position` (the start of `stones` a hole, if it is one) as text, with
+/// the laps of every move if `explain`.
+fn print_text(
+    report: &PositionReport,
+    game: &Trias,
+    position: &Position,
+    stones: Option<u32>,
+    explain: bool,
+) -> Result<()> {
     let plies = report.line.len();
-    let last = if plies % 2 == 0 { position.to_move() } else { position.to_move().other() };
+    let last = if plies.is_multiple_of(2) { position.to_move() } else { position.to_move().other() };
     let mut notes = Vec::new();
-    if args.explain && !report.moves.as_ref().is_some_and(Vec::is_empty) {
+    if explain && !report.moves.as_ref().is_some_and(Vec::is_empty) {
         notes.push("laps of each move (holes named as in the picture):".to_owned());
-        for (name, laps, removed) in &front::trias::laps(&position) {
-            let text: Vec<String> = laps.iter().map(|lap| lap_text(&position, lap)).collect();
+        for (name, laps, removed) in &front::trias::laps(position) {
+            let text: Vec<String> = laps.iter().map(|lap| lap_text(position, lap)).collect();
             notes.push(format!("  {name}: {}; {removed} off the board", text.join("; ")));
         }
     }
@@ -194,7 +212,7 @@ pub fn run(args: TriasArgs) -> Result<()> {
         line_end: format!("{} (to move) has no legal move and loses; {} wins", last.name(), last.other().name()),
         notes,
     };
-    print_position(&report, &view)?;
+    print_position(report, &view)?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! `solve verify kalah`: recompute the published results and compare, side by side.
 
 use crate::kalah::{build, with_search_progress};
+use crate::options::{BuildFlags, ForceFlag, TablesRoot};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use games::kalah::{Position, Rules};
@@ -54,21 +55,20 @@ struct VerifyKalahArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
+    #[command(flatten)]
+    tables: TablesRoot,
     /// Compute the exact margin of every instance, also where only the outcome is
     /// published (by default those get the outcome alone: one or two null-window
     /// searches, far cheaper than the margin on the largest instances).
     #[arg(long)]
     margins: bool,
     #[command(flatten)]
-    force: crate::build::ForceFlag,
+    force: ForceFlag,
 }
 
 impl VerifyArgs {
     /// `--force`, given after the game.
-    pub fn force(&self) -> &crate::build::ForceFlag {
+    pub fn force(&self) -> &ForceFlag {
         match &self.game {
             VerifyGame::Kalah(a) => &a.force,
             VerifyGame::KalahPositions(a) => &a.force,
@@ -76,10 +76,10 @@ impl VerifyArgs {
     }
 }
 
-pub fn run(args: VerifyArgs) -> Result<()> {
+pub fn run(args: VerifyArgs, flags: BuildFlags) -> Result<()> {
     match args.game {
-        VerifyGame::Kalah(a) => kalah(a),
-        VerifyGame::KalahPositions(a) => crate::verify_positions::run(a),
+        VerifyGame::Kalah(a) => kalah(a, flags),
+        VerifyGame::KalahPositions(a) => crate::verify_positions::run(a, flags),
     }
 }
 
@@ -224,14 +224,12 @@ fn letter(margin: i32) -> char {
     }
 }
 
-fn kalah(args: VerifyKalahArgs) -> Result<()> {
+fn kalah(args: VerifyKalahArgs, flags: BuildFlags) -> Result<()> {
     let rows = read_rows(args.published.as_deref(), PUBLISHED_KALAH, "data/published/kalah.tsv (built in)", parse)?;
-    let mut disagreements = 0;
-    let mut checked = 0;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
-    let within = |row: &Published| row.m <= args.max_pits && 2 * row.m as u32 * row.n <= args.max_seeds;
+    let within = |row: &&Published| row.m <= args.max_pits && 2 * row.m as u32 * row.n <= args.max_seeds;
     // Nothing to check is said before a table is printed, with nothing in it.
-    if !rows.iter().any(within) {
+    if !rows.iter().any(|row| within(&row)) {
         bail!(
             "none of the {} published values is of at most {} pits and {} seeds (--max-pits, --max-seeds)",
             rows.len(),
@@ -248,59 +246,57 @@ fn kalah(args: VerifyKalahArgs) -> Result<()> {
         "margin",
         "time (s)"
     )?;
-    for row in &rows {
-        if !within(row) {
-            continue;
-        }
-        // Bounded: every row passed `Position::start` when it was read.
-        let total = 2 * row.m as u32 * row.n;
-        let rules = Rules::preset(&row.rules)?;
-        let started = Instant::now();
-        let start = Position::start(row.m, row.n)?;
-        let endgame_seeds = args.endgame_seeds.for_instance(row.m, total, tt_bits, &rules);
-        let plan = Plan::new(
-            row.m,
-            rules,
-            endgame_seeds,
-            total,
-            &tablebase::registry::kalah_dir(&args.out, row.m, &rules),
-            tt_bits,
-        )?;
-        let solver = build(plan)?;
-        let search = solver.search(total)?;
-        let (computed, margin) = with_search_progress(search.as_ref(), Some(&start), Instant::now(), |_| {
-            Ok(if row.margin.is_some() || args.margins {
-                // The start's margin alone: one MTD(f) search, which proves the other
-                // turns no better without valuing each exactly.
-                let margin = solver.margin(search.as_ref(), &start)?;
-                (letter(margin), Some(margin))
-            } else {
-                (solver.outcome(search.as_ref(), &start)?, None)
-            })
-        })?;
-        let ok = computed == row.outcome && (row.margin.is_none() || row.margin == margin);
+    let (mut checked, mut disagreements) = (0, 0);
+    for row in rows.iter().filter(within) {
         checked += 1;
-        if !ok {
+        if !check_row(&args, flags, tt_bits, row)? {
             disagreements += 1;
         }
-        let published = match row.margin {
-            Some(p) => format!("{} {p:+}", row.outcome),
-            None => row.outcome.to_string(),
-        };
-        outln!(
-            "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9.1}  {}",
-            format!("Kalah({},{})", row.m, row.n),
-            row.rules,
-            published,
-            computed,
-            margin.map_or("-".to_owned(), |m| format!("{m:+}")),
-            started.elapsed().as_secs_f64(),
-            if ok { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
-        )?;
     }
     outln!("{checked} published values checked, {disagreements} disagreements")?;
     if disagreements > 0 {
         bail!("{disagreements} computed values disagree with the published ones");
     }
     Ok(())
+}
+
+/// Solves the start of one published row, from tables built as `flags` ask and a search
+/// with a transposition table of 2^`tt_bits` entries: its outcome, and its margin where
+/// one is published or `--margins` asks. Prints its line; returns whether it agrees.
+fn check_row(args: &VerifyKalahArgs, flags: BuildFlags, tt_bits: u32, row: &Published) -> Result<bool> {
+    // Bounded: every row passed `Position::start` when it was read.
+    let total = 2 * row.m as u32 * row.n;
+    let rules = Rules::preset(&row.rules)?;
+    let started = Instant::now();
+    let start = Position::start(row.m, row.n)?;
+    let endgame_seeds = args.endgame_seeds.for_instance(row.m, total, tt_bits, &rules);
+    let dir = tablebase::registry::kalah_dir(&args.tables.out, row.m, &rules);
+    let solver = build(Plan::new(row.m, rules, endgame_seeds, total, &dir, tt_bits)?, flags)?;
+    let search = solver.search(total)?;
+    let (computed, margin) = with_search_progress(search.as_ref(), Some(&start), Instant::now(), |_| {
+        Ok(if row.margin.is_some() || args.margins {
+            // The start's margin alone: one MTD(f) search, which proves the other
+            // turns no better without valuing each exactly.
+            let margin = solver.margin(search.as_ref(), &start)?;
+            (letter(margin), Some(margin))
+        } else {
+            (solver.outcome(search.as_ref(), &start)?, None)
+        })
+    })?;
+    let agrees = computed == row.outcome && (row.margin.is_none() || row.margin == margin);
+    let published = match row.margin {
+        Some(p) => format!("{} {p:+}", row.outcome),
+        None => row.outcome.to_string(),
+    };
+    outln!(
+        "{:<11} {:<14} {:>9} {:>9} {:>8} {:>9.1}  {}",
+        format!("Kalah({},{})", row.m, row.n),
+        row.rules,
+        published,
+        computed,
+        margin.map_or("-".to_owned(), |m| format!("{m:+}")),
+        started.elapsed().as_secs_f64(),
+        if agrees { "agrees".to_owned() } else { format!("DISAGREES with {}", row.source) }
+    )?;
+    Ok(agrees)
 }

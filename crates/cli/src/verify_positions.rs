@@ -2,11 +2,12 @@
 //! (not only starts) and compare, one row a position.
 
 use crate::kalah::{build, with_search_progress, EndgameSeeds};
+use crate::options::{BuildFlags, ForceFlag, TablesRoot};
 use crate::verify::read_rows;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use games::kalah::{notation, Position, Rules};
-use search::kalah::{default_tt_bits, Plan};
+use search::kalah::{default_tt_bits, Plan, Search, Solver};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -35,11 +36,10 @@ pub struct VerifyPositionsArgs {
     /// where that would pass a quarter of the free memory).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=36))]
     tt_bits: Option<u32>,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
-    out: PathBuf,
     #[command(flatten)]
-    pub force: crate::build::ForceFlag,
+    tables: TablesRoot,
+    #[command(flatten)]
+    pub force: ForceFlag,
 }
 
 /// One published row.
@@ -112,7 +112,7 @@ fn parse(text: &str, name: &str) -> Result<Vec<Published>> {
     Ok(rows)
 }
 
-pub fn run(args: VerifyPositionsArgs) -> Result<()> {
+pub fn run(args: VerifyPositionsArgs, flags: BuildFlags) -> Result<()> {
     let built_in = "data/published/kalah-positions.tsv (built in)";
     let rows = read_rows(args.published.as_deref(), PUBLISHED_POSITIONS, built_in, parse)?;
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
@@ -124,16 +124,6 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
             args.max_seeds
         );
     }
-    // One set of tables and one search for the rows of one game (pits a row, rules and
-    // seeds), in the file's order: later positions reuse what earlier ones searched.
-    let mut games: Vec<(Game, Vec<&Published>)> = Vec::new();
-    for row in within {
-        let game = (row.position.pits(), row.rules.as_str(), row.seeds());
-        match games.iter_mut().find(|(g, _)| *g == game) {
-            Some((_, rows)) => rows.push(row),
-            None => games.push((game, vec![row])),
-        }
-    }
     outln!(
         "{:<34} {:<14} {:>9} {:>9} {:>5} {:>9}  verdict",
         "position",
@@ -144,53 +134,90 @@ pub fn run(args: VerifyPositionsArgs) -> Result<()> {
         "time (s)"
     )?;
     let (mut checked, mut disagreements) = (0, 0);
-    for ((m, rules, seeds), rows) in &games {
-        let rules = Rules::preset(rules)?;
-        let endgame_seeds = args.endgame_seeds.for_instance(*m, *seeds, tt_bits, &rules);
-        let dir = tablebase::registry::kalah_dir(&args.out, *m, &rules);
-        let solver = build(Plan::new(*m, rules, endgame_seeds, *seeds, &dir, tt_bits)?)?;
-        let search = solver.search(*seeds)?;
-        for row in rows {
-            let started = Instant::now();
-            let (computed, keeps) = with_search_progress(search.as_ref(), Some(&row.position), started, |_| {
-                let computed = solver.margin(search.as_ref(), &row.position)?;
-                // The best move is tested only against a margin that holds: one
-                // null-window test, does the position after its sowing keep the margin?
-                let keeps = match &row.best {
-                    Some((_, next)) if computed == row.margin => {
-                        Some(solver.turn_at_least(search.as_ref(), &row.position, next, row.margin)?)
-                    }
-                    _ => None,
-                };
-                Ok((computed, keeps))
-            })?;
-            checked += 1;
-            let verdict = match (computed == row.margin, keeps) {
-                (true, None | Some(true)) => "agrees".to_owned(),
-                (true, Some(false)) => format!("DISAGREES with {}: its best move loses some of the margin", row.source),
-                (false, _) => format!("DISAGREES with {}", row.source),
-            };
-            if verdict != "agrees" {
-                disagreements += 1;
-            }
-            outln!(
-                "{:<34} {:<14} {:>9} {:>9} {:>5} {:>9.1}  {verdict}",
-                row.position.to_string(),
-                row.rules,
-                format!("{:+}", row.margin),
-                format!("{computed:+}"),
-                match (&row.best, keeps) {
-                    (Some((pit, _)), Some(true)) => format!("{pit} ok"),
-                    (Some((pit, _)), _) => pit.to_string(),
-                    (None, _) => "-".to_owned(),
-                },
-                started.elapsed().as_secs_f64(),
-            )?;
-        }
+    for (game, rows) in &by_game(within) {
+        disagreements += check_game(&args, flags, tt_bits, *game, rows)?;
+        checked += rows.len();
     }
     outln!("{checked} published margins checked, {disagreements} disagreements")?;
     if disagreements > 0 {
         bail!("{disagreements} computed margins disagree with the published ones");
     }
     Ok(())
+}
+
+/// `rows` by the game they are of (pits a row, rules and seeds), in the file's order: one
+/// set of tables and one search answer a game's rows, later positions reusing what
+/// earlier ones searched.
+fn by_game<'a>(rows: Vec<&'a Published>) -> Vec<(Game<'a>, Vec<&'a Published>)> {
+    let mut games: Vec<(Game, Vec<&Published>)> = Vec::new();
+    for row in rows {
+        let game = (row.position.pits(), row.rules.as_str(), row.seeds());
+        match games.iter_mut().find(|(g, _)| *g == game) {
+            Some((_, rows)) => rows.push(row),
+            None => games.push((game, vec![row])),
+        }
+    }
+    games
+}
+
+/// Checks the `rows` of one game, a line each, from one set of tables (built as `flags`
+/// ask) and one search with a transposition table of 2^`tt_bits` entries; returns how
+/// many disagree.
+fn check_game(
+    args: &VerifyPositionsArgs,
+    flags: BuildFlags,
+    tt_bits: u32,
+    game: Game,
+    rows: &[&Published],
+) -> Result<usize> {
+    let (m, rules, seeds) = game;
+    let rules = Rules::preset(rules)?;
+    let endgame_seeds = args.endgame_seeds.for_instance(m, seeds, tt_bits, &rules);
+    let dir = tablebase::registry::kalah_dir(&args.tables.out, m, &rules);
+    let solver = build(Plan::new(m, rules, endgame_seeds, seeds, &dir, tt_bits)?, flags)?;
+    let search = solver.search(seeds)?;
+    let mut disagreements = 0;
+    for row in rows {
+        if !check_row(&solver, search.as_ref(), row)? {
+            disagreements += 1;
+        }
+    }
+    Ok(disagreements)
+}
+
+/// Checks one row: its margin, and its best move where it names one and the margin holds.
+/// Prints its line; returns whether it agrees.
+fn check_row(solver: &Solver, search: Option<&Search>, row: &Published) -> Result<bool> {
+    let started = Instant::now();
+    let (computed, keeps) = with_search_progress(search, Some(&row.position), started, |_| {
+        let computed = solver.margin(search, &row.position)?;
+        // The best move is tested only against a margin that holds: one
+        // null-window test, does the position after its sowing keep the margin?
+        let keeps = match &row.best {
+            Some((_, next)) if computed == row.margin => {
+                Some(solver.turn_at_least(search, &row.position, next, row.margin)?)
+            }
+            _ => None,
+        };
+        Ok((computed, keeps))
+    })?;
+    let verdict = match (computed == row.margin, keeps) {
+        (true, None | Some(true)) => "agrees".to_owned(),
+        (true, Some(false)) => format!("DISAGREES with {}: its best move loses some of the margin", row.source),
+        (false, _) => format!("DISAGREES with {}", row.source),
+    };
+    outln!(
+        "{:<34} {:<14} {:>9} {:>9} {:>5} {:>9.1}  {verdict}",
+        row.position.to_string(),
+        row.rules,
+        format!("{:+}", row.margin),
+        format!("{computed:+}"),
+        match (&row.best, keeps) {
+            (Some((pit, _)), Some(true)) => format!("{pit} ok"),
+            (Some((pit, _)), _) => pit.to_string(),
+            (None, _) => "-".to_owned(),
+        },
+        started.elapsed().as_secs_f64(),
+    )?;
+    Ok(verdict == "agrees")
 }

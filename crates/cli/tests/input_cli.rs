@@ -225,3 +225,13 @@ fn with_a_stream_closed(
     close(&mut child);
     child.wait_with_output().unwrap()
 }
+
+/// `--parts` given before the command and after it: one of the two would be dropped
+/// silently, so the run is refused as `--threads` twice is.
+#[test]
+fn parts_given_twice_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["--parts", "2", "thi", "--board", "primus", "--parts", "3"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--parts is given twice"), "{}", stderr(&out));
+}
