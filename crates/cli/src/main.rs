@@ -19,6 +19,7 @@ macro_rules! errln {
     }};
 }
 
+mod answer;
 mod awari;
 mod build;
 mod kalah;

@@ -167,7 +167,7 @@ fn bad_pits_and_rule_combinations_are_errors() {
     let cases: [(&[&str], &str); 9] = [
         (&["awari", "--pits", "0", "--seeds", "1"], "1 to 6 pits"),
         (&["awari", "--pits", "7", "--stones", "4"], "1 to 6 pits"),
-        (&["awari", "--rules", "trysse", "--pits", "9", "--seeds", "1"], "1 to 6 pits"),
+        (&["awari", "--rules", "trysse", "--pits", "9", "--seeds", "1"], "--pits: 9 is not in 1 to 6"),
         (&["awari", "--target", "5", "--pits", "2", "--seeds", "2"], "only --rules trysse and wari"),
         (&["awari", "--rules", "wari", "--stones", "8"], "--seeds"),
         (&["awari", "--rules", "trysse", "--pits", "3"], "--seeds"),

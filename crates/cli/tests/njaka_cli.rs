@@ -92,7 +92,7 @@ fn njaka_tables_are_found_by_info_and_verify_table() {
 fn bad_input_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 6] = [
-        (&["njaka", "--holes", "6"], "give --holes H and --counters S"),
+        (&["njaka", "--holes", "6"], "--position: give holes and counters (the start) or a position"),
         (&["njaka", "--holes", "5", "--counters", "1"], "5 holes"),
         (&["njaka", "--holes", "12", "--counters", "30"], "at most 255"),
         (&["njaka", "--position", "2s,2x,2n,2n S"], "hole 2"),

@@ -97,7 +97,7 @@ fn a_position_too_large_to_build_here_names_its_missing_tables() {
     let thirty = "4,4,4,4,4,4,4,2,0/0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0 S";
     let out = solve(dir.path(), &["trias", "--position", thirty]);
     let error = stderr(&out);
-    assert!(error.contains(&format!("`solve trias --position \"{thirty}\" --out")), "{error}");
+    assert!(error.contains(&format!("`solve trias --position \"{thirty}\" --build --out")), "{error}");
     assert!(error.contains("the start of 2 a hole is past what a 64-bit index numbers"), "{error}");
 }
 
@@ -141,17 +141,17 @@ fn trias_tables_are_found_by_info_and_verify_table() {
 fn bad_input_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 9] = [
-        (&["trias", "--holes", "3"], "give --holes K and --stones S"),
-        // 36 holes times 2^30 stones: 2^35, not the 0 that 32 bits wrap it to.
-        (&["trias", "--holes", "12", "--stones", "1073741824"], "is 38654705664 stones"),
-        (&["trias", "--holes", "13", "--stones", "1"], "13 holes a row"),
-        (&["trias", "--holes", "12", "--stones", "9"], "at most 255"),
-        (&["trias", "--holes", "3", "--stones", "0"], "--stones 0"),
+        (&["trias", "--holes", "3"], "--position: give holes and stones (the start) or a position"),
+        // 36 holes times 2^30 stones: named as given, not wrapped to 32 bits.
+        (&["trias", "--holes", "12", "--stones", "1073741824"], "--stones: 1073741824 is not in 1 to 255"),
+        (&["trias", "--holes", "13", "--stones", "1"], "--holes: 13 is not in 1 to 12"),
+        (&["trias", "--holes", "12", "--stones", "9"], "more than 255 stones"),
+        (&["trias", "--holes", "3", "--stones", "0"], "--stones: 0 is not in 1 to 255"),
         (&["trias", "--position", "1,1/1,1/1,x S"], "file 2"),
-        (&["trias", "--position", "1,1/1,1/1,1 S", "--holes", "3"], "--holes 3, but the position has 2"),
-        (&["trias", "--position", "1,1/1,1/1,1 S", "--stones", "1"], "the position fixes the stones"),
+        (&["trias", "--position", "1,1/1,1/1,1 S", "--holes", "3"], "the position has 2 holes a row, the request 3"),
+        (&["trias", "--position", "1,1/1,1/1,1 S", "--stones", "1"], "give stones (the start) or a position, not both"),
         // The source's full board: far beyond any table.
-        (&["trias", "--holes", "12", "--stones", "4"], "needs the Trias tables of 3x12 for every number of stones"),
+        (&["trias", "--holes", "12", "--stones", "4"], "the Trias tables of 3x12 for every number of stones"),
     ];
     for (args, expected) in cases {
         let out = solve(dir.path(), args);

@@ -51,6 +51,12 @@ impl FrontEnd for Awari {
         *shown
     }
 
+    fn answering(asked: &Asked<Awari>) -> Result<(Awari, u8), QueryError> {
+        let n = asked.position.stones();
+        let game = Awari::new(asked.game.pits_per_row(), n).map_err(|e| QueryError::Impossible(e.to_string()))?;
+        Ok((game, n as u8))
+    }
+
     fn tier_of(board: &AwariBoard) -> Option<u8> {
         u8::try_from(board.stones()).ok()
     }

@@ -72,6 +72,10 @@ impl FrontEnd for Oware {
         *shown
     }
 
+    fn answering(asked: &Asked<Oware>) -> Result<(Oware, u8), QueryError> {
+        Ok((asked.game.clone(), asked.game.locate(&asked.position).tier))
+    }
+
     fn tier_of(position: &Position) -> Option<u8> {
         u8::try_from(position.board.stones()).ok()
     }

@@ -64,6 +64,22 @@ impl FrontEnd for Thi {
         shown.clone()
     }
 
+    fn answering(asked: &Asked<Thi>) -> Result<(Thi, ThiTier), QueryError> {
+        let (rules, position) = (asked.game.rules(), &asked.position);
+        let answering = match asked.start {
+            Some(Start { setup, .. }) => Thi::for_setup(setup, rules),
+            None => {
+                let counters = position.count(Colour::White).max(position.count(Colour::Black));
+                let holding =
+                    Setup::holding(position.size(), counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
+                Thi::answering(holding, position, rules).map(|(game, _)| game)
+            }
+        };
+        let game = answering.map_err(|e| QueryError::Impossible(e.to_string()))?;
+        let tier = game.locate(position).tier;
+        Ok((game, tier))
+    }
+
     fn tier_of(position: &Position) -> Option<ThiTier> {
         let count = |colour| u8::try_from(position.count(colour)).ok();
         Some(ThiTier::new(count(Colour::White)?, count(Colour::Black)?))

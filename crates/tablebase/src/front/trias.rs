@@ -38,7 +38,13 @@ impl FrontEnd for Trias {
     }
 
     fn command(asked: &Asked<Trias>) -> Result<(String, Option<String>), QueryError> {
-        Ok((command(&asked.position)?, None))
+        command(&asked.position)
+    }
+
+    fn answering(asked: &Asked<Trias>) -> Result<(Trias, u8), QueryError> {
+        let (k, n) = (asked.position.holes(), asked.position.stones());
+        let game = Trias::new(k, n).map_err(|_| beyond_index(k, n))?;
+        Ok((game, n as u8))
     }
 
     fn played(shown: &Position) -> Position {
@@ -188,17 +194,28 @@ fn asked(request: &Request) -> Result<Asked<Trias>, QueryError> {
 /// holding it, else, past what a 64-bit index numbers, the position's own (`--position
 /// … --build`), as `solve trias` builds them. Past that too it is impossible: no command
 /// builds them.
-pub fn command(position: &Position) -> Result<String, QueryError> {
+pub fn command(position: &Position) -> Result<(String, Option<String>), QueryError> {
     let (k, n) = (position.holes(), position.stones());
     let per_hole = games::trias::stones_a_hole_holding(k, n);
-    if Trias::new(k, 3 * k as u32 * per_hole).is_ok() {
-        Ok(format!("solve trias --holes {k} --stones {per_hole}"))
+    let every = 3 * k as u32 * per_hole;
+    if Trias::new(k, every).is_ok() {
+        let note = (every != n).then(|| {
+            format!("every tier up to {every} stones; `solve trias --position … --build` builds just this position's")
+        });
+        Ok((format!("solve trias --holes {k} --stones {per_hole}"), note))
     } else if Trias::new(k, n).is_ok() {
-        Ok(format!("solve trias --position \"{position}\" --build"))
+        let note = format!("the start of {per_hole} a hole is past what a 64-bit index numbers");
+        Ok((format!("solve trias --position \"{position}\" --build"), Some(note)))
     } else {
-        Err(QueryError::Impossible(format!(
-            "the Trias tables of 3x{k} up to {n} stones have more positions than a 64-bit index can number: no \
-             command builds them"
-        )))
+        Err(beyond_index(k, n))
     }
+}
+
+/// Why the tables of 3×`k` up to `n` stones are built by no command.
+fn beyond_index(k: usize, n: u32) -> QueryError {
+    let positions: f64 = (0..=n).map(|t| games::trias::tier_positions(k, t) as f64).sum();
+    QueryError::Impossible(format!(
+        "the Trias tables of 3x{k} for every number of stones from 0 to {n} (about {positions:.3e} positions) have \
+         more positions than a 64-bit index can number: no command builds them"
+    ))
 }

@@ -1,0 +1,138 @@
+//! What every game's subcommand does once it has read its flags into a request (named as
+//! the API names its parameters): the game's front end reads the request, the tables
+//! that answer it are built (or, for a position asked without `--build`, named), checked
+//! on `--verify`, and the report is made and printed, as JSON or as text. A game's own
+//! module declares its flags, gives what only its text shows ([`Subcommand`]) and adds
+//! what only it prints (Trias's laps).
+
+use crate::build::{self, require_built};
+use crate::options::{BuildFlags, QueryArgs};
+use crate::printer::{counted, print_json, print_position, View};
+use anyhow::{bail, Result};
+use retro::{memory, Tables};
+use std::path::Path;
+use tablebase::front::{self, Asked, FrontEnd};
+use tablebase::query::{QueryError, Request};
+use tablebase::registry;
+use tablebase::report::{PositionReport, ReachableReport, TablesReport};
+
+/// What a game's text output shows beyond its front end; each entry is required unless
+/// marked optional.
+pub trait Subcommand: FrontEnd {
+    /// What a position holds, as an error naming the tables it lacks says it ("7 stones").
+    fn holds(position: &Self::Position) -> String;
+
+    /// The position drawn as text.
+    fn picture(&self, shown: &Self::Shown) -> String;
+
+    /// The player to move, by name, where the notation says which player he is.
+    fn mover(asked: &Asked<Self>) -> Option<String>;
+
+    /// How `report`'s line ends, in words (not read for a line cut by `--max-line`).
+    fn line_end(&self, asked: &Asked<Self>, report: &PositionReport) -> Result<String>;
+
+    /// Optional. The positions reachable from a start, by value, where the game counts them.
+    fn reachable(&self, _tables: &Tables<Self>, _asked: &Asked<Self>) -> Result<Option<ReachableReport>> {
+        Ok(None)
+    }
+}
+
+/// What the command line asks beyond the request: where the tables are, whether a
+/// position may build the tables it lacks, whether to verify them, the output and the
+/// longest line.
+pub struct Asking<'a> {
+    /// The tables' root (`--out`).
+    pub out: &'a Path,
+    /// Whether tables a position lacks are built (`--build`) rather than named.
+    pub build: bool,
+    /// `--verify`.
+    pub verify: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `--max-line`.
+    pub max_line: usize,
+}
+
+impl<'a> Asking<'a> {
+    /// What [`QueryArgs`] ask: a start builds its tables, a position only with `--build`.
+    pub fn of(query: &'a QueryArgs) -> Asking<'a> {
+        Asking {
+            out: &query.tables.out,
+            build: query.build || query.position.is_none(),
+            verify: query.verify,
+            json: query.json,
+            max_line: query.line.max_line,
+        }
+    }
+}
+
+/// A position answered: the game indexed for its tables, the request read and the
+/// report.
+pub struct Answered<F: FrontEnd> {
+    /// The game, indexed for the tables.
+    pub game: F,
+    /// The request read.
+    pub asked: Asked<F>,
+    /// The report.
+    pub report: PositionReport,
+}
+
+/// A request of the flags given, in the API's names, leaving out those not given.
+pub fn request(pairs: &[(&str, Option<String>)]) -> Result<Request> {
+    let given = pairs.iter().filter_map(|(name, value)| value.as_ref().map(|v| (*name, v.as_str())));
+    Request::new(given).map_err(refusal)
+}
+
+/// A request refused, as the command line says it: a parameter by its flag.
+pub fn refusal(error: QueryError) -> anyhow::Error {
+    match error {
+        QueryError::Parameter { name, why } => anyhow::anyhow!("--{}: {why}", name.replace('_', "-")),
+        other => anyhow::Error::new(other),
+    }
+}
+
+/// Answers `request`: its tables built (or named), checked if asked, and the report made.
+pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>> {
+    let asked = F::asked(request).map_err(refusal)?;
+    let (game, root) = F::answering(&asked).map_err(refusal)?;
+    let dir = game.directory(asking.out);
+    if !asking.build {
+        let command = match F::command(&asked).map_err(refusal)? {
+            (command, None) => format!("`{command}{}`", registry::out_flag(asking.out)),
+            (command, Some(note)) => format!("`{command}{}` ({note})", registry::out_flag(asking.out)),
+        };
+        require_built(&game, &dir, root, &F::holds(&F::played(&asked.position)), &command)?;
+    }
+    let tiers = retro::order::tier_order(&game, &[root])?;
+    if let Err(need) = build::check_memory(&game, &dir, &tiers, flags) {
+        let tiers = counted(tiers.len() as u64, "tier", "tiers");
+        bail!("{}: the tables of {tiers} need {need}", F::title(&asked));
+    }
+    let (tables, built, seconds) = build::tables(&game, &dir, &[root], flags)?;
+    if asking.verify {
+        build::verify_tables(&game, &tables, root, asking.json)?;
+    }
+    let reachable = game.reachable(&tables, &asked)?;
+    let tables_report = TablesReport::new(&tables, &built, seconds, memory::peak_resident());
+    let (report, _) = front::report(&game, &tables, &asked, asking.max_line, tables_report, reachable)?;
+    Ok(Answered { game, asked, report })
+}
+
+/// Prints `answered`'s report as JSON, or as text with `notes` last.
+pub fn print<F: Subcommand>(answered: &Answered<F>, json: bool, notes: Vec<String>) -> Result<()> {
+    let Answered { game, asked, report, .. } = answered;
+    if json {
+        print_json(report)?;
+        return Ok(());
+    }
+    let view = View {
+        title: F::title(asked),
+        picture: game.picture(&asked.position),
+        rules: None,
+        mover: F::mover(asked),
+        line_end: game.line_end(asked, report)?,
+        notes,
+    };
+    print_position(report, &view)?;
+    Ok(())
+}
