@@ -94,7 +94,8 @@ pub fn refusal(error: QueryError) -> anyhow::Error {
 /// Answers `request`: its tables built (or named), checked if asked, and the report made.
 pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>> {
     let asked = F::asked(request).map_err(refusal)?;
-    let (game, root) = F::answering(&asked).map_err(refusal)?;
+    let (game, roots) = F::answering(&asked).map_err(refusal)?;
+    let root = game.locate(&F::played(&asked.position)).tier;
     let dir = game.directory(asking.out);
     if !asking.build {
         let command = match F::command(&asked).map_err(refusal)? {
@@ -103,12 +104,13 @@ pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFla
         };
         require_built(&game, &dir, root, &F::holds(&F::played(&asked.position)), &command)?;
     }
-    let tiers = retro::order::tier_order(&game, &[root])?;
+    let tiers = retro::order::tier_order(&game, &roots)?;
     if let Err(need) = build::check_memory(&game, &dir, &tiers, flags) {
         let tiers = counted(tiers.len() as u64, "tier", "tiers");
-        bail!("{}: the tables of {tiers} need {need}", F::title(&asked));
+        let command = F::command(&asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
+        bail!("{}: the tables of {tiers}{command} need {need}", F::title(&asked));
     }
-    let (tables, built, seconds) = build::tables(&game, &dir, &[root], flags)?;
+    let (tables, built, seconds) = build::tables(&game, &dir, &roots, flags)?;
     if asking.verify {
         build::verify_tables(&game, &tables, root, asking.json)?;
     }

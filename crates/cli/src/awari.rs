@@ -3,20 +3,19 @@
 //! position and of a small board's start. The target rule sets (`--rules trysse|wari`)
 //! are in [`crate::oware`].
 
+use crate::answer::{self, Asking, Subcommand};
 use crate::memory;
 use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
-use crate::printer::{counted, print_json, print_position, View};
+use crate::printer::{counted, print_json};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::awari::{published_count, Awari, Board, MAX_PITS, START_STONES};
 use games::oware::TargetRules;
-use retro::store;
 use retro::{Game, Tables};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Instant;
-use tablebase::front::{self, Asked};
+use tablebase::front::Asked;
 use tablebase::registry;
 use tablebase::report::{LineEndKind, PositionReport, TablesOnlyReport, TablesReport, TierReport, SCHEMA};
 
@@ -116,6 +115,51 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
         RulesArg::Awari => {}
     }
     refuse_target_options(&args, flags)?;
+    if args.seeds.is_some() && args.stones.is_some() {
+        bail!("--seeds solves the start: give it without --stones");
+    }
+    if args.seeds.is_none() && args.position.is_none() {
+        return tables_only(&args, flags);
+    }
+    if let Some(k) = args.stones {
+        tables_up_to(&args, k, flags)?;
+    }
+    let request = answer::request(&[
+        ("pits", args.pits.map(|m| m.to_string())),
+        ("seeds", args.seeds.map(|s| s.to_string())),
+        ("position", args.position.clone()),
+    ])?;
+    // A start builds its tables; a position is answered from those built (--stones).
+    let asking = Asking {
+        out: &args.tables.out,
+        build: args.seeds.is_some(),
+        verify: false,
+        json: args.json,
+        max_line: args.line.max_line,
+    };
+    let answered = answer::answer::<Awari>(&request, &asking, flags)?;
+    let notes = vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()];
+    answer::print(&answered, args.json, notes)
+}
+
+/// `--stones K` alone: every table up to K stones built, each tier's counts printed (or
+/// their JSON report).
+fn tables_only(args: &AwariArgs, flags: BuildFlags) -> Result<()> {
+    let Some(k) = args.stones else {
+        bail!(
+            "give --seeds S to solve the start, --stones K to build tables, or --position to analyse one (see \
+             `solve awari --help`)"
+        );
+    };
+    if let Some(report) = tables_up_to(args, k, flags)? {
+        print_json(&report)?;
+    }
+    Ok(())
+}
+
+/// `--stones K`: the tables up to K stones on `--pits` a row, built or reused, for a
+/// position asked beside it too.
+fn tables_up_to(args: &AwariArgs, k: u32, flags: BuildFlags) -> Result<Option<TablesOnlyReport>> {
     let position: Option<Board> = match &args.position {
         Some(text) => {
             Some(text.parse().with_context(|| format!("reading the position `{}`", games::echo::excerpt(text)))?)
@@ -123,26 +167,8 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
         None => None,
     };
     let m = pits(args.pits, position.map(|p| p.pits_per_row()))?;
-    if let Some(seeds) = args.seeds {
-        if args.stones.is_some() || position.is_some() {
-            bail!("--seeds solves the start: give it without --stones and --position");
-        }
-        return start(m, seeds, &args, flags);
-    }
-    check_stones(args.stones, position.as_ref())?;
-    let dir = registry::awari_dir(&args.tables.out, m);
-    let stones_report = match args.stones {
-        Some(k) => build_stones(&args, m, k, &dir, flags)?,
-        None => None,
-    };
-    // With --json, a position's report is the one printed.
-    if let Some(p) = position {
-        return answer(&args, m, &p, &dir);
-    }
-    if let Some(report) = stones_report {
-        print_json(&report)?;
-    }
-    Ok(())
+    check_stones(k, position.as_ref())?;
+    build_stones(args, m, k, &registry::awari_dir(&args.tables.out, m), flags)
 }
 
 /// Refuses the options of the target rule sets (`--target`, `--parts`) under Awari's own.
@@ -159,21 +185,13 @@ fn refuse_target_options(args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     Ok(())
 }
 
-/// Refuses a run without `--stones` or a position, `--stones` past the largest board, and
-/// a position with more stones than `--stones` builds tables for.
-fn check_stones(stones: Option<u32>, position: Option<&Board>) -> Result<()> {
-    if stones.is_none() && position.is_none() {
-        bail!(
-            "give --seeds S to solve the start, --stones K to build tables, or --position to analyse one (see \
-             `solve awari --help`)"
-        );
+/// Refuses `--stones` past the largest board, and a position with more stones than
+/// `--stones` builds tables for.
+fn check_stones(k: u32, position: Option<&Board>) -> Result<()> {
+    if k > START_STONES {
+        bail!("--stones {k}: boards here hold at most {START_STONES} stones");
     }
-    if let Some(k) = stones {
-        if k > START_STONES {
-            bail!("--stones {k}: boards here hold at most {START_STONES} stones");
-        }
-    }
-    if let (Some(k), Some(p)) = (stones, position) {
+    if let Some(p) = position {
         if p.stones() > k {
             bail!(
                 "the position has {}: it needs tables up to --stones {}",
@@ -228,80 +246,6 @@ fn build_stones(args: &AwariArgs, m: usize, k: u32, dir: &Path, flags: BuildFlag
     Ok(None)
 }
 
-/// `--position`: the value of `p` on `m` pits a row, every move's and the line, from the
-/// tables already built in `dir` (the tiers it lacks are named, with the command that
-/// builds them).
-fn answer(args: &AwariArgs, m: usize, p: &Board, dir: &Path) -> Result<()> {
-    let n = p.stones();
-    let game = Awari::new(m, n).context("indexing the boards")?;
-    let root = game.locate(p).tier;
-    let pits = if m == MAX_PITS { String::new() } else { format!(" --pits {m}") };
-    let command = format!("`solve awari{pits} --stones {n}{}`", tablebase::registry::out_flag(&args.tables.out));
-    crate::build::require_built(&game, dir, root, &counted(n, "stone", "stones"), &command)?;
-    // The tiers play can reach from here: a capture takes two or three stones, so some
-    // tiers below are never met.
-    let tiers = retro::order::tier_order(&game, &[root])?;
-    let opened = Instant::now();
-    let tables = store::open(&game, dir, &tiers).with_context(|| format!("opening {}", dir.display()))?;
-    let build = retro::store::BuildReport { tiers_reused: tiers.len(), ..Default::default() };
-    let seconds = opened.elapsed().as_secs_f64();
-    let tables_report = TablesReport::new(&tables, &build, seconds, memory::peak_resident());
-    // A start given as a position is the start all the same.
-    let start_seeds = p.start_seeds();
-    let asked = Asked { game: game.clone(), position: *p, start: start_seeds };
-    let (out, _) = front::report(&game, &tables, &asked, args.line.max_line, tables_report, None)?;
-    if args.json {
-        print_json(&out)?;
-        return Ok(());
-    }
-    let title = match start_seeds {
-        Some(seeds) => start_title(m, seeds),
-        None => format!("Awari, {m} pits a row: a position with {}", counted(p.stones(), "stone", "stones")),
-    };
-    print_text(&out, p, title)?;
-    Ok(())
-}
-
-/// The title of the start of `m` pits a row with `seeds` in each, however it was asked for.
-fn start_title(m: usize, seeds: u32) -> String {
-    format!(
-        "Awari {m}x{seeds}: {m} pits a row, {} in each ({}), South to move",
-        counted(seeds, "stone", "stones"),
-        counted(2 * m as u32 * seeds, "stone", "stones")
-    )
-}
-
-/// The start of `m` pits a row with `seeds` in each: every table up to its stones, then
-/// its value for South (the first player), each opening move and the line.
-fn start(m: usize, seeds: u32, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
-    let total = (2 * m as u32).saturating_mul(seeds);
-    if seeds == 0 || total > START_STONES {
-        bail!(
-            "--seeds {seeds}: {m} pits a row hold 1 to {} seeds a pit here ({START_STONES} stones)",
-            START_STONES / (2 * m as u32)
-        );
-    }
-    let board = Board::start(m, seeds)?;
-    let game = Awari::new(m, total).context("indexing the boards")?;
-    let dir = registry::awari_dir(&args.tables.out, m);
-    if let Some(e) = too_big(&game, total, &dir, flags) {
-        bail!(
-            "the start of {m}x{seeds} has {total} stones: it needs every Awari table up to --stones {total}, \
-             and those {e}"
-        );
-    }
-    let (tables, report, seconds) = crate::build::tables(&game, &dir, &game.tiers_up_to(total), flags)?;
-    let tables_report = TablesReport::new(&tables, &report, seconds, memory::peak_resident());
-    let asked = Asked { game: game.clone(), position: board, start: Some(seeds) };
-    let (out, _) = front::report(&game, &tables, &asked, args.line.max_line, tables_report, None)?;
-    if args.json {
-        print_json(&out)?;
-    } else {
-        print_text(&out, &board, start_title(m, seeds))?;
-    }
-    Ok(())
-}
-
 /// Why the tables up to `k` stones not yet in `dir` cannot be built here (as the end of a
 /// sentence), if so.
 fn too_big(game: &Awari, k: u32, dir: &Path, flags: BuildFlags) -> Option<String> {
@@ -348,21 +292,27 @@ fn print_tiers(tiers: &[TierLine]) -> Result<(), crate::printer::StdoutError> {
     )
 }
 
-/// Prints a report of `board` as text under `title`.
-fn print_text(report: &PositionReport, board: &Board, title: String) -> Result<(), crate::printer::StdoutError> {
-    let line_end = match report.line_end.kind {
-        LineEndKind::Repetition => "a position repeats: the stones left are split".to_owned(),
-        _ => "no move: the opponent takes the stones left".to_owned(),
-    };
-    let view = View {
-        title,
-        picture: format!("{}\nstones on the board: {}", picture(board), board.stones()),
-        rules: None,
-        mover: report.start.then(|| "South".to_owned()),
-        line_end,
-        notes: vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()],
-    };
-    print_position(report, &view)
+impl Subcommand for Awari {
+    fn holds(board: &Board) -> String {
+        counted(board.stones(), "stone", "stones")
+    }
+
+    fn picture(&self, board: &Board) -> String {
+        format!("{}\nstones on the board: {}", picture(board), board.stones())
+    }
+
+    /// A position is written from the mover's side and does not say who he is, but at the
+    /// start.
+    fn mover(asked: &Asked<Awari>) -> Option<String> {
+        asked.start.map(|_| "South".to_owned())
+    }
+
+    fn line_end(&self, _: &Asked<Awari>, report: &PositionReport) -> Result<String> {
+        Ok(match report.line_end.kind {
+            LineEndKind::Repetition => "a position repeats: the stones left are split".to_owned(),
+            _ => "no move: the opponent takes the stones left".to_owned(),
+        })
+    }
 }
 
 /// The board as across a table: the opponent's row right to left above the mover's.

@@ -165,14 +165,14 @@ fn trysse_and_wari_solve_the_start_and_positions() {
 fn bad_pits_and_rule_combinations_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 9] = [
-        (&["awari", "--pits", "0", "--seeds", "1"], "1 to 6 pits"),
+        (&["awari", "--pits", "0", "--seeds", "1"], "--pits: 0 is not in 1 to 6"),
         (&["awari", "--pits", "7", "--stones", "4"], "1 to 6 pits"),
         (&["awari", "--rules", "trysse", "--pits", "9", "--seeds", "1"], "--pits: 9 is not in 1 to 6"),
         (&["awari", "--target", "5", "--pits", "2", "--seeds", "2"], "only --rules trysse and wari"),
         (&["awari", "--rules", "wari", "--stones", "8"], "--seeds"),
         (&["awari", "--rules", "trysse", "--pits", "3"], "--seeds"),
         (&["awari", "--rules", "wari", "--pits", "2", "--seeds", "2", "--target", "9"], "between 1 and the 8"),
-        (&["awari", "--pits", "3", "--position", "1,1,1,1"], "--pits says 3"),
+        (&["awari", "--pits", "3", "--position", "1,1,1,1"], "the position has 2 pits a row, the request 3"),
         (&["awari", "--rules", "trysse", "--pits", "2", "--seeds", "2", "--position", "2,2,2,2 1-0"], "9 stones"),
     ];
     for (args, message) in cases {

@@ -20,7 +20,8 @@ fn kalah_and_awari_positions_starting_with_a_hyphen_reach_their_parser() {
         // Exit 2 with "unexpected argument" would be the argument parser taking the
         // position for a flag; the position's own reader must refuse it (exit 1).
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains("reading"), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("reading") || err.contains("malformed position"), "{args:?}: {err}");
     }
 }
 
@@ -102,7 +103,9 @@ fn a_huge_bad_input_is_not_echoed_whole() {
         assert!(!out.status.success());
         let err = stderr(&out);
         assert!(err.len() < 1_000, "{game}: {} bytes of error", err.len());
-        assert!(err.contains("100000 characters"), "{game}: {err}");
+        // Named by its length: cut to an excerpt, or refused whole as past what a request
+        // takes (the server's limit, for a game whose flags are read as a request).
+        assert!(err.contains("100000 characters") || err.contains("longer than 1024 bytes"), "{game}: {err}");
     }
 }
 

@@ -92,10 +92,11 @@ pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
     /// `asked`, and what it costs where that is far from small.
     fn command(asked: &Asked<Self>) -> Result<(String, Option<String>), QueryError>;
 
-    /// Required. The game indexed for the tables that answer `asked`, and the tier of its
-    /// position: the root of what a command builds. An error where no 64-bit index
-    /// numbers them (no command builds them).
-    fn answering(asked: &Asked<Self>) -> Result<(Self, Self::Tier), QueryError>;
+    /// Required. The game indexed for the tables that answer `asked`, and the tiers a
+    /// command builds for it (with every tier they reach): its position's, or all of a
+    /// start's board where the game's directories hold them whole. An error where no
+    /// 64-bit index numbers them (no command builds them).
+    fn answering(asked: &Asked<Self>) -> Result<(Self, Vec<Self::Tier>), QueryError>;
 
     /// Required. The game's position of a shown one.
     fn played(shown: &Self::Shown) -> Self::Position;

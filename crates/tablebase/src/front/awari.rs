@@ -51,10 +51,16 @@ impl FrontEnd for Awari {
         *shown
     }
 
-    fn answering(asked: &Asked<Awari>) -> Result<(Awari, u8), QueryError> {
+    fn answering(asked: &Asked<Awari>) -> Result<(Awari, Vec<u8>), QueryError> {
         let n = asked.position.stones();
         let game = Awari::new(asked.game.pits_per_row(), n).map_err(|e| QueryError::Impossible(e.to_string()))?;
-        Ok((game, n as u8))
+        // A start's directory is whole, as `--stones` builds it: every tier up to its
+        // stones, those no capture reaches from it too.
+        let tiers = match asked.start {
+            Some(_) => game.tiers_up_to(n),
+            None => vec![n as u8],
+        };
+        Ok((game, tiers))
     }
 
     fn tier_of(board: &AwariBoard) -> Option<u8> {

@@ -66,10 +66,10 @@ impl FrontEnd for Kalah {
         shown.board()
     }
 
-    fn answering(asked: &Asked<Kalah>) -> Result<(Kalah, u16), QueryError> {
+    fn answering(asked: &Asked<Kalah>) -> Result<(Kalah, Vec<u16>), QueryError> {
         let (m, rules, n) = (asked.game.pits(), *asked.game.rules(), asked.position.seeds_in_pits());
         let game = Kalah::new(m, n, rules).map_err(|e| QueryError::Impossible(e.to_string()))?;
-        Ok((game, n as u16))
+        Ok((game, vec![n as u16]))
     }
 
     fn tier_of(board: &KalahBoard) -> Option<u16> {

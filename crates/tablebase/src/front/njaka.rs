@@ -56,11 +56,11 @@ impl FrontEnd for Njaka {
         *shown
     }
 
-    fn answering(asked: &Asked<Njaka>) -> Result<(Njaka, u8), QueryError> {
+    fn answering(asked: &Asked<Njaka>) -> Result<(Njaka, Vec<u8>), QueryError> {
         let (game, position) = (&asked.game, &asked.position);
         let n = position.counters();
         match Njaka::new(game.holes(), game.variant(), game.direction(), n) {
-            Ok(game) => Ok((game, n as u8)),
+            Ok(game) => Ok((game, vec![n as u8])),
             Err(NjakaError::Index(_)) => Err(QueryError::Impossible(format!(
                 "{} holes with {}: more positions than a 64-bit index numbers",
                 game.holes(),

@@ -72,8 +72,8 @@ impl FrontEnd for Oware {
         *shown
     }
 
-    fn answering(asked: &Asked<Oware>) -> Result<(Oware, u8), QueryError> {
-        Ok((asked.game.clone(), asked.game.locate(&asked.position).tier))
+    fn answering(asked: &Asked<Oware>) -> Result<(Oware, Vec<u8>), QueryError> {
+        Ok((asked.game.clone(), vec![asked.game.locate(&asked.position).tier]))
     }
 
     fn tier_of(position: &Position) -> Option<u8> {

@@ -64,7 +64,7 @@ impl FrontEnd for Thi {
         shown.clone()
     }
 
-    fn answering(asked: &Asked<Thi>) -> Result<(Thi, ThiTier), QueryError> {
+    fn answering(asked: &Asked<Thi>) -> Result<(Thi, Vec<ThiTier>), QueryError> {
         let (rules, position) = (asked.game.rules(), &asked.position);
         let answering = match asked.start {
             Some(Start { setup, .. }) => Thi::for_setup(setup, rules),
@@ -77,7 +77,7 @@ impl FrontEnd for Thi {
         };
         let game = answering.map_err(|e| QueryError::Impossible(e.to_string()))?;
         let tier = game.locate(position).tier;
-        Ok((game, tier))
+        Ok((game, vec![tier]))
     }
 
     fn tier_of(position: &Position) -> Option<ThiTier> {

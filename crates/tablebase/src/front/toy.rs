@@ -66,8 +66,8 @@ impl FrontEnd for Toy<i16> {
         *shown
     }
 
-    fn answering(asked: &Asked<Toy<i16>>) -> Result<(Toy<i16>, u8), QueryError> {
-        Ok((asked.game, asked.position.stones))
+    fn answering(asked: &Asked<Toy<i16>>) -> Result<(Toy<i16>, Vec<u8>), QueryError> {
+        Ok((asked.game, vec![asked.position.stones]))
     }
 
     fn tier_of(position: &Pile) -> Option<u8> {

@@ -41,10 +41,10 @@ impl FrontEnd for Trias {
         command(&asked.position)
     }
 
-    fn answering(asked: &Asked<Trias>) -> Result<(Trias, u8), QueryError> {
+    fn answering(asked: &Asked<Trias>) -> Result<(Trias, Vec<u8>), QueryError> {
         let (k, n) = (asked.position.holes(), asked.position.stones());
         let game = Trias::new(k, n).map_err(|_| beyond_index(k, n))?;
-        Ok((game, n as u8))
+        Ok((game, vec![n as u8]))
     }
 
     fn played(shown: &Position) -> Position {
