@@ -161,7 +161,7 @@ where
 mod outcome {
     use super::*;
     use games::oware::{Oware, TargetRules};
-    use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
+    use games::thi::{Bonus, RuleSet, Rules, Setup, Thi, ThiTier};
     use games::trias::Trias;
     use retro::Value;
 
@@ -235,6 +235,25 @@ mod outcome {
         }
     }
 
+    /// Every rule set without bonus moves, on the tiers of up to two counters a side
+    /// searched above the tables of fewer: play there goes round in cycles.
+    #[test]
+    fn thi_cycles_equal_the_tables() {
+        let primus = Setup::named("primus").unwrap();
+        for set in RuleSet::ALL {
+            let game = Thi::for_setup(primus, Rules { set, bonus: Bonus::No }).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let all = game.all_tiers();
+            let full = build(&game, dir.path(), &all);
+            for tier in [ThiTier::new(1, 1), ThiTier::new(2, 1), ThiTier::new(2, 2)] {
+                let partial = store::open(&game, dir.path(), &game.child_tiers(tier)).unwrap();
+                let positions = spread(&every_position(&game, &[tier]), 80);
+                check_above_tables(&game, &full, &partial, &positions);
+                check_small_budgets(&game, &full, &partial, &spread(&positions, 20));
+            }
+        }
+    }
+
     #[test]
     fn thi_primus_starts_equal_the_forward_search() {
         for game in thi_games() {
@@ -263,6 +282,83 @@ mod outcome {
                 let found = unbounded(&game, &none, &start);
                 assert_eq!((found.lower, found.upper), (oracle[&start], oracle[&start]), "{}", game.table_key());
                 assert!(oracle.values().any(|v| *v != Value::Draw));
+            }
+        }
+    }
+}
+
+mod score {
+    use super::*;
+    use games::awari::Awari;
+    use games::kalah::{Kalah, Rules};
+    use games::njaka::{Njaka, Variant};
+
+    /// The game's bounds on a position contain its value, on every position given.
+    fn check_value_bounds<G: Game<Value = i16>>(game: &G, tables: &Tables<G>, positions: &[G::Position]) {
+        for p in positions.iter().filter(|p| game.end(p).is_none()) {
+            let v = tables.value(game, p).unwrap();
+            let (least, most) = game.value_bounds(p).expect("score games here bound their values");
+            assert!(least <= v && v <= most, "{}: {p}: {v} outside {least}..={most}", game.table_key());
+        }
+    }
+
+    #[test]
+    fn toys_equal_their_tables_on_every_position() {
+        for game in [Toy::score(4), Toy::cyclic_score(3), Toy::cyclic_score(5)] {
+            let dir = tempfile::tempdir().unwrap();
+            let all: Vec<u8> = (0..=9).collect();
+            let positions = every_position(&game, &all[4..]);
+            check_game(&game, dir.path(), &all, &all[..4], &positions, 40);
+            let none = store::open(&game, dir.path(), &[]).unwrap();
+            let full = store::open(&game, dir.path(), &all).unwrap();
+            check_above_tables(&game, &full, &none, &every_position(&game, &all[..7]));
+        }
+    }
+
+    #[test]
+    fn kalah_equals_its_tables_on_every_position() {
+        for rules in Rules::PRESETS.map(|(_, r)| r) {
+            for (m, seeds, cut) in [(2, 8, 4), (3, 6, 3)] {
+                let game = Kalah::new(m, seeds, rules).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let all = game.tiers_up_to(seeds);
+                let positions = every_position(&game, &all[cut..]);
+                let full = build(&game, dir.path(), &all);
+                check_value_bounds(&game, &full, &positions);
+                check_game(&game, dir.path(), &all, &all[..cut], &positions, 200);
+            }
+        }
+    }
+
+    #[test]
+    fn awari_equals_its_tables() {
+        for (m, stones, cut) in [(1, 10, 5), (2, 7, 4), (3, 5, 3)] {
+            let game = Awari::new(m, stones).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let all = game.tiers_up_to(stones);
+            let positions = every_position(&game, &all[cut..]);
+            let full = build(&game, dir.path(), &all);
+            check_value_bounds(&game, &full, &positions);
+            check_game(&game, dir.path(), &all, &all[..cut], &spread(&positions, 500), 100);
+            // No tables at all: every board of the smaller tiers.
+            let none = store::open(&game, dir.path(), &[]).unwrap();
+            check_above_tables(&game, &full, &none, &spread(&every_position(&game, &all[..cut + 1]), 200));
+        }
+    }
+
+    #[test]
+    fn njaka_equals_its_tables() {
+        for (h, variant, counters) in [(2, Variant::Standard, 12), (4, Variant::Standard, 9), (4, Variant::Advanced, 8)]
+        {
+            for clockwise in [false, true] {
+                let game = Njaka::new(h, variant, clockwise, counters).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let all: Vec<u8> = (0..=counters as u8).collect();
+                let cut = all.len() - 5;
+                let positions = every_position(&game, &all[cut..]);
+                let full = build(&game, dir.path(), &all);
+                check_value_bounds(&game, &full, &positions);
+                check_game(&game, dir.path(), &all, &all[..cut], &spread(&positions, 500), 100);
             }
         }
     }
