@@ -364,7 +364,8 @@ mod score {
     }
 }
 
-/// Nodes a second of the search on each game, printed (a release build:
+/// Nodes a second of the search on each game, printed, each search stopped after a
+/// minute (the test profile is optimised:
 /// `cargo test --release -p mancala-search --test tree_search -- --ignored --nocapture`).
 mod speed {
     use super::*;
@@ -375,17 +376,51 @@ mod speed {
     where
         G::Value: Scale,
     {
-        let found = unbounded(game, tables, p);
+        let budget = Budget { time: Some(std::time::Duration::from_secs(60)), ..Budget::default() };
+        let found = search(game, tables, p, budget, &mut |_| {}).unwrap();
         println!(
-            "{name}: {}..={} in {} nodes, {} probes, horizon {}, {:.3} s: {:.0} nodes/s",
+            "{name}: {}..={} ({:?}) in {} nodes, {} probes, horizon {}, {:.3} s: {:.0} nodes/s",
             found.lower,
             found.upper,
+            found.stop,
             found.nodes,
             found.probes,
             found.horizon,
             found.seconds,
             found.nodes as f64 / found.seconds
         );
+    }
+
+    #[test]
+    #[ignore]
+    fn nodes_per_second_above_tables() {
+        use games::awari::Awari;
+        use games::kalah::{Kalah, Position, Rules};
+        use games::njaka::{Njaka, Variant};
+        use games::oware::{Oware, TargetRules};
+        let dir = tempfile::tempdir().unwrap();
+        let kalah = Kalah::new(4, 24, Rules::EMPTY_CAPTURE).unwrap();
+        let tables = build(&kalah, &dir.path().join("kalah"), &kalah.tiers_up_to(12));
+        let start = Position::start(4, 3).unwrap().board();
+        measure("Kalah(4,3), tables to 12 seeds", &kalah, &tables, &start);
+        let awari = Awari::new(4, 24).unwrap();
+        let tables = build(&awari, &dir.path().join("awari"), &awari.tiers_up_to(10));
+        measure(
+            "Awari 4 pits, 3 a pit, tables to 10 stones",
+            &awari,
+            &tables,
+            &games::awari::Board::start(4, 3).unwrap(),
+        );
+        let njaka = Njaka::new(4, Variant::Standard, false, 16).unwrap();
+        let tables = build(&njaka, &dir.path().join("njaka"), &(0..=8).collect::<Vec<u8>>());
+        measure("Njaka 4 holes standard, 4 a hole, tables to 8", &njaka, &tables, &njaka.start(4).unwrap());
+        let trias = Trias::new(3, 18).unwrap();
+        let tables = build(&trias, &dir.path().join("trias"), &trias.tiers_up_to(9));
+        measure("Trias 3×3 with 2 a hole, tables to 9 stones", &trias, &tables, &trias.start(2).unwrap());
+        let oware = Oware::new(TargetRules::Trysse, 3, 3, None).unwrap();
+        let all = oware.all_tiers();
+        let tables = build(&oware, &dir.path().join("oware"), &all[..all.len() - 3]);
+        measure("Trysse 3 pits, 3 a pit, top three tiers unbuilt", &oware, &tables, &oware.start());
     }
 
     #[test]

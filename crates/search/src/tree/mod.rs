@@ -32,41 +32,44 @@
 //! 0 still to gain), unless the transposition table alone decides the window there.
 //!
 //! **Why the root's bounds contain its value.** Write `V` for the value the tables
-//! define, and take the search's tree: leaves are ends, probes and transposition bounds
-//! (intervals containing `V` there), nodes cut off at the horizon (the widest bounds,
-//! containing `V`), and repetitions (`ENDLESS`). Call `A` the root's mover and read every
-//! value from `A`'s side; `hi` is what the search answers with every leaf taken at the
-//! end best for `A`, `lo` at the end worst for him.
-//! - *Outcome games.* Let `f(v) = min(v, draw)`. For the moves `A` plays as the tables say
-//!   (a move of value `V`), `hi(q) ≥ f(V(q))` at every node of the tree they leave
-//!   (induction from the leaves: a repetition gives a draw `≥ f(V)`, other leaves contain
-//!   `V`; a ply back is monotone and keeps a draw a draw, so it commutes with `min`, and
-//!   the opponent's value at `V` is the least over his moves). If `V(root)` is a win in
-//!   `d`, `A` moving as the tables say makes the distance fall at every ply of both
-//!   players, so no position repeats in the tree his moves leave, and the same induction
-//!   without repetitions gives `hi(root) ≥ V(root)`. Either way `hi(root) ≥ V(root)`;
-//!   `lo(root) ≤ V(root)` by the same argument for the opponent. So the exact answer of a
-//!   search with no cut-off is `V`, distances included.
-//! - *Score games.* Only tiers with cycles can repeat, and there a move inside the tier
-//!   gains nothing ([`retro::Engine::CyclicScore`], invariant 6 of [`retro::game`]), so a
-//!   repetition leaf values a path whose cycle gained nothing at 0 still to gain: what
-//!   endless play is worth. Below a move that leaves the tier no position of the tier
-//!   comes back, so that child's bounds hold on every path (induction on the tiers).
-//!   Inside the root's tier, the cyclic engine's thresholds ([`retro::cyclic`]) give `A`,
-//!   when `V(root) = v ≥ 1`, a way to force an exit worth `≥ v` that never repeats a
-//!   position (the attractor's ranks fall at every ply), so no repetition leaf lies in
-//!   the tree it leaves and `hi(root) ≥ v`; when `v ≤ 0`, moves of value `V` keep
-//!   `hi(q) ≥ min(V(q), 0)` at every node, as for a draw above. `lo` likewise.
-//! - *Transpositions.* Intersecting a node's bounds with bounds that contain `V` there
-//!   keeps both inequalities at that node, and so at the root.
+//! define and `E` for `ENDLESS`. Take the tree a search looked at below a node `q` (any
+//! node, on any path): its leaves are ends, probes and transposition bounds (intervals
+//! containing `V` there), nodes cut off at the horizon (the widest bounds, containing
+//! `V`), and repetitions (`E`, whatever the position's value). Read every value from the
+//! side of `q`'s mover, `A`; `hi` is what the search answers with every leaf taken at its
+//! end best for `A`, `lo` at its end worst for him.
+//! 1. *`hi(q) ≥ min(V(q), E)` and `lo(q) ≤ max(V(q), E)`, on any path.* Let `A` play the
+//!    moves the tables give (a move worth `V`). At every node of the tree those moves
+//!    leave, `hi ≥ min(V, E)`, by induction from the leaves: a repetition gives `E`,
+//!    other leaves contain `V`. In an outcome game a move's worth is its child's value a
+//!    ply back, monotone and keeping a draw a draw, so it commutes with `min`. In a score
+//!    game a repetition lies in a tier with cycles, where a move inside the tier gains
+//!    nothing and passes the turn (invariant 6 of [`retro::game`]): it commutes with `min`
+//!    too; a move out of the tier leads to a subtree where no position of the path above
+//!    can come back (tiers only fall), a search of its own whose bounds contain `V` by
+//!    induction on the tiers: a leaf here. The opponent's `V` is the least over all his
+//!    moves, and a node cut after some of them answers the least over those. Likewise
+//!    for `lo`.
+//! 2. *At the root of a search, `lo ≤ V ≤ hi`.* If `V(root)` is worth more to `A` than
+//!    endless play, he has moves that never come back to a position: in an outcome game
+//!    the moves the tables give, which make the distance to the end fall at every ply of
+//!    both players; in a score game, inside the root's tier, the cyclic engine's
+//!    attractor for the threshold `V(root)` ([`retro::cyclic`]), whose ranks fall at
+//!    every ply until an exit worth at least `V(root)`. The tree those moves leave, from
+//!    the root, has no repetition leaf, so the induction of 1 gives `hi ≥ V`. If `V(root)`
+//!    is worth at most `E`, 1 gives `hi ≥ min(V, E) = V`. `lo ≤ V` likewise, for the
+//!    opponent. So a search with no cut-off answers `V` exactly, distances included.
+//! 3. *Transpositions.* Intersecting a node's bounds with bounds that contain `V` there
+//!    keeps the inequalities of 1 and 2 at that node, and so at the root.
 //!
-//! What a node proves is thus about its value only if its subtree is a search of its own:
-//! if no repetition below it met a position above it. Each answer carries the shallowest
-//! ply of the path a repetition below met (`anchor`); bounds of a node at ply `k` with
-//! `anchor ≥ k` are those of a search rooted there and hold on every path: they are
-//! stored, and intersected with what was stored. Bounds with `anchor < k` lean on the
-//! path (the graph-history interaction): they are passed up, marked, to the node the
-//! repetition met, and never stored nor intersected with stored bounds.
+//! What a node proves is thus about its value if its subtree is a search of its own: if
+//! no repetition below it met a position above it. Each answer carries the shallowest ply
+//! of the path a repetition below met (`anchor`); bounds of a node at ply `k` with
+//! `anchor ≥ k` are those of a search rooted there: they hold on every path, are stored,
+//! and are intersected with what was stored. Bounds with `anchor < k` lean on the path
+//! (the graph-history interaction): they are passed up, marked, and never intersected
+//! with stored bounds; by 1 they still prove, on every path, an upper bound below `E`
+//! (`hi < E` forces `V ≤ hi`) and a lower one above it, and only those are stored.
 
 mod line;
 mod node;
