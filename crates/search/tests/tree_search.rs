@@ -212,6 +212,30 @@ mod outcome {
     /// them (a draw by endless play from the start). Searches that prove a draw by
     /// repetition without tables take longer under the other rule sets (seconds to
     /// minutes: the `speed` test below).
+    /// Every start of `docs/results.md` (`data/golden/trias-starts.tsv`, which the suite's
+    /// forward search checks), searched with no table, a second each at most: each is
+    /// exact and the published value (Trias games are short).
+    #[test]
+    fn trias_published_starts_equal_the_search() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/golden/trias-starts.tsv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut exact = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let (k, s): (usize, u32) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+            let plies: u16 = f[3].parse().unwrap();
+            let published = if f[2] == "win" { Value::Win(plies) } else { Value::Loss(plies) };
+            let game = Trias::new(k, 3 * k as u32 * s).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let none = store::open(&game, dir.path(), &[]).unwrap();
+            let budget = Budget { time: Some(std::time::Duration::from_secs(1)), ..Budget::default() };
+            let found = search(&game, &none, &game.start(s).unwrap(), budget, &mut |_| {}).unwrap();
+            assert!(found.lower <= published && published <= found.upper, "3×{k} with {s}");
+            exact += usize::from(found.is_exact());
+        }
+        assert_eq!(exact, 25, "every start is exact");
+    }
+
     fn thi_games() -> Vec<Thi> {
         let primus = Setup::named("primus").unwrap();
         let mut games: Vec<Thi> = RuleSet::ALL
@@ -252,6 +276,34 @@ mod outcome {
                 check_small_budgets(&game, &full, &partial, &spread(&positions, 20));
             }
         }
+    }
+
+    /// A search asked to stop from another thread answers at once with bounds that hold,
+    /// and its progress reports come a few times a second with counts that only grow.
+    #[test]
+    fn a_search_stops_when_asked_and_reports_its_progress() {
+        let primus = Setup::named("primus").unwrap();
+        let game = Thi::for_setup(primus, Rules { set: RuleSet::ALL[1], bonus: Bonus::No }).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let none = store::open(&game, dir.path(), &[]).unwrap();
+        let start = primus.start();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut reports = Vec::new();
+        let found = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(700));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            });
+            let budget = Budget { stop: Some(&stop), ..Budget::default() };
+            search(&game, &none, &start, budget, &mut |p| reports.push((p.nodes, p.seconds))).unwrap()
+        });
+        assert_eq!(found.stop, Some(search::tree::Stop::Asked));
+        assert!(found.seconds < 5.0, "stopped after {} s", found.seconds);
+        let value = retro::forward::solve_reachable(&game, &start)[&start];
+        assert!(found.lower <= value && value <= found.upper);
+        assert!((2..=10).contains(&reports.len()), "{} reports in {} s", reports.len(), found.seconds);
+        assert!(reports.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+        assert_eq!(reports.last().unwrap().0, found.nodes);
     }
 
     #[test]
