@@ -355,6 +355,17 @@ pub trait Game: Sync {
         Footprint::of_tier(self, tier)
     }
 
+    /// **Optional.** Bounds on the value of `position`, a position not over, that hold
+    /// whatever is played: in a score game, what the material still in play allows (the
+    /// mover can gain no more than all of it, nor lose more). `None` (the default): no
+    /// bound beyond the value kind's own. A search above the tables gives a position it
+    /// cuts off at its horizon these bounds (`search::tree`), so they must contain the
+    /// position's value; the search's tests check that they contain every table value.
+    fn value_bounds(&self, position: &Self::Position) -> Option<(Self::Value, Self::Value)> {
+        let _ = position;
+        None
+    }
+
     /// **Optional.** A bound on the value codes ([`TableValue::code`]) of `tier`'s
     /// positions, where the game knows one; `None` (the default) where it does not. The
     /// acyclic engine keeps one byte a position instead of two while it solves a tier

@@ -4,3 +4,4 @@
 //! (`retro`), which it uses.
 
 pub mod kalah;
+pub mod tree;

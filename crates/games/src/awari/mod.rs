@@ -134,6 +134,12 @@ impl Game for Awari {
         }));
     }
 
+    /// The difference still to be made is of the stones on the board: within ± them.
+    fn value_bounds(&self, board: &Board) -> Option<(i16, i16)> {
+        let stones = i16::try_from(board.stones()).ok()?;
+        Some((-stones, stones))
+    }
+
     fn lists_unmoves(&self) -> bool {
         true
     }

@@ -299,6 +299,13 @@ impl Game for Njaka {
         out.extend(self.named_moves(position).into_iter().map(|(_, m, _)| m));
     }
 
+    /// Sets of four still to be captured: no more than the fours the counters on the
+    /// board make, by either side.
+    fn value_bounds(&self, position: &Position) -> Option<(i16, i16)> {
+        let sets = i16::try_from(position.counters() / 4).ok()?;
+        Some((-sets, sets))
+    }
+
     /// Moves inside a tier (no capture, or a pass) can come back: scores with cycles.
     fn engine(&self, _tier: u8) -> Engine {
         Engine::CyclicScore
