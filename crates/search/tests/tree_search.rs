@@ -343,7 +343,7 @@ mod score {
     use super::*;
     use games::awari::Awari;
     use games::kalah::{Kalah, Rules};
-    use games::njaka::{Njaka, Variant};
+    use games::njaka::{Direction, Njaka, Variant};
 
     /// The game's bounds on a position contain its value, on every position given.
     fn check_value_bounds<G: Game<Value = i16>>(game: &G, tables: &Tables<G>, positions: &[G::Position]) {
@@ -402,8 +402,8 @@ mod score {
     fn njaka_equals_its_tables() {
         for (h, variant, counters) in [(2, Variant::Standard, 12), (4, Variant::Standard, 9), (4, Variant::Advanced, 8)]
         {
-            for clockwise in [false, true] {
-                let game = Njaka::new(h, variant, clockwise, counters).unwrap();
+            for direction in [Direction::Counterclockwise, Direction::Clockwise] {
+                let game = Njaka::new(h, variant, direction, counters).unwrap();
                 let dir = tempfile::tempdir().unwrap();
                 let all: Vec<u8> = (0..=counters as u8).collect();
                 let cut = all.len() - 5;
@@ -463,7 +463,7 @@ mod speed {
             &tables,
             &games::awari::Board::start(4, 3).unwrap(),
         );
-        let njaka = Njaka::new(4, Variant::Standard, false, 16).unwrap();
+        let njaka = Njaka::new(4, Variant::Standard, games::njaka::Direction::Counterclockwise, 16).unwrap();
         let tables = build(&njaka, &dir.path().join("njaka"), &(0..=8).collect::<Vec<u8>>());
         measure("Njaka 4 holes standard, 4 a hole, tables to 8", &njaka, &tables, &njaka.start(4).unwrap());
         let trias = Trias::new(3, 18).unwrap();
