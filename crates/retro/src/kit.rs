@@ -1,8 +1,8 @@
 //! The invariant kit: the checks every game must pass, whatever its engine, written once
 //! over [`Game`] (the invariants are listed in [`crate::game`]). Each check panics with
 //! the position that breaks it, so a game's tests call them directly; the toy game's
-//! tests (`tests/toy.rs`) run all of them on every engine kind, and every game in `games`
-//! runs them in its own tests.
+//! tests (`tests/integration/toy.rs`) run all of them on every engine kind, and every
+//! game in `games` runs them in its own tests.
 //!
 //! The engines trust these without checking them: a wrong `locate` stores a value under
 //! another position's rank, a move outside the child tiers is probed in a table that is

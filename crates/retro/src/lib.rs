@@ -6,8 +6,13 @@
 //! scores ([`TableValue`]). [`store::build`] solves the tiers in dependency order
 //! ([`order`]), each with the engine the game chooses for it ([`Engine`]: [`solve`],
 //! [`acyclic`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
-//! the rules, [`forward`] is an independent solver for tests, [`census`] counts what is
-//! reachable, and [`line`](mod@line) reads best play back out.
+//! the rules, [`census`] counts what is reachable, and [`line`](mod@line) reads best play
+//! back out.
+//!
+//! The cargo feature `testing` adds the scaffolding that tests of the engines and of the
+//! games share, which a user of the library does not need: `kit` (the invariant checks
+//! every game must pass), `toy` (a toy game with one variant per engine) and `forward`
+//! (plain forward solvers, the oracles the tables are compared with).
 
 pub mod acyclic;
 mod blocks;
@@ -16,8 +21,10 @@ pub mod children;
 mod coded;
 pub mod cyclic;
 pub mod error;
+#[cfg(feature = "testing")]
 pub mod forward;
 pub mod game;
+#[cfg(feature = "testing")]
 pub mod kit;
 pub mod line;
 pub mod memory;
@@ -28,6 +35,7 @@ mod prefetch;
 pub mod solve;
 pub mod store;
 pub mod table;
+#[cfg(feature = "testing")]
 pub mod toy;
 pub mod value;
 pub mod verify;
