@@ -195,7 +195,7 @@ mod outcome {
 
     #[test]
     fn trias_starts_equal_the_forward_search() {
-        // The forward search of the suite (`games/tests/trias_tables.rs`): every start
+        // The forward search of the suite (`games/tests/integration/trias_tables.rs`): every start
         // small enough, searched with no table at all.
         for (k, s) in [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)] {
             let game = Trias::new(k, 3 * k as u32 * s).unwrap();
