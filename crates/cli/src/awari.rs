@@ -322,3 +322,13 @@ pub(crate) fn picture(p: &Board) -> String {
     let row = |cells: &mut dyn Iterator<Item = &u8>| cells.map(|x| format!("{x:>3}")).collect::<String>();
     format!("opponent {}\nmover    {}", row(&mut c[m..].iter().rev()), row(&mut c[..m].iter()))
 }
+
+impl crate::Run for AwariArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(&self.force), parts: Some(&self.parts) }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}

@@ -552,3 +552,13 @@ fn notes(solved: &Solved, position: &Position) -> Vec<String> {
     notes.push(format!("time: {:.1} s", solved.seconds));
     notes
 }
+
+impl crate::Run for KalahArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(&self.force), parts: None }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}

@@ -66,10 +66,46 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Subcommand)]
-// No doc comments on the variants: they would replace the `about` and `long_about` that
-// each subcommand's arguments declare (the notation and examples among them).
-enum Command {
+/// What each subcommand's arguments do: the build flags the command takes after its
+/// name, and its run.
+trait Run {
+    /// `--force` on the commands that build tables, `--parts` on those whose games the
+    /// outcome engine solves.
+    fn build_flags(&self) -> CommandFlags<'_> {
+        CommandFlags { force: None, parts: None }
+    }
+
+    /// Runs the command, its builds as `flags` ask.
+    fn run(self, flags: BuildFlags) -> anyhow::Result<()>;
+}
+
+/// The subcommands, one line each: `Variant(arguments)`, the arguments implementing [`Run`].
+macro_rules! commands {
+    ($($variant:ident($args:ty)),* $(,)?) => {
+        #[derive(Subcommand)]
+        // No doc comments on the variants: they would replace the `about` and `long_about`
+        // that each subcommand's arguments declare (the notation and examples among them).
+        enum Command {
+            $($variant($args)),*
+        }
+
+        impl Command {
+            fn build_flags(&self) -> CommandFlags<'_> {
+                match self {
+                    $(Command::$variant(args) => args.build_flags()),*
+                }
+            }
+
+            fn run(self, flags: BuildFlags) -> anyhow::Result<()> {
+                match self {
+                    $(Command::$variant(args) => args.run(flags)),*
+                }
+            }
+        }
+    };
+}
+
+commands! {
     Thi(thi::ThiArgs),
     Kalah(kalah::KalahArgs),
     Awari(awari::AwariArgs),
@@ -80,39 +116,6 @@ enum Command {
     VerifyTable(tables::VerifyTableArgs),
     Compact(tables::CompactArgs),
     Serve(serve::ServeArgs),
-}
-
-impl Command {
-    /// The build flags the command takes after its name: `--force` on the commands that
-    /// build tables, `--parts` on those whose games the outcome engine solves.
-    fn build_flags(&self) -> CommandFlags<'_> {
-        let (force, parts) = match self {
-            Command::Thi(args) => (Some(&args.force), Some(&args.parts)),
-            Command::Awari(args) => (Some(&args.force), Some(&args.parts)),
-            Command::Trias(args) => (Some(&args.force), None),
-            Command::Kalah(args) => (Some(&args.force), None),
-            Command::Njaka(args) => (Some(&args.force), None),
-            Command::Verify(args) => (Some(args.force()), None),
-            Command::Info(_) | Command::VerifyTable(_) | Command::Compact(_) | Command::Serve(_) => (None, None),
-        };
-        CommandFlags { force, parts }
-    }
-
-    /// Runs the command, its builds as `flags` ask.
-    fn run(self, flags: BuildFlags) -> anyhow::Result<()> {
-        match self {
-            Command::Thi(args) => thi::run(args, flags),
-            Command::Kalah(args) => kalah::run(args, flags),
-            Command::Awari(args) => awari::run(args, flags),
-            Command::Trias(args) => trias::run(args, flags),
-            Command::Njaka(args) => njaka::run(args, flags),
-            Command::Verify(args) => verify::run(args, flags),
-            Command::Info(args) => tables::info(args),
-            Command::VerifyTable(args) => tables::verify_table(args),
-            Command::Compact(args) => tables::compact(args),
-            Command::Serve(args) => serve::run(args),
-        }
-    }
 }
 
 impl Cli {

@@ -95,3 +95,13 @@ impl Subcommand for Njaka {
         })
     }
 }
+
+impl crate::Run for NjakaArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(&self.force), parts: None }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}

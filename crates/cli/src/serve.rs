@@ -85,3 +85,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     errln!("stopped");
     Ok(())
 }
+
+impl crate::Run for ServeArgs {
+    fn run(self, _: crate::options::BuildFlags) -> Result<()> {
+        run(self)
+    }
+}

@@ -329,3 +329,21 @@ fn verify_files(path: &Path) -> Result<()> {
     )?;
     Ok(())
 }
+
+impl crate::Run for InfoArgs {
+    fn run(self, _: crate::options::BuildFlags) -> Result<()> {
+        info(self)
+    }
+}
+
+impl crate::Run for VerifyTableArgs {
+    fn run(self, _: crate::options::BuildFlags) -> Result<()> {
+        verify_table(self)
+    }
+}
+
+impl crate::Run for CompactArgs {
+    fn run(self, _: crate::options::BuildFlags) -> Result<()> {
+        compact(self)
+    }
+}

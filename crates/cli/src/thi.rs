@@ -327,3 +327,13 @@ fn print_text(game: &Thi, title: &str, position: &Position, report: &PositionRep
     print_position(report, &view)?;
     Ok(())
 }
+
+impl crate::Run for ThiArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(&self.force), parts: Some(&self.parts) }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}

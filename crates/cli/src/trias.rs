@@ -124,3 +124,13 @@ fn lap_text(position: &Position, lap: &Lap) -> String {
     };
     format!("{} {} -> {} {end}", name(lap.from), lap.stones, name(lap.last))
 }
+
+impl crate::Run for TriasArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(&self.force), parts: None }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}

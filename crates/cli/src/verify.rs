@@ -300,3 +300,13 @@ fn check_row(args: &VerifyKalahArgs, flags: BuildFlags, tt_bits: u32, row: &Publ
     )?;
     Ok(agrees)
 }
+
+impl crate::Run for VerifyArgs {
+    fn build_flags(&self) -> crate::options::CommandFlags<'_> {
+        crate::options::CommandFlags { force: Some(self.force()), parts: None }
+    }
+
+    fn run(self, flags: BuildFlags) -> Result<()> {
+        run(self, flags)
+    }
+}
