@@ -3,7 +3,7 @@
 //! that answer it are built (or, for a position asked without `--build`, named), checked
 //! on `--verify`, and the report is made and printed, as JSON or as text. A game's own
 //! module declares its flags, gives what only its text shows ([`Subcommand`]) and adds
-//! what only it prints (Trias's laps).
+//! what only it prints (Trias's laps, THI`'s claim).
 
 use crate::build::{self, require_built};
 use crate::options::{BuildFlags, QueryArgs};
@@ -31,15 +31,34 @@ pub trait Subcommand: FrontEnd {
     /// How `report`'s line ends, in words (not read for a line cut by `--max-line`).
     fn line_end(&self, asked: &Asked<Self>, report: &PositionReport) -> Result<String>;
 
-    /// Optional. The positions reachable from a start, by value, where the game counts them.
-    fn reachable(&self, _tables: &Tables<Self>, _asked: &Asked<Self>) -> Result<Option<ReachableReport>> {
+    /// Optional. The positions reachable from a start, by value, where the game counts
+    /// them (`asking`: whether `--census` asks for them, where a game leaves them out
+    /// unasked).
+    fn reachable(
+        &self,
+        _tables: &Tables<Self>,
+        _asked: &Asked<Self>,
+        _asking: &Asking,
+    ) -> Result<Option<ReachableReport>> {
         Ok(None)
+    }
+
+    /// Optional. The title line, where it says more than the front end's
+    /// ([`FrontEnd::title`]): the tables that answer, for a game whose position may be
+    /// answered from a larger setup's.
+    fn heading(&self, asked: &Asked<Self>) -> String {
+        Self::title(asked)
+    }
+
+    /// Optional. The rules in words, where they say more than the report's name for them.
+    fn rules_text(&self) -> Option<String> {
+        None
     }
 }
 
 /// What the command line asks beyond the request: where the tables are, whether a
-/// position may build the tables it lacks, whether to verify them, the output and the
-/// longest line.
+/// position may build the tables it lacks, whether to verify them, whether to count a
+/// start's reachable positions however many, the output and the longest line.
 pub struct Asking<'a> {
     /// The tables' root (`--out`).
     pub out: &'a Path,
@@ -47,6 +66,8 @@ pub struct Asking<'a> {
     pub build: bool,
     /// `--verify`.
     pub verify: bool,
+    /// `--census` (THI`): a start's reachable positions counted, however many.
+    pub census: bool,
     /// `--json`.
     pub json: bool,
     /// `--max-line`.
@@ -60,6 +81,7 @@ impl<'a> Asking<'a> {
             out: &query.tables.out,
             build: query.build || query.position.is_none(),
             verify: query.verify,
+            census: false,
             json: query.json,
             max_line: query.line.max_line,
         }
@@ -114,7 +136,7 @@ pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFla
     if asking.verify {
         build::verify_tables(&game, &tables, root, asking.json)?;
     }
-    let reachable = game.reachable(&tables, &asked)?;
+    let reachable = game.reachable(&tables, &asked, asking)?;
     let tables_report = TablesReport::new(&tables, &built, seconds, memory::peak_resident());
     let (report, _) = front::report(&game, &tables, &asked, asking.max_line, tables_report, reachable)?;
     Ok(Answered { game, asked, report })
@@ -128,9 +150,9 @@ pub fn print<F: Subcommand>(answered: &Answered<F>, json: bool, notes: Vec<Strin
         return Ok(());
     }
     let view = View {
-        title: F::title(asked),
+        title: game.heading(asked),
         picture: game.picture(&asked.position),
-        rules: None,
+        rules: game.rules_text(),
         mover: F::mover(asked),
         line_end: game.line_end(asked, report)?,
         notes,

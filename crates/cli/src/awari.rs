@@ -134,6 +134,7 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
         out: &args.tables.out,
         build: args.seeds.is_some(),
         verify: false,
+        census: false,
         json: args.json,
         max_line: args.line.max_line,
     };

@@ -1,16 +1,15 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
-use crate::memory;
+use crate::answer::{self, Answered, Asking, Subcommand};
 use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
-use crate::printer::{counted, print_json, print_position, View};
-use anyhow::{bail, Context, Result};
+use crate::printer::counted;
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
-use games::thi::{self, notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi};
+use games::thi::{notation, Bonus, Colour, Position, RuleSet, Setup, Thi};
 use retro::{Game, Tables};
-use tablebase::front::thi::Start;
-use tablebase::front::{self, Asked};
-use tablebase::registry;
-use tablebase::report::{PositionReport, ReachableReport, TablesReport};
+use tablebase::front::thi::{shown, Start};
+use tablebase::front::{Asked, FrontEnd};
+use tablebase::report::{PositionReport, ReachableReport};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RulesArg {
@@ -44,6 +43,15 @@ enum BonusArg {
     Own,
     /// For any counter borne off.
     Any,
+}
+
+impl BonusArg {
+    fn bonus(self) -> Bonus {
+        match self {
+            BonusArg::Own => Bonus::Own,
+            BonusArg::Any => Bonus::Any,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -118,214 +126,133 @@ pub struct ThiArgs {
 /// Largest table whose reachable census runs without `--census`.
 const CENSUS_UNASKED: u64 = 1_000_000_000;
 
-/// The setup asked for; without one, the smallest holding `position`, or TRIAS.
-fn setup(args: &ThiArgs, position: Option<&Position>) -> Result<Setup> {
-    let setup = match (args.size, args.height, args.rows, &args.board, position) {
-        (Some(size), Some(height), None, ..) => Setup::Height { size, height },
-        (Some(size), None, Some(rows), ..) => Setup::Rows { size, rows },
-        (Some(_), ..) => bail!("give --size with exactly one of --height or --rows"),
-        (None, _, _, Some(board), _) => Setup::named(board)?,
-        (None, _, _, None, Some(p)) => Setup::holding(p.size(), p.count(Colour::White).max(p.count(Colour::Black)))?,
-        (None, _, _, None, None) => Setup::named("trias")?,
-    };
-    Ok(setup.checked()?)
-}
-
-/// The game of `setup` under `rules`, if its tables can be numbered, and the setup they
-/// are of: for a position asked alone (`alone`, `setup` the smallest holding it), possibly
-/// none, the tables indexed up to its own counters ([`Thi::answering`]).
-fn game_for(setup: Setup, rules: Rules, alone: Option<&Position>) -> Result<(Thi, Option<Setup>)> {
-    let found = match alone {
-        Some(position) => Thi::answering(setup, position, rules),
-        None => Thi::for_setup(setup, rules).map(|game| (game, Some(setup))),
-    };
-    if let Ok(found) = found {
-        return Ok(found);
-    }
-    let (which, whose, size, counters) = match alone {
-        Some(p) => {
-            let (size, counters) = (p.size(), p.count(Colour::White).max(p.count(Colour::Black)) as u8);
-            (
-                format!("this position's tables ({size}×{size}, up to {counters} counters a side) have"),
-                "the",
-                size,
-                counters,
-            )
-        }
-        None => (format!("{} has", setup.name()), "its", setup.size(), setup.counters()),
-    };
-    let total = thi::index::estimated_positions(size, counters);
-    bail!(
-        "{which} about {total:.3e} positions: more than a 64-bit index can number; \
-         {whose} tables would need about {} of disk and far more memory",
-        memory::human(total * thi::TABLE_BYTES_PER_RANK)
-    )
-}
-
 pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
-    let query = match &args.position {
-        Some(text) => {
-            Some(notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?)
-        }
-        None => None,
+    let request = answer::request(&[
+        ("board", board(&args)?),
+        ("rules", Some(args.rules.set().name().to_owned())),
+        ("bonus", args.bonus.map(|b| b.bonus().name().to_owned())),
+        ("position", args.position.clone()),
+    ])?;
+    // A position builds the tables it needs (its tier and those below), as a start does.
+    let asking = Asking {
+        out: &args.tables.out,
+        build: true,
+        verify: args.verify,
+        census: args.census,
+        json: args.json,
+        max_line: args.line.max_line,
     };
-    let setup = setup(&args, query.as_ref())?;
-    let bonus = match args.bonus {
-        None => Bonus::No,
-        Some(BonusArg::Own) => Bonus::Own,
-        Some(BonusArg::Any) => Bonus::Any,
-    };
-    let rules = Rules { set: args.rules.set(), bonus };
-    let dir = registry::thi_dir(&args.tables.out, setup.size(), rules);
-    let alone = query.as_ref().filter(|_| args.board.is_none() && args.size.is_none());
-    let (game, answering) = match game_for(setup, rules, alone) {
-        Err(e) if query.is_some() && alone.is_none() => {
-            bail!("{e}; without --board or --size a position is answered from tables up to its own counters")
-        }
-        found => found?,
-    };
-    if let Some(position) = &query {
-        game.check(position)?;
-    }
-
-    // A position needs its own tier and those below it, not the whole setup's.
-    let root = game.locate(query.as_ref().unwrap_or(&setup.start())).tier;
-    let needed = retro::order::tier_order(&game, &[root])?;
-    if let Err(need) = crate::build::check_memory(&game, &dir, &needed, flags) {
-        match query {
-            Some(_) => bail!("the tables of this position need {need}"),
-            None => bail!("{} needs {need}", setup.name()),
-        }
-    }
-    let (tables, report, build_seconds) = crate::build::tables(&game, &dir, &[root], flags)?;
-
-    if args.verify {
-        crate::build::verify_tables(&game, &tables, root, args.json)?;
-    }
-
-    match query {
-        Some(position) => analyse(&game, &tables, answering, &position, &args, &report, build_seconds),
-        None => verdict(&game, &tables, setup, &args, &report, build_seconds),
-    }
+    let answered = answer::answer::<Thi>(&request, &asking, flags)?;
+    let notes = claim(&answered).into_iter().collect();
+    answer::print(&answered, args.json, notes)
 }
 
-fn verdict(
-    game: &Thi,
-    tables: &Tables<Thi>,
-    setup: Setup,
-    args: &ThiArgs,
-    report: &retro::store::BuildReport,
-    build_seconds: f64,
-) -> Result<()> {
-    let rules = game.rules();
-    let start = setup.start();
-    let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
-    let reachable = if args.census || tables.size().0 <= CENSUS_UNASKED || cache.exists() {
-        let census = crate::progress::census(game, tables, &start, &cache)?;
-        Some(ReachableReport {
-            positions: census.positions,
-            win: Some(census.win),
-            draw: Some(census.draw),
-            loss: Some(census.loss),
-        })
-    } else {
-        if !args.json {
-            errln!("not counting the positions reachable from the start (--census counts them)");
-        }
-        None
+/// The board asked for, by the name reports give it: `--board`, or the setup of `--size`
+/// with `--height` or `--rows` (checked here, so that what is wrong names those flags).
+fn board(args: &ThiArgs) -> Result<Option<String>> {
+    let setup = match (args.size, args.height, args.rows) {
+        (None, ..) => return Ok(args.board.clone()),
+        (Some(size), Some(height), None) => Setup::Height { size, height },
+        (Some(size), None, Some(rows)) => Setup::Rows { size, rows },
+        (Some(_), ..) => bail!("give --size with exactly one of --height or --rows"),
     };
-    let tables_report = TablesReport::new(tables, report, build_seconds, memory::peak_resident());
-    let asked = Asked { game: game.clone(), position: start.clone(), start: Some(Start { setup, named: true }) };
-    let (out, _) = front::report(game, tables, &asked, args.line.max_line, tables_report, reachable)?;
-    if args.json {
-        print_json(&out)?;
-        return Ok(());
-    }
-    // A start's report says it (`FrontEnd::header`), for the server as for this command.
-    let claim_holds = out.details.as_ref().and_then(|d| d["claim_perfect_play_draws"].as_bool()) == Some(true);
-    let claim = format!(
+    Ok(Some(setup.checked()?.name()))
+}
+
+/// After a start asked for by its board, whether the article's claim holds for it: that
+/// perfect play draws (the report says it in `details`, for the server as for this
+/// command).
+fn claim(answered: &Answered<Thi>) -> Option<String> {
+    let Some(Start { setup, named: true }) = answered.asked.start else { return None };
+    let details = answered.report.details.as_ref();
+    let holds = details.and_then(|d| d["claim_perfect_play_draws"].as_bool()) == Some(true);
+    Some(format!(
         "claim \"perfect play always ends in a draw\": {} for {} under {}",
-        if claim_holds { "HOLDS" } else { "REFUTED" },
+        if holds { "HOLDS" } else { "REFUTED" },
         setup.name(),
-        rules
-    );
-    print_text(game, &setup_title(setup, game), &start, &out, vec![claim])
+        answered.game.rules()
+    ))
 }
 
-/// A setup's name in a title: the article's boards in capitals, as it writes them; a
-/// custom setup by its description (`4x4-height1`).
-fn shown(setup: Setup) -> String {
-    match setup.article_name() {
-        Some(name) => name.to_uppercase(),
-        None => setup.name(),
+/// The setup whose tables answer `asked`, `game` being indexed for them: the board asked
+/// for, else the smallest setup holding the position; `None` where that one is past a
+/// 64-bit index and the tables reach the position's own counters alone.
+fn answered_from(game: &Thi, asked: &Asked<Thi>) -> Option<Setup> {
+    if let Some(Start { setup, .. }) = asked.tables.or(asked.start.filter(|s| s.named)) {
+        return Some(setup);
     }
+    let position = &asked.position;
+    let counters = position.count(Colour::White).max(position.count(Colour::Black));
+    let holding = Setup::holding(position.size(), counters).ok()?;
+    (game.most_counters() == holding.counters()).then_some(holding)
 }
 
-/// A setup's title line: its name, board, counters and the rules.
-fn setup_title(setup: Setup, game: &Thi) -> String {
-    let (name, size) = (shown(setup), setup.size());
-    format!("THI` {name} ({size}×{size}, {} counters each), rules: {}", setup.counters(), game.rules())
-}
-
-/// `setup`: the setup whose tables answer, `None` where the position is indexed up to
-/// its own counters (see [`game_for`]).
-fn analyse(
-    game: &Thi,
-    tables: &Tables<Thi>,
-    setup: Option<Setup>,
-    position: &Position,
-    args: &ThiArgs,
-    build: &retro::store::BuildReport,
-    build_seconds: f64,
-) -> Result<()> {
-    let tables_report = TablesReport::new(tables, build, build_seconds, memory::peak_resident());
-    // A setup's name only where the position is its start: the one asked for, or any
-    // named one (the server names it too).
-    let named = setup.filter(|s| *position == s.start()).or_else(|| Setup::of_start(position));
-    let start = named.map(|setup| Start { setup, named: false });
-    let asked = Asked { game: game.clone(), position: position.clone(), start };
-    let (report, _) = front::report(game, tables, &asked, args.line.max_line, tables_report, None)?;
-    if args.json {
-        print_json(&report)?;
-        return Ok(());
+impl Subcommand for Thi {
+    fn holds(position: &Position) -> String {
+        let [white, black] = position.counts();
+        format!("{white} White and {black} Black counters")
     }
-    // Like the report's parameters, the title describes the position: a setup only where
-    // it is that setup's start, and the tables it was answered from where they differ.
-    let size = position.size();
-    let answering = match setup {
-        Some(setup) => shown(setup),
-        // Tables "up to 0 counters" would read as a mistake: they hold the empty board alone.
-        None if game.most_counters() == 0 => format!("{size}×{size} table of the empty board"),
-        None => format!("{size}×{size} tables up to {} a side", counted(game.most_counters(), "counter", "counters")),
-    };
-    let title = match named {
-        Some(start) if Some(start) == setup => setup_title(start, game),
-        Some(start) => format!("{}; from the {answering} tables", setup_title(start, game)),
-        None if setup.is_none() => format!("THI` a position of the {answering}, rules: {}", game.rules()),
-        None => format!("THI` a position of the {answering} tables ({size}×{size}), rules: {}", game.rules()),
-    };
-    print_text(game, &title, position, &report, Vec::new())
-}
 
-/// Prints a report of `position` as text, `notes` last.
-fn print_text(game: &Thi, title: &str, position: &Position, report: &PositionReport, notes: Vec<String>) -> Result<()> {
-    let last = notation::parse(&report.line_end.position)?;
-    let line_end = match (game.end(&last), report.line_end.repeats_ply) {
-        (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),
-        (None, Some(ply)) => format!("repeats the position after ply {ply}: a draw by repetition"),
-        // A line cut by --max-line: the printer says where.
-        (None, None) => String::new(),
-    };
-    let view = View {
-        title: title.to_owned(),
-        picture: position.picture(),
-        rules: Some(game.rules().to_string()),
-        mover: Some(position.to_move().name().to_owned()),
-        line_end,
-        notes,
-    };
-    print_position(report, &view)?;
-    Ok(())
+    fn picture(&self, position: &Position) -> String {
+        position.picture()
+    }
+
+    fn mover(asked: &Asked<Thi>) -> Option<String> {
+        Some(asked.position.to_move().name().to_owned())
+    }
+
+    fn line_end(&self, _: &Asked<Thi>, report: &PositionReport) -> Result<String> {
+        let last = notation::parse(&report.line_end.position)?;
+        Ok(match (self.end(&last), report.line_end.repeats_ply) {
+            (Some(v), _) => format!("game over: a {} for {}, to move", v.outcome(), last.to_move().name()),
+            (None, Some(ply)) => format!("repeats the position after ply {ply}: a draw by repetition"),
+            // A line cut by --max-line: the printer says where.
+            (None, None) => String::new(),
+        })
+    }
+
+    /// A start asked for by its board: its positions reachable, by value, read from the
+    /// tables' census cache, or counted and kept there where the tables are small or
+    /// `--census` asks (above that, a search about as long as the build).
+    fn reachable(&self, tables: &Tables<Thi>, asked: &Asked<Thi>, asking: &Asking) -> Result<Option<ReachableReport>> {
+        let Some(Start { setup, named: true }) = asked.start else { return Ok(None) };
+        let cache = tables.dir().join(format!("census-{}.txt", setup.name()));
+        if !(asking.census || tables.size().0 <= CENSUS_UNASKED || cache.exists()) {
+            if !asking.json {
+                errln!("not counting the positions reachable from the start (--census counts them)");
+            }
+            return Ok(None);
+        }
+        let census = crate::progress::census(self, tables, &asked.position, &cache)?;
+        let (win, draw, loss) = (Some(census.win), Some(census.draw), Some(census.loss));
+        Ok(Some(ReachableReport { positions: census.positions, win, draw, loss }))
+    }
+
+    /// Like the report's parameters, the title describes the position: a setup only where
+    /// it is that setup's start, and the tables it was answered from where they differ.
+    fn heading(&self, asked: &Asked<Thi>) -> String {
+        let (size, rules) = (asked.position.size(), self.rules());
+        let tables = answered_from(self, asked);
+        let answering = match tables {
+            Some(setup) => shown(setup),
+            // Tables "up to 0 counters" would read as a mistake: they hold the empty board alone.
+            None if self.most_counters() == 0 => format!("{size}×{size} table of the empty board"),
+            None => {
+                format!("{size}×{size} tables up to {} a side", counted(self.most_counters(), "counter", "counters"))
+            }
+        };
+        match asked.start.map(|s| s.setup) {
+            Some(start) if Some(start) == tables => Thi::title(asked),
+            Some(_) => format!("{}; from the {answering} tables", Thi::title(asked)),
+            None if tables.is_none() => format!("THI` a position of the {answering}, rules: {rules}"),
+            None => format!("THI` a position of the {answering} tables ({size}×{size}), rules: {rules}"),
+        }
+    }
+
+    /// The rules with their bonus moves, which the report's name for them leaves out.
+    fn rules_text(&self) -> Option<String> {
+        Some(self.rules().to_string())
+    }
 }
 
 impl crate::Run for ThiArgs {

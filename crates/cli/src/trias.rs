@@ -93,7 +93,7 @@ impl Subcommand for Trias {
 
     /// A start's positions reachable, read from the tables' census cache, or counted and
     /// kept there.
-    fn reachable(&self, tables: &Tables<Trias>, asked: &Asked<Trias>) -> Result<Option<ReachableReport>> {
+    fn reachable(&self, tables: &Tables<Trias>, asked: &Asked<Trias>, _: &Asking) -> Result<Option<ReachableReport>> {
         let Some(stones) = asked.start else { return Ok(None) };
         let cache = tables.dir().join(format!("census-s{stones}.txt"));
         let census = crate::progress::census(self, tables, &asked.position, &cache)?;

@@ -42,6 +42,9 @@ pub struct Asked<F: FrontEnd> {
     /// The start the position is, by what names a start (stones a hole, a setup), if it
     /// is one, however it was asked for.
     pub start: Option<F::Start>,
+    /// The start whose tables answer the position, where the request names one beside
+    /// it (THI`'s `board` with a `position`); `None`: the tables the game picks for it.
+    pub tables: Option<F::Start>,
 }
 
 /// What a front end says of a directory of its tables: its rules' name, the request

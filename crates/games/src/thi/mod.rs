@@ -198,6 +198,12 @@ impl Setup {
         }
     }
 
+    /// Whether the tables of this setup can answer for `position`: a position of its
+    /// board with no more counters a side than it starts with.
+    pub fn check(self, position: &Position) -> Result<(), PositionError> {
+        holds(self.size(), self.counters(), position)
+    }
+
     /// The start position, White to move.
     pub fn start(self) -> Position {
         let n = self.size();
@@ -258,6 +264,20 @@ pub enum PositionError {
     },
 }
 
+/// Whether tables of the `size`×`size` board up to `max` counters a side hold `position`.
+fn holds(size: usize, max: u8, position: &Position) -> Result<(), PositionError> {
+    if position.size() != size {
+        return Err(PositionError::Size { found: position.size(), expected: size });
+    }
+    for colour in [Colour::White, Colour::Black] {
+        let found = position.count(colour);
+        if found > max as u32 {
+            return Err(PositionError::Material { colour: colour.name(), found, max });
+        }
+    }
+    Ok(())
+}
+
 impl Thi {
     /// The game on `size × size` boards, positions with up to `max` counters per player.
     pub fn new(size: usize, max: u8, rules: Rules) -> Result<Thi, IndexError> {
@@ -301,16 +321,7 @@ impl Thi {
 
     /// Whether the tables of this game can answer for `position`.
     pub fn check(&self, position: &Position) -> Result<(), PositionError> {
-        if position.size() != self.size {
-            return Err(PositionError::Size { found: position.size(), expected: self.size });
-        }
-        for colour in [Colour::White, Colour::Black] {
-            let found = position.count(colour);
-            if found > self.index.max() as u32 {
-                return Err(PositionError::Material { colour: colour.name(), found, max: self.index.max() });
-            }
-        }
-        Ok(())
+        holds(self.size, self.index.max(), position)
     }
 
     /// Every move with the position it leads to, in canonical order.

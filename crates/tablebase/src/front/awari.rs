@@ -177,5 +177,5 @@ fn asked(request: &Request) -> Result<Asked<Awari>, QueryError> {
     // Indexed for no stones: the request's board, not its tables.
     let game = Awari::new(board.pits_per_row(), 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
     // A start given as a position is the start all the same.
-    Ok(Asked { game, start: seeds.or_else(|| board.start_seeds()), position: board })
+    Ok(Asked { game, start: seeds.or_else(|| board.start_seeds()), tables: None, position: board })
 }

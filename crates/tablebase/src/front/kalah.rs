@@ -209,7 +209,7 @@ fn asked(request: &Request) -> Result<Asked<Kalah>, QueryError> {
     // Indexed for no seeds: the request's board and rules, not its tables.
     let game = Kalah::new(position.pits(), 0, rules).map_err(|e| QueryError::Impossible(e.to_string()))?;
     // A start given as a position is the start all the same.
-    Ok(Asked { game, start: seeds.or_else(|| position.start_seeds()), position })
+    Ok(Asked { game, start: seeds.or_else(|| position.start_seeds()), tables: None, position })
 }
 
 /// The command that builds tables answering `asked`, and what it costs where it is far
@@ -245,7 +245,7 @@ fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError>
 fn answer(db: &Searched, request: &Request) -> Result<Answer, QueryError> {
     let asked = Kalah::asked(request)?;
     let title = Kalah::title(&asked);
-    let Asked { game, position, start: seeds } = asked;
+    let Asked { game, position, start: seeds, .. } = asked;
     let solver = &db.solver;
     let rules = *solver.game().rules();
     let m = game.pits();

@@ -199,5 +199,5 @@ fn asked(request: &Request) -> Result<Asked<Njaka>, QueryError> {
         Err(e) => return Err(QueryError::Impossible(e.to_string())),
     }
     // A start given as a position is the start all the same.
-    Ok(Asked { start: game.start_counters(&position), game, position })
+    Ok(Asked { start: game.start_counters(&position), tables: None, game, position })
 }

@@ -200,5 +200,5 @@ fn asked(request: &Request) -> Result<Asked<Oware>, QueryError> {
         }
         None => game.start(),
     };
-    Ok(Asked { start: (position == game.start()).then_some(game.seeds()), game, position })
+    Ok(Asked { start: (position == game.start()).then_some(game.seeds()), tables: None, game, position })
 }

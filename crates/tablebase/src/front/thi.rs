@@ -1,20 +1,22 @@
 //! THI`'s front end: `solve thi`, `/api/thi`.
 //!
 //! Parameters: `size` (3 by default), `rules` (`original` by default), `bonus` (no by
-//! default), then `board` (a named setup: its start) or `position`.
+//! default), then `board` (a named setup: its start), `position`, or both (the position
+//! answered from the board's tables).
 
 use super::key::Key;
 use super::{Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{Board, Cell, QueryError, Request};
 use crate::registry;
-use games::thi::{notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier};
+use games::thi::{notation, Bonus, Colour, Position, RuleSet, Rules, Setup, Thi, ThiTier, TABLE_BYTES_PER_RANK};
 use retro::{Game, Tables, Value};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-/// A start of THI`: its setup, and whether the request named it (`board`) rather than
-/// wrote its position, which is how a command refusing its tables names them.
+/// A start of THI`: its setup, and whether the request named it (`board`, no position
+/// beside it) rather than wrote its position, which is how a command refusing its tables
+/// names them. As [`Asked::tables`], the board a position is answered from (named).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Start {
     /// The setup.
@@ -66,16 +68,11 @@ impl FrontEnd for Thi {
 
     fn answering(asked: &Asked<Thi>) -> Result<(Thi, Vec<ThiTier>), QueryError> {
         let (rules, position) = (asked.game.rules(), &asked.position);
-        let answering = match asked.start {
+        let answering = match asked.tables.or(asked.start) {
             Some(Start { setup, .. }) => Thi::for_setup(setup, rules),
-            None => {
-                let counters = position.count(Colour::White).max(position.count(Colour::Black));
-                let holding =
-                    Setup::holding(position.size(), counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
-                Thi::answering(holding, position, rules).map(|(game, _)| game)
-            }
+            None => Thi::answering(holding(position)?, position, rules).map(|(game, _)| game),
         };
-        let game = answering.map_err(|e| QueryError::Impossible(e.to_string()))?;
+        let game = answering.map_err(|_| beyond_index(asked))?;
         let tier = game.locate(position).tier;
         Ok((game, vec![tier]))
     }
@@ -196,23 +193,21 @@ fn rules(request: &Request) -> Result<Rules, QueryError> {
     Ok(Rules { set, bonus })
 }
 
-/// What a request asks about: the board and rules, the position, and the setup whose
-/// start it is, if it is one.
+/// What a request asks about: the board and rules, the position, the setup whose start
+/// it is, if it is one, and the board whose tables answer it, if one is named beside it.
 fn asked(request: &Request) -> Result<Asked<Thi>, QueryError> {
     request.only(Thi::PARAMETERS)?;
     // The rules first: a misspelt rule set is named before what it leaves unread.
     let rules = rules(request)?;
     let size = request.number::<usize>("size", 3..=games::thi::board::MAX_SIZE)?;
-    let setup = match request.get("board") {
+    let board = match request.get("board") {
         Some(name) => Some(Setup::named(name).map_err(|e| QueryError::parameter("board", e))?),
         None => None,
     };
-    let position = match (request.position(), setup) {
-        (Some(_), Some(_)) => {
-            return Err(QueryError::parameter("board", "give a board (its start) or a position, not both"))
-        }
-        (Some(text), None) => notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?,
-        (None, Some(s)) => s.start(),
+    // A start asked for by its board (TRIAS's by default), or a position written.
+    let (named, position) = match (request.position(), board) {
+        (Some(text), _) => (None, notation::parse(text).map_err(|e| QueryError::Malformed(e.to_string()))?),
+        (None, Some(setup)) => (Some(setup), setup.start()),
         (None, None) => match size {
             Some(size) if size != 3 => {
                 return Err(QueryError::parameter(
@@ -220,62 +215,61 @@ fn asked(request: &Request) -> Result<Asked<Thi>, QueryError> {
                     format!("give a position of size {size}, or a board (the default board, trias, is 3×3)"),
                 ))
             }
-            _ => Setup::named("trias").expect("a named setup").start(),
+            _ => {
+                let trias = Setup::named("trias").expect("a named setup");
+                (Some(trias), trias.start())
+            }
         },
     };
+    // A board beside a position: the tables it is answered from, which must hold it.
+    let tables = board.filter(|_| request.position().is_some());
+    if let Some(board) = tables {
+        board.check(&position).map_err(|e| QueryError::Impossible(e.to_string()))?;
+    }
     let size = size.unwrap_or(position.size());
     if size != position.size() {
-        let what = setup.map_or("the position".to_owned(), |s| format!("board {}", s.name()));
+        let what = board.map_or("the position".to_owned(), |s| format!("board {}", s.name()));
         return Err(QueryError::Impossible(format!("{what} is {0}×{0}, the request's size {size}", position.size())));
     }
     // Indexed for no counters: the request's board and rules, not its tables.
     let game = Thi::new(size, 0, rules).map_err(|e| QueryError::Impossible(e.to_string()))?;
-    // A start given as a position is that setup's start, to the command and the server
-    // alike.
-    let start = match setup {
+    let start = match named {
         Some(setup) => Some(Start { setup, named: true }),
+        // A start given as a position is that setup's start, to the command and the
+        // server alike.
         None => Setup::of_start(&position).map(|setup| Start { setup, named: false }),
     };
-    Ok(Asked { game, start, position })
+    let tables = tables.map(|setup| Start { setup, named: true });
+    Ok(Asked { game, start, position, tables })
 }
 
-/// The command that builds tables answering `asked`: the setup of its start, else the
-/// smallest one holding the position's counters. Tables no 64-bit index can number are
-/// refused as impossible, since no command builds them.
+/// The smallest setup of `position`'s board that holds its counters.
+fn holding(position: &Position) -> Result<Setup, QueryError> {
+    let counters = position.count(Colour::White).max(position.count(Colour::Black));
+    Setup::holding(position.size(), counters).map_err(|e| QueryError::Impossible(e.to_string()))
+}
+
+/// The command that builds tables answering `asked`: the board named beside its
+/// position, the setup of its start, else the smallest one holding the position's
+/// counters. Tables no 64-bit index can number are refused as impossible, since no
+/// command builds them.
 pub fn command(asked: &Asked<Thi>) -> Result<String, QueryError> {
     let (rules, size, position) = (asked.game.rules(), asked.game.size(), &asked.position);
-    let counters = position.count(Colour::White).max(position.count(Colour::Black));
-    let holding = Setup::holding(size, counters).map_err(|e| QueryError::Impossible(e.to_string()))?;
     let bonus = match rules.bonus {
         Bonus::No => "",
         Bonus::Own => " --bonus",
         Bonus::Any => " --bonus any",
     };
-    let answering = match asked.start {
+    let answering = match asked.tables.or(asked.start) {
         Some(Start { setup, .. }) => Thi::for_setup(setup, rules).map(|_| Some(setup)),
-        None => Thi::answering(holding, position, rules).map(|(_, setup)| setup),
+        None => Thi::answering(holding(position)?, position, rules).map(|(_, setup)| setup),
     };
     let setup = match answering {
         Ok(Some(setup)) => setup,
         // Tables up to the position's own counters, as `solve thi --position` builds them
         // without a board.
         Ok(None) => return Ok(format!("solve thi --position \"{position}\" --rules {}{bonus}", rules.set.name())),
-        Err(_) => {
-            // Named as the command names it: the board asked for, or the position's own
-            // tables, a start's too.
-            return Err(QueryError::Impossible(match asked.start.filter(|s| s.named) {
-                Some(Start { setup, .. }) => format!(
-                    "board {} ({size}×{size}, {} counters a side) has more positions than a 64-bit index can \
-                     number: no command builds its tables",
-                    setup.name(),
-                    setup.counters()
-                ),
-                None => format!(
-                    "this position's tables ({size}×{size}, up to {counters} counters a side) have more \
-                     positions than a 64-bit index can number: no command builds them"
-                ),
-            }));
-        }
+        Err(_) => return Err(beyond_index(asked)),
     };
     let board = match setup {
         named if named.article_name().is_some() => format!("--board {}", named.name()),
@@ -283,4 +277,33 @@ pub fn command(asked: &Asked<Thi>) -> Result<String, QueryError> {
         Setup::Rows { rows, .. } => format!("--size {size} --rows {rows}"),
     };
     Ok(format!("solve thi {board} --rules {}{bonus}", rules.set.name()))
+}
+
+/// Why no command builds the tables that answer `asked`: more positions than a 64-bit
+/// index numbers, how many, and the disk they would fill. Named as the command names
+/// them: the board asked for, or the position's own tables (a start's too).
+fn beyond_index(asked: &Asked<Thi>) -> QueryError {
+    let (size, position) = (asked.game.size(), &asked.position);
+    let (which, whose, counters) = match asked.tables.or(asked.start.filter(|s| s.named)) {
+        Some(Start { setup, .. }) => (
+            format!("board {} ({size}×{size}, {} counters a side) has", setup.name(), setup.counters()),
+            "its",
+            setup.counters(),
+        ),
+        None => {
+            let counters = position.count(Colour::White).max(position.count(Colour::Black));
+            let counters = u8::try_from(counters).unwrap_or(u8::MAX);
+            (format!("this position's tables ({size}×{size}, up to {counters} counters a side) have"), "the", counters)
+        }
+    };
+    let total = games::thi::index::estimated_positions(size, counters);
+    let without = match asked.tables {
+        Some(_) => "; without a board, a position is answered from tables up to its own counters",
+        None => "",
+    };
+    QueryError::Impossible(format!(
+        "{which} about {total:.3e} positions: more than a 64-bit index can number; {whose} tables would need \
+         about {} of disk and far more memory: no command builds them{without}",
+        retro::memory::human(total * TABLE_BYTES_PER_RANK)
+    ))
 }

@@ -55,7 +55,7 @@ impl FrontEnd for Toy<i16> {
             _ => return Err(QueryError::parameter("position", "give stones (the start) or a position")),
         };
         let start = (position.marker == 0).then_some(position.stones);
-        Ok(Asked { game, position, start })
+        Ok(Asked { game, position, start, tables: None })
     }
 
     fn command(_: &Asked<Toy<i16>>) -> Result<(String, Option<String>), QueryError> {

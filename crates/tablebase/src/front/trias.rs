@@ -187,7 +187,7 @@ fn asked(request: &Request) -> Result<Asked<Trias>, QueryError> {
     }
     // Indexed for no stones: the request's board, not its tables.
     let game = Trias::new(position.holes(), 0).map_err(|e| QueryError::Impossible(e.to_string()))?;
-    Ok(Asked { game, start: position.start_stones(), position })
+    Ok(Asked { game, start: position.start_stones(), tables: None, position })
 }
 
 /// The command that builds tables answering `position`: those of the smallest start
