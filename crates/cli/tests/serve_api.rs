@@ -747,6 +747,27 @@ fn a_custom_setup_is_named_and_recognised_alike_by_the_command_and_the_server() 
     assert_eq!((status, refused["kind"].as_str()), (400, Some("parameter")), "{refused}");
 }
 
+/// A board beside a position names the tables it is answered from, to the server as to
+/// the command: the answer is the command's, and a position the board cannot hold (more
+/// counters a side, another size) is impossible there.
+#[test]
+fn a_thi_position_asked_of_a_board_is_answered_as_the_command_answers_it() {
+    let tables = tables();
+    let server = Server::start(tables);
+    for position in ["b,b,b/-,-,-/w,w,w w", "b,b,-/-,b,-/w,w,w w"] {
+        let (status, answer) =
+            server.get_json(&format!("/api/thi?board=duo&position={}", position.replace(' ', "%20")));
+        assert_eq!(status, 200, "{position}: {answer}");
+        let cli = json(&solve(tables, &["thi", "--board", "duo", "--position", position, "--json"]));
+        assert_eq!(verdict(&answer), verdict(&cli), "{position}");
+        assert_eq!(answer["parameters"], cli["parameters"], "{position}");
+    }
+    for position in ["bb,bb,bb/-,-,-/ww,ww,ww%20w", "b,b,b,b/-,-,-,-/-,-,-,-/w,w,w,w%20w"] {
+        let (status, refused) = server.get_json(&format!("/api/thi?board=primus&position={position}"));
+        assert_eq!((status, refused["kind"].as_str()), (400, Some("impossible")), "{position}: {refused}");
+    }
+}
+
 /// The table files under `dir`, every one.
 fn table_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();

@@ -189,8 +189,10 @@ fn the_verifier_passes_on_primus() {
 #[test]
 fn bad_input_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--board", "nonsense"], "unknown board"),
+        // Past what a 64-bit index numbers: how many positions, and the disk they would fill.
+        (&["--board", "quadrat"], "board quadrat (6×6, 12 counters a side) has about 6.021e20 positions"),
         // A custom setup's kind beside a named board: refused, not dropped for the board.
         (&["--board", "duo", "--height", "1"], "cannot be used with"),
         (&["--board", "primus", "--rows", "1"], "cannot be used with"),

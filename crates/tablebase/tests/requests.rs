@@ -195,6 +195,39 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     assert_eq!(duo.dir, Path::new("root/thi/3x3-fixed1"));
 }
 
+/// A THI` board beside a position names the tables that answer it: the command builds
+/// that board, a position it cannot hold is impossible, and a board past a 64-bit index
+/// is refused with its size and the disk it would fill.
+#[test]
+fn a_thi_board_beside_a_position_names_its_tables() {
+    let thi = GAMES.iter().find(|g| g.name == "thi").expect("THI` is registered");
+    let command = |board: &str, position: &str| {
+        let request = Request::new([("board", board), ("position", position)]).unwrap();
+        thi.command(&request, Path::new("root")).map(|build| build.command)
+    };
+    // PRIMUS's start, and a position that is no start, from DUO's tables.
+    for position in ["b,b,b/-,-,-/w,w,w w", "b,b,-/-,b,-/w,w,w w"] {
+        assert_eq!(command("duo", position).unwrap(), "solve thi --board duo --rules original");
+    }
+    for (position, why) in [
+        ("bb,bb,bb/-,-,-/ww,ww,ww w", "at most 3 per player"),
+        ("b,b,b,b/-,-,-,-/-,-,-,-/w,w,w,w w", "4×4 board, these tables are for 3×3"),
+    ] {
+        let error = command("primus", position).unwrap_err();
+        assert!(matches!(&error, QueryError::Impossible(m) if m.contains(why)), "{position}: {error:?}");
+    }
+    let one = "b,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,w w";
+    let error = command("quadrat", one).unwrap_err();
+    assert!(
+        matches!(&error, QueryError::Impossible(m) if m.contains("board quadrat (6×6, 12 counters a side) has about 6.021e20 positions")
+            && m.contains("of disk")),
+        "{error:?}"
+    );
+    // Alone, the same position is answered from the smallest setup holding it.
+    let alone = thi.command(&Request::new([("position", one)]).unwrap(), Path::new("root")).unwrap();
+    assert_eq!(alone.command, "solve thi --size 6 --height 1 --rules original");
+}
+
 /// The command named for Trias tables that are not built: the smallest start holding the
 /// position; where that start's tables are past a 64-bit index, the position's own
 /// (`--build`); past that too, impossible, as `solve trias` refuses them.
