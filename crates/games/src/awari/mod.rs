@@ -115,6 +115,11 @@ impl Game for Awari {
         Location::at(stones as u8, rank)
     }
 
+    /// Stones on the board.
+    fn tier_of(&self, board: &Board) -> u8 {
+        board.stones() as u8
+    }
+
     fn position(&self, location: Location<u8>) -> Board {
         let mut cells = [0u8; CELLS];
         let cells = &mut cells[..2 * self.m];

@@ -124,6 +124,11 @@ impl Game for Kalah {
         Location::at(seeds as u16, rank)
     }
 
+    /// Seeds in the pits.
+    fn tier_of(&self, board: &Board) -> u16 {
+        board.seeds() as u16
+    }
+
     fn position(&self, location: Location<u16>) -> Board {
         let mut cells = [0u8; 2 * MAX_PITS];
         let cells = &mut cells[..2 * self.m];

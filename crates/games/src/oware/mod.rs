@@ -269,6 +269,11 @@ impl Game for Oware {
         Location { tier: stones as u8, rank: board * self.range(stones) + position.mine as u64, orientation: 0 }
     }
 
+    /// Stones on the board (not the captured ones).
+    fn tier_of(&self, position: &Position) -> u8 {
+        position.board.stones() as u8
+    }
+
     fn position(&self, location: Location<u8>) -> Position {
         let stones = location.tier as u32;
         let range = self.range(stones);

@@ -376,6 +376,12 @@ impl Game for Thi {
         Location { tier, rank, orientation }
     }
 
+    /// The players' counter counts.
+    fn tier_of(&self, position: &Position) -> ThiTier {
+        let [white, black] = position.counts();
+        ThiTier::new(white as u8, black as u8)
+    }
+
     fn position(&self, location: Location<ThiTier>) -> Position {
         let board = self.index.board(location.tier, location.rank);
         if location.orientation == 0 {
