@@ -237,8 +237,10 @@ pub trait Game: Sync {
     /// `locate(p).tier` wherever the game's index numbers `p`, and defined as well for a
     /// position of more material than the index holds (a board people play, above the
     /// tables built). A search above the tables reads it at every node, to ask the tables
-    /// only of positions whose tier is built (`search::tree`). The default locates.
-    fn tier_of(&self, position: &Self::Position) -> Self::Tier {
+    /// only of positions whose tier is built (`search::tree`). Material past what the
+    /// tier's type counts gives its greatest tier, one no table holds. The default
+    /// locates.
+    fn material_tier(&self, position: &Self::Position) -> Self::Tier {
         self.locate(position).tier
     }
 

@@ -134,7 +134,7 @@ macro_rules! toy_game {
             fn locate(&self, p: &Pile) -> Location<u8> {
                 Location::at(p.stones, p.marker as u64)
             }
-            fn tier_of(&self, p: &Pile) -> u8 {
+            fn material_tier(&self, p: &Pile) -> u8 {
                 p.stones
             }
             fn position(&self, l: Location<u8>) -> Pile {

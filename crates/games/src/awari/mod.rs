@@ -116,8 +116,8 @@ impl Game for Awari {
     }
 
     /// Stones on the board.
-    fn tier_of(&self, board: &Board) -> u8 {
-        board.stones() as u8
+    fn material_tier(&self, board: &Board) -> u8 {
+        u8::try_from(board.stones()).unwrap_or(u8::MAX)
     }
 
     fn position(&self, location: Location<u8>) -> Board {

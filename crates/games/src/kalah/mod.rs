@@ -125,8 +125,8 @@ impl Game for Kalah {
     }
 
     /// Seeds in the pits.
-    fn tier_of(&self, board: &Board) -> u16 {
-        board.seeds() as u16
+    fn material_tier(&self, board: &Board) -> u16 {
+        u16::try_from(board.seeds()).unwrap_or(u16::MAX)
     }
 
     fn position(&self, location: Location<u16>) -> Board {

@@ -267,8 +267,8 @@ impl Game for Njaka {
     }
 
     /// Counters on the board.
-    fn tier_of(&self, position: &Position) -> u8 {
-        position.counters() as u8
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.counters()).unwrap_or(u8::MAX)
     }
 
     fn position(&self, location: Location<u8>) -> Position {

@@ -270,8 +270,8 @@ impl Game for Oware {
     }
 
     /// Stones on the board (not the captured ones).
-    fn tier_of(&self, position: &Position) -> u8 {
-        position.board.stones() as u8
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.board.stones()).unwrap_or(u8::MAX)
     }
 
     fn position(&self, location: Location<u8>) -> Position {

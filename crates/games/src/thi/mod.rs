@@ -377,9 +377,9 @@ impl Game for Thi {
     }
 
     /// The players' counter counts.
-    fn tier_of(&self, position: &Position) -> ThiTier {
+    fn material_tier(&self, position: &Position) -> ThiTier {
         let [white, black] = position.counts();
-        ThiTier::new(white as u8, black as u8)
+        ThiTier::new(u8::try_from(white).unwrap_or(u8::MAX), u8::try_from(black).unwrap_or(u8::MAX))
     }
 
     fn position(&self, location: Location<ThiTier>) -> Position {

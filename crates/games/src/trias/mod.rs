@@ -134,8 +134,8 @@ impl Game for Trias {
     }
 
     /// Stones on the board.
-    fn tier_of(&self, position: &Position) -> u8 {
-        position.stones() as u8
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.stones()).unwrap_or(u8::MAX)
     }
 
     fn position(&self, location: Location<u8>) -> Position {

@@ -197,7 +197,7 @@ pub enum SearchError {
 
 /// Searches `position` of `game` above `tables` (any set of its built tiers, none
 /// included) within `budget`; `progress` hears how it stands a few times a second at
-/// most. Only positions of the tiers in `tables` are located ([`Game::tier_of`] tells
+/// most. Only positions of the tiers in `tables` are located ([`Game::material_tier`] tells
 /// which): the game's index need number no position above them.
 pub fn search<G: Game>(
     game: &G,

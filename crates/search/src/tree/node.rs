@@ -165,7 +165,7 @@ where
         }
         // The tier from the material first: a position above the tables may be past
         // what the game's index can number.
-        if self.tables.table(self.game.tier_of(position)).is_none() {
+        if self.tables.table(self.game.material_tier(position)).is_none() {
             return Ok(None);
         }
         let location = self.game.locate(position);
@@ -236,7 +236,7 @@ where
         if lower == upper || lower.scale() >= beta || upper.scale() <= alpha {
             return Ok(Found::on_every_path(lower, upper));
         }
-        let cycles = self.game.engine(self.game.tier_of(position)) != Engine::Acyclic;
+        let cycles = self.game.engine(self.game.material_tier(position)) != Engine::Acyclic;
         if cycles {
             if let Some(&at) = self.path.get(position) {
                 let endless = G::Value::ENDLESS;
