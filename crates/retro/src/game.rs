@@ -233,6 +233,17 @@ pub trait Game: Sync {
     /// **Required.** The tier, rank and orientation of a position.
     fn locate(&self, position: &Self::Position) -> Location<Self::Tier>;
 
+    /// **Optional.** The tier of a position from its material alone, without ranking it:
+    /// `locate(p).tier` wherever the game's index numbers `p`, and defined as well for a
+    /// position of more material than the index holds (a board people play, above the
+    /// tables built). A search above the tables reads it at every node, to ask the tables
+    /// only of positions whose tier is built (`search::tree`). Material past what the
+    /// tier's type counts gives its greatest tier, one no table holds. The default
+    /// locates.
+    fn material_tier(&self, position: &Self::Position) -> Self::Tier {
+        self.locate(position).tier
+    }
+
     /// **Required.** The position at a location. Orientation 0 is the one solved.
     fn position(&self, location: Location<Self::Tier>) -> Self::Position;
 

@@ -89,7 +89,8 @@ fn as_set<P: Clone + Eq + std::hash::Hash>(list: &[Move<P>], map: impl Fn(&P) ->
     list.iter().map(|s| (map(&s.position), s.turn)).collect()
 }
 
-/// (a) `locate(position(loc)) == loc`, and `position(locate(p)) == p`; with two
+/// (a) `locate(position(loc)) == loc`, `position(locate(p)) == p`, and `material_tier(p)` is
+/// the tier `locate` gives; with two
 /// orientations, the moves of orientation 1 are those of orientation 0 with the
 /// orientation flipped (invariant 7). Returns the positions, for the other checks.
 pub fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Vec<G::Position> {
@@ -99,6 +100,7 @@ pub fn check_locations<G: Game>(game: &G, locations: &[Location<G::Tier>]) -> Ve
             let position = game.position(location);
             let found = game.locate(&position);
             assert_eq!(found, location, "locate({position}) is not where it came from");
+            assert_eq!(game.material_tier(&position), location.tier, "material_tier({position}) is not its tier");
             assert_eq!(game.position(found), position, "position(locate(p)) is not p");
             if game.orientations() == 2 && location.orientation == 1 {
                 check_flipped_moves(game, location, &position);
@@ -444,6 +446,9 @@ impl<G: Game> Game for WithoutUnmoves<G> {
     }
     fn locate(&self, position: &G::Position) -> Location<G::Tier> {
         self.0.locate(position)
+    }
+    fn material_tier(&self, position: &G::Position) -> G::Tier {
+        self.0.material_tier(position)
     }
     fn position(&self, location: Location<G::Tier>) -> G::Position {
         self.0.position(location)

@@ -134,6 +134,9 @@ macro_rules! toy_game {
             fn locate(&self, p: &Pile) -> Location<u8> {
                 Location::at(p.stones, p.marker as u64)
             }
+            fn material_tier(&self, p: &Pile) -> u8 {
+                p.stones
+            }
             fn position(&self, l: Location<u8>) -> Pile {
                 Pile { stones: l.tier, marker: l.rank as u8 }
             }

@@ -236,6 +236,38 @@ mod outcome {
         assert_eq!(exact, 25, "every start is exact");
     }
 
+    /// A start of more stones than the game's index numbers (3×12 with 4 stones a hole,
+    /// 144 stones, on a game indexed to 6): with a few nodes, the search locates only
+    /// positions of the tiers built and answers bounds on the start and on every move.
+    #[test]
+    fn a_start_past_the_index_is_searched_above_the_tables() {
+        let game = Trias::new(12, 6).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let tables = build(&game, dir.path(), &game.tiers_up_to(2));
+        let start = game.start(4).unwrap();
+        let budget = Budget { nodes: Some(2000), ..Budget::default() };
+        let found = search(&game, &tables, &start, budget, &mut |_| {}).unwrap();
+        assert_eq!(found.stop, Some(search::tree::Stop::Nodes));
+        assert!(found.lower <= found.upper);
+        assert_eq!(found.moves.len(), 12);
+        assert!(found.moves.iter().all(|m| m.lower <= m.upper && m.lower <= found.upper));
+    }
+
+    /// With a game indexed only to the tables built (3×2 to 4 stones), a start of 6
+    /// stones searched to the end is exact and the forward search's, which numbers no
+    /// position.
+    #[test]
+    fn a_game_indexed_to_its_tables_answers_starts_above_them() {
+        let game = Trias::new(2, 4).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let tables = build(&game, dir.path(), &game.tiers_up_to(4));
+        let start = game.start(1).unwrap();
+        let oracle = retro::forward::solve_reachable(&game, &start)[&start];
+        let found = unbounded(&game, &tables, &start);
+        assert_eq!((found.lower, found.upper), (oracle, oracle));
+        assert!(found.probes > 0, "the tables were probed");
+    }
+
     fn thi_games() -> Vec<Thi> {
         let primus = Setup::named("primus").unwrap();
         let mut games: Vec<Thi> = RuleSet::ALL

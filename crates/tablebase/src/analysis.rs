@@ -8,6 +8,7 @@ use crate::report::{
 use retro::line::{best_move, move_values, principal_line, LineEnd as RetroLineEnd, LineError};
 use retro::store::Tables;
 use retro::{Game, Move};
+use search::tree::{Scale, Searched, Stop};
 
 /// A value of either kind, as the reports show it.
 pub trait Reported: Copy {
@@ -143,12 +144,23 @@ where
     G::Value: Reported,
 {
     let analysis = analyse(game, tables, position, named_moves, max_line)?;
+    Ok(assemble(header, position.to_string(), analysis, tables_report, reachable))
+}
+
+/// A position report of `analysis` under `header`, and the positions of its line.
+fn assemble(
+    header: Header,
+    position: String,
+    analysis: Analysis,
+    tables_report: TablesReport,
+    reachable: Option<ReachableReport>,
+) -> (PositionReport, Vec<String>) {
     let report = PositionReport {
         schema: SCHEMA,
         game: header.game,
         parameters: header.parameters,
         rules: header.rules,
-        position: position.to_string(),
+        position,
         start: header.start,
         to_move: header.to_move,
         over: analysis.over,
@@ -161,5 +173,157 @@ where
         reachable,
         details: header.details,
     };
-    Ok((report, analysis.line_positions))
+    (report, analysis.line_positions)
+}
+
+/// The analysis of `position` that a search answered ([`search::tree::search`]): its
+/// value, or its bounds where not proven, each move's, the move the search prefers, and
+/// the line as far as proven values lead; `named_moves` as for [`analyse`].
+pub fn searched_analysis<G: Game>(
+    game: &G,
+    position: &G::Position,
+    found: &Searched<G::Position, G::Value>,
+    named_moves: impl Fn(&G::Position) -> NamedMoves<G::Position>,
+    max_line: usize,
+) -> Analysis
+where
+    G::Value: Reported + Scale,
+{
+    let named = named_moves(position);
+    let bounds = |step: &Move<G::Position>| {
+        let searched = found.moves.iter().find(|b| b.step == *step);
+        let (lower, upper) = searched.map_or((G::Value::LEAST, G::Value::MOST), |b| (b.lower, b.upper));
+        ValueReport::between(lower.report(), upper.report())
+    };
+    let name_of = |from: &G::Position, played: &Move<G::Position>| {
+        named_moves(from).into_iter().find(|(_, m)| m == played).map_or_else(|| "?".to_owned(), |(name, _)| name)
+    };
+    let moves = named
+        .iter()
+        .map(|(name, m)| MoveReport {
+            name: name.clone(),
+            value: bounds(m),
+            position: m.position.to_string(),
+            captures: None,
+        })
+        .collect();
+    let best = found.best.map(|i| name_of(position, &found.moves[i].step));
+    let shown = &found.line[..found.line.len().min(max_line)];
+    let mut positions = vec![position.clone()];
+    let mut line = Vec::with_capacity(shown.len());
+    for played in shown {
+        line.push(name_of(positions.last().expect("a line starts with its position"), played));
+        positions.push(played.position.clone());
+    }
+    let last = positions.last().expect("a line starts with its position");
+    let kind = if game.end(last).is_some() {
+        LineEndKind::Over
+    } else if positions[..positions.len() - 1].contains(last) {
+        LineEndKind::Repetition
+    } else {
+        LineEndKind::Cut
+    };
+    let repeats_ply = (kind == LineEndKind::Repetition).then(|| positions.iter().position(|p| p == last)).flatten();
+    Analysis {
+        value: ValueReport::between(found.lower.report(), found.upper.report()),
+        over: game.end(position).is_some(),
+        moves,
+        best,
+        line,
+        line_end: LineEnd { kind, position: last.to_string(), repeats_ply },
+        line_positions: positions.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// What a report says of the search that answered it (`docs/json.md`, Details:
+/// `search`): nodes, tables probed, seconds, the last horizon, and why it stopped.
+pub fn search_details<P, V>(found: &Searched<P, V>) -> serde_json::Value {
+    let stopped = found.stop.map(|stop| match stop {
+        Stop::Nodes => "nodes",
+        Stop::Time => "time",
+        Stop::Asked => "asked",
+    });
+    serde_json::json!({
+        "nodes": found.nodes,
+        "probes": found.probes,
+        "seconds": found.seconds,
+        "horizon": found.horizon,
+        "stopped": stopped,
+    })
+}
+
+/// The whole report of `position` that a search answered ([`searched_analysis`] under
+/// `header`, with the search's details added to the game's), and the positions of its
+/// line.
+pub fn searched_report<G: Game>(
+    game: &G,
+    position: &G::Position,
+    found: &Searched<G::Position, G::Value>,
+    mut header: Header,
+    named_moves: impl Fn(&G::Position) -> NamedMoves<G::Position>,
+    max_line: usize,
+    tables_report: TablesReport,
+) -> (PositionReport, Vec<String>)
+where
+    G::Value: Reported + Scale,
+{
+    let analysis = searched_analysis(game, position, found, named_moves, max_line);
+    let mut details = match header.details.take() {
+        Some(serde_json::Value::Object(fields)) => fields,
+        _ => serde_json::Map::new(),
+    };
+    details.insert("search".to_owned(), search_details(found));
+    header.details = Some(serde_json::Value::Object(details));
+    assemble(header, position.to_string(), analysis, tables_report, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::trias::Trias;
+    use search::tree::{search, Budget};
+
+    fn report_of(budget: Budget<'_>) -> (PositionReport, retro::Value) {
+        let game = Trias::new(3, 0).unwrap();
+        let tables = retro::store::open(&game, std::path::Path::new("no-tables"), &[]).unwrap();
+        let start = game.start(1).unwrap();
+        let value = retro::forward::solve_reachable(&game, &start)[&start];
+        let found = search(&game, &tables, &start, budget, &mut |_| {}).unwrap();
+        let header = Header {
+            game: "trias".to_owned(),
+            parameters: serde_json::json!({}),
+            rules: "standard".to_owned(),
+            start: true,
+            to_move: "south".to_owned(),
+            details: None,
+        };
+        let named = |p: &games::trias::Position| game.named_moves(p);
+        let tables_report = TablesReport::new(&tables, &Default::default(), 0.0, None);
+        (searched_report(&game, &start, &found, header, named, 100, tables_report).0, value)
+    }
+
+    /// A search to the end reports the value exactly, as the tables' reports do, with its
+    /// line to the end of the game and its nodes in the details.
+    #[test]
+    fn an_exact_search_reports_the_value_and_its_line() {
+        let (report, value) = report_of(Budget::default());
+        assert_eq!(report.value, value.report());
+        assert!(report.moves.as_ref().unwrap().iter().all(|m| m.value.is_exact()));
+        assert_eq!(report.line.first(), report.best.as_ref());
+        assert_eq!(report.line.len(), usize::from(value.plies().unwrap()));
+        assert_eq!(report.line_end.kind, LineEndKind::Over);
+        assert!(report.details.unwrap()["search"]["nodes"].as_u64().unwrap() > 0);
+    }
+
+    /// A search of one node reports bounds, of kind `bounds` in the JSON, no line, and
+    /// says it stopped on its nodes.
+    #[test]
+    fn a_stopped_search_reports_bounds() {
+        let (report, _) = report_of(Budget { nodes: Some(1), ..Budget::default() });
+        assert!(!report.value.is_exact(), "{:?} is exact", report.value);
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["value"]["kind"], "bounds");
+        assert_eq!(json["details"]["search"]["stopped"], "nodes");
+        assert!(report.line.is_empty());
+    }
 }

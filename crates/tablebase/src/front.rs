@@ -22,12 +22,13 @@ pub mod thi;
 pub mod toy;
 pub mod trias;
 
-use crate::analysis::{position_report, Header, NamedMoves, Reported};
+use crate::analysis::{position_report, searched_report, Header, NamedMoves, Reported};
 use crate::query::{tables_error, Answer, Board, Database, Holding, QueryError, Request, Start};
 use crate::registry::{Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use key::Key;
 use retro::{store, Game, Tables};
+use search::tree::{Scale, Searched};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -151,6 +152,29 @@ pub fn report<F: FrontEnd>(
     let position = F::played(&asked.position);
     let (mut report, line) =
         position_report(game, tables, &position, header, named, max_line, tables_report, reachable)?;
+    game.annotate(&position, &mut report);
+    Ok((report, line))
+}
+
+/// The whole report of `asked`'s position from a search above `tables` (`found`), and
+/// the positions of its line: the value exact or bounded, each move's, the move the
+/// search prefers, the line as far as proven, and the search's nodes and seconds in
+/// `details.search`.
+pub fn searched<F: FrontEnd>(
+    game: &F,
+    tables: &Tables<F>,
+    asked: &Asked<F>,
+    found: &Searched<F::Position, F::Value>,
+    max_line: usize,
+    tables_report: TablesReport,
+) -> Result<(PositionReport, Vec<String>), retro::line::LineError>
+where
+    F::Value: Scale,
+{
+    let header = game.header(asked, tables)?;
+    let named = |p: &F::Position| game.named_moves(p);
+    let position = F::played(&asked.position);
+    let (mut report, line) = searched_report(game, &position, found, header, named, max_line, tables_report);
     game.annotate(&position, &mut report);
     Ok((report, line))
 }

@@ -27,6 +27,35 @@ pub enum ValueReport {
         /// The difference.
         score: i32,
     },
+    /// A value a search bounded without proving it: it lies between `lower` and `upper`,
+    /// both included.
+    Bounds {
+        /// The least the value can be.
+        lower: Bound,
+        /// The most it can be.
+        upper: Bound,
+    },
+}
+
+/// One end of a bounded value: a score as a number, or an outcome with its plies (an
+/// outcome value report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Bound {
+    /// A score.
+    Score(i32),
+    /// Win, draw or loss, with the plies to the end.
+    Outcome(OutcomeValue),
+}
+
+/// An outcome with its plies, written as a value report of kind `outcome`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename = "outcome")]
+pub struct OutcomeValue {
+    /// Win, draw or loss.
+    pub outcome: Outcome,
+    /// Plies to the end; `None` for a draw.
+    pub plies: Option<u16>,
 }
 
 /// Win, draw or loss for the player a value belongs to.
@@ -53,6 +82,64 @@ impl ValueReport {
     }
 }
 
+impl Bound {
+    /// `value` as the lower end of bounds (`upper` false) or the upper one: a score, an
+    /// outcome, or the same end of bounds.
+    fn end(value: ValueReport, upper: bool) -> Bound {
+        match value {
+            ValueReport::Outcome { outcome, plies } => Bound::Outcome(OutcomeValue { outcome, plies }),
+            ValueReport::Score { score, .. } => Bound::Score(score),
+            ValueReport::Bounds { lower, upper: high } => {
+                if upper {
+                    high
+                } else {
+                    lower
+                }
+            }
+        }
+    }
+
+    /// The bound as a value report.
+    fn value(self) -> ValueReport {
+        match self {
+            Bound::Score(score) => ValueReport::score(score),
+            Bound::Outcome(OutcomeValue { outcome, plies }) => ValueReport::Outcome { outcome, plies },
+        }
+    }
+}
+
+impl ValueReport {
+    /// The value `lower` when the two are equal (proven), else the bounds between them.
+    pub fn between(lower: ValueReport, upper: ValueReport) -> ValueReport {
+        if lower == upper {
+            lower
+        } else {
+            ValueReport::Bounds { lower: Bound::end(lower, false), upper: Bound::end(upper, true) }
+        }
+    }
+
+    /// Whether the value is proven (not only bounded).
+    pub fn is_exact(&self) -> bool {
+        !matches!(self, ValueReport::Bounds { .. })
+    }
+}
+
+/// Bounds in words: `at least a draw`, `at most a draw`, `a win in 3 to 9 plies`,
+/// `between -2 and +4`, `between loss in 4 plies and win in 1 ply`.
+fn bounds_text(f: &mut std::fmt::Formatter<'_>, lower: Bound, upper: Bound) -> std::fmt::Result {
+    use Outcome::{Draw, Loss, Win};
+    match (lower, upper) {
+        (Bound::Outcome(l), Bound::Outcome(u)) => match (l.outcome, u.outcome, l.plies, u.plies) {
+            (Draw, Win, ..) => f.write_str("at least a draw"),
+            (Loss, Draw, ..) => f.write_str("at most a draw"),
+            (Win, Win, Some(most), Some(least)) => write!(f, "a win in {least} to {most} plies"),
+            (Loss, Loss, Some(least), Some(most)) => write!(f, "a loss in {least} to {most} plies"),
+            _ => write!(f, "between {} and {}", lower.value(), upper.value()),
+        },
+        _ => write!(f, "between {} and {}", lower.value(), upper.value()),
+    }
+}
+
 impl From<retro::Value> for ValueReport {
     fn from(v: retro::Value) -> ValueReport {
         let outcome = match v {
@@ -65,7 +152,8 @@ impl From<retro::Value> for ValueReport {
 }
 
 impl std::fmt::Display for ValueReport {
-    /// `win in 7 plies`, `draw`, `loss in 12 plies`; a score with its sign: `+3`, `0`, `-2`.
+    /// `win in 7 plies`, `draw`, `loss in 12 plies`; a score with its sign: `+3`, `0`, `-2`;
+    /// bounds in words (`at least a draw`, `between -2 and +4`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             ValueReport::Outcome { outcome, plies: Some(d) } => {
@@ -73,6 +161,7 @@ impl std::fmt::Display for ValueReport {
             }
             ValueReport::Outcome { outcome, plies: None } => f.write_str(outcome.name()),
             ValueReport::Score { score, .. } => write!(f, "{score:+}"),
+            ValueReport::Bounds { lower, upper } => bounds_text(f, lower, upper),
         }
     }
 }
@@ -267,5 +356,33 @@ mod tests {
         assert_eq!(draw, serde_json::json!({"kind": "outcome", "outcome": "draw", "plies": null}));
         let score = serde_json::to_value(ValueReport::score(-3)).unwrap();
         assert_eq!(score, serde_json::json!({"kind": "score", "outcome": "loss", "score": -3}));
+        let scores = serde_json::to_value(ValueReport::between(ValueReport::score(-2), ValueReport::score(4))).unwrap();
+        assert_eq!(scores, serde_json::json!({"kind": "bounds", "lower": -2, "upper": 4}));
+        let outcomes = ValueReport::between(retro::Value::Draw.into(), retro::Value::Win(1).into());
+        assert_eq!(
+            serde_json::to_value(outcomes).unwrap(),
+            serde_json::json!({
+                "kind": "bounds",
+                "lower": {"kind": "outcome", "outcome": "draw", "plies": null},
+                "upper": {"kind": "outcome", "outcome": "win", "plies": 1}
+            })
+        );
+        let exact = ValueReport::between(ValueReport::score(3), ValueReport::score(3));
+        assert_eq!(exact, ValueReport::score(3), "equal bounds are the value");
+    }
+
+    #[test]
+    fn bounds_read_as_words() {
+        let between = |l: retro::Value, u: retro::Value| ValueReport::between(l.into(), u.into()).to_string();
+        use retro::Value::{Draw, Loss, Win};
+        assert_eq!(between(Draw, Win(1)), "at least a draw");
+        assert_eq!(between(Loss(1), Draw), "at most a draw");
+        assert_eq!(between(Win(9), Win(3)), "a win in 3 to 9 plies");
+        assert_eq!(between(Loss(4), Loss(20)), "a loss in 4 to 20 plies");
+        assert_eq!(between(Loss(4), Win(1)), "between loss in 4 plies and win in 1 ply");
+        assert_eq!(
+            ValueReport::between(ValueReport::score(-2), ValueReport::score(4)).to_string(),
+            "between -2 and +4"
+        );
     }
 }

@@ -115,6 +115,11 @@ impl Game for Awari {
         Location::at(stones as u8, rank)
     }
 
+    /// Stones on the board.
+    fn material_tier(&self, board: &Board) -> u8 {
+        u8::try_from(board.stones()).unwrap_or(u8::MAX)
+    }
+
     fn position(&self, location: Location<u8>) -> Board {
         let mut cells = [0u8; CELLS];
         let cells = &mut cells[..2 * self.m];

@@ -124,6 +124,11 @@ impl Game for Kalah {
         Location::at(seeds as u16, rank)
     }
 
+    /// Seeds in the pits.
+    fn material_tier(&self, board: &Board) -> u16 {
+        u16::try_from(board.seeds()).unwrap_or(u16::MAX)
+    }
+
     fn position(&self, location: Location<u16>) -> Board {
         let mut cells = [0u8; 2 * MAX_PITS];
         let cells = &mut cells[..2 * self.m];

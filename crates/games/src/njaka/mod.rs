@@ -266,6 +266,11 @@ impl Game for Njaka {
         Location { tier: n as u8, rank, orientation: (position.to_move() == Side::North) as u8 }
     }
 
+    /// Counters on the board.
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.counters()).unwrap_or(u8::MAX)
+    }
+
     fn position(&self, location: Location<u8>) -> Position {
         let side = if location.orientation == 0 { Side::South } else { Side::North };
         let (word, mine) = match self.variant {

@@ -269,6 +269,11 @@ impl Game for Oware {
         Location { tier: stones as u8, rank: board * self.range(stones) + position.mine as u64, orientation: 0 }
     }
 
+    /// Stones on the board (not the captured ones).
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.board.stones()).unwrap_or(u8::MAX)
+    }
+
     fn position(&self, location: Location<u8>) -> Position {
         let stones = location.tier as u32;
         let range = self.range(stones);

@@ -387,6 +387,12 @@ impl Game for Thi {
         Location { tier, rank, orientation }
     }
 
+    /// The players' counter counts.
+    fn material_tier(&self, position: &Position) -> ThiTier {
+        let [white, black] = position.counts();
+        ThiTier::new(u8::try_from(white).unwrap_or(u8::MAX), u8::try_from(black).unwrap_or(u8::MAX))
+    }
+
     fn position(&self, location: Location<ThiTier>) -> Position {
         let board = self.index.board(location.tier, location.rank);
         if location.orientation == 0 {

@@ -133,6 +133,11 @@ impl Game for Trias {
         Location { tier: stones as u8, rank, orientation: (position.to_move() == Side::North) as u8 }
     }
 
+    /// Stones on the board.
+    fn material_tier(&self, position: &Position) -> u8 {
+        u8::try_from(position.stones()).unwrap_or(u8::MAX)
+    }
+
     fn position(&self, location: Location<u8>) -> Position {
         let mut cells = [0u8; MAX_CELLS];
         let cells = &mut cells[..3 * self.k];

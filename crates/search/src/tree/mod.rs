@@ -197,7 +197,8 @@ pub enum SearchError {
 
 /// Searches `position` of `game` above `tables` (any set of its built tiers, none
 /// included) within `budget`; `progress` hears how it stands a few times a second at
-/// most. The position must be one the game locates (its tier among the game's).
+/// most. Only positions of the tiers in `tables` are located ([`Game::material_tier`] tells
+/// which): the game's index need number no position above them.
 pub fn search<G: Game>(
     game: &G,
     tables: &Tables<G>,

@@ -163,10 +163,12 @@ where
         if let Some(v) = self.game.end(position) {
             return Ok(Some(Known::Over(v)));
         }
-        let location = self.game.locate(position);
-        if self.tables.table(location.tier).is_none() {
+        // The tier from the material first: a position above the tables may be past
+        // what the game's index can number.
+        if self.tables.table(self.game.material_tier(position)).is_none() {
             return Ok(None);
         }
+        let location = self.game.locate(position);
         self.probes += 1;
         Ok(Some(Known::Table(self.tables.probe(location.tier, location.rank)?)))
     }
@@ -234,7 +236,7 @@ where
         if lower == upper || lower.scale() >= beta || upper.scale() <= alpha {
             return Ok(Found::on_every_path(lower, upper));
         }
-        let cycles = self.game.engine(self.game.locate(position).tier) != Engine::Acyclic;
+        let cycles = self.game.engine(self.game.material_tier(position)) != Engine::Acyclic;
         if cycles {
             if let Some(&at) = self.path.get(position) {
                 let endless = G::Value::ENDLESS;
