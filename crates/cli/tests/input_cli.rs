@@ -199,34 +199,38 @@ fn output_that_cannot_be_written_is_no_panic() {
     // Quietly, with the status a shell gives a process its closed pipe ends; over a root,
     // `verify-table` ends the run, blaming no table.
     for command in ["thi --board primus --out", "verify-table"] {
-        let out = with_a_stream_closed(command, dir.path(), |child| drop(child.stdout.take()));
+        let out = with_a_stream_closed(command, dir.path(), Closed::Stdout);
         assert_eq!(out.status.code(), Some(141), "{command}: {}", stderr(&out));
         assert!(stderr(&out).is_empty(), "{command}: {}", stderr(&out));
     }
     // A closed standard error (`2>&1 >/dev/null | head -1`) stops nothing: the build
     // finishes, every tier written, and its answer is printed.
     let fresh = tempfile::tempdir().unwrap();
-    let out = with_a_stream_closed("thi --board primus --out", fresh.path(), |child| drop(child.stderr.take()));
+    let out = with_a_stream_closed("thi --board primus --out", fresh.path(), Closed::Stderr);
     assert!(out.status.success(), "{:?}", out.status);
     assert!(String::from_utf8_lossy(&out.stdout).contains("PRIMUS"), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
-/// Runs `solve COMMAND PATH` with both output streams piped, `close` shutting one of them
-/// at once; its output once it ends.
-fn with_a_stream_closed(
-    command: &str,
-    path: &std::path::Path,
-    close: impl FnOnce(&mut std::process::Child),
-) -> std::process::Output {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_solve"))
-        .args(command.split(' '))
-        .arg(path)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    close(&mut child);
-    child.wait_with_output().unwrap()
+/// The stream of a run whose reader has gone.
+enum Closed {
+    Stdout,
+    Stderr,
+}
+
+/// Runs `solve` with `command` and `path`, the `closed` stream's pipe closed at its
+/// reading end before the run starts (so that its first write fails, however fast the
+/// run: a pipe closed after the spawn would race a run that writes first), the other
+/// one read.
+fn with_a_stream_closed(command: &str, path: &std::path::Path, closed: Closed) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_solve"));
+    run.args(command.split(' ')).arg(path);
+    match closed {
+        Closed::Stdout => run.stdout(writer).stderr(std::process::Stdio::piped()),
+        Closed::Stderr => run.stdout(std::process::Stdio::piped()).stderr(writer),
+    };
+    run.output().unwrap()
 }
 
 /// `--parts` given before the command and after it: one of the two would be dropped
