@@ -105,10 +105,6 @@ pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
     /// Required. The game's position of a shown one.
     fn played(shown: &Self::Shown) -> Self::Position;
 
-    /// Required. The tier of `position` by its material alone, whatever tables are open:
-    /// none where no tier of this game can hold it.
-    fn tier_of(position: &Self::Position) -> Option<Self::Tier>;
-
     /// Required. What `asked` is, in a line: the game, its board and rules, the start or a
     /// position (the page's heading and its list of starts, the CLI's title).
     fn title(asked: &Asked<Self>) -> String;
@@ -249,7 +245,7 @@ pub fn answer<F: FrontEnd>(
     request: &Request,
 ) -> Result<Answer, QueryError> {
     let asked = F::asked(request)?;
-    let built = F::tier_of(&F::played(&asked.position)).is_some_and(|tier| tables.table(tier).is_some());
+    let built = tables.table(game.material_tier(&F::played(&asked.position))).is_some();
     if asked.game.table_key() != game.table_key() || !built {
         return Err(QueryError::NotHere);
     }

@@ -63,10 +63,6 @@ impl FrontEnd for Awari {
         Ok((game, tiers))
     }
 
-    fn tier_of(board: &AwariBoard) -> Option<u8> {
-        u8::try_from(board.stones()).ok()
-    }
-
     fn title(asked: &Asked<Awari>) -> String {
         let m = asked.game.pits_per_row();
         match asked.start {

@@ -72,10 +72,6 @@ impl FrontEnd for Kalah {
         Ok((game, vec![n as u16]))
     }
 
-    fn tier_of(board: &KalahBoard) -> Option<u16> {
-        u16::try_from(board.seeds()).ok()
-    }
-
     fn title(asked: &Asked<Kalah>) -> String {
         let (m, rules) = (asked.game.pits(), asked.game.rules());
         // Kalah(m, n) names a start; a position has only its pits and its seeds.

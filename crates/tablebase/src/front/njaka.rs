@@ -70,10 +70,6 @@ impl FrontEnd for Njaka {
         }
     }
 
-    fn tier_of(position: &Position) -> Option<u8> {
-        u8::try_from(position.counters()).ok()
-    }
-
     fn title(asked: &Asked<Njaka>) -> String {
         let game = &asked.game;
         match asked.start {

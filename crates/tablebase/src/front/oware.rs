@@ -76,10 +76,6 @@ impl FrontEnd for Oware {
         Ok((asked.game.clone(), vec![asked.game.locate(&asked.position).tier]))
     }
 
-    fn tier_of(position: &Position) -> Option<u8> {
-        u8::try_from(position.board.stones()).ok()
-    }
-
     fn title(asked: &Asked<Oware>) -> String {
         let game = &asked.game;
         format!(

@@ -77,11 +77,6 @@ impl FrontEnd for Thi {
         Ok((game, vec![tier]))
     }
 
-    fn tier_of(position: &Position) -> Option<ThiTier> {
-        let count = |colour| u8::try_from(position.count(colour)).ok();
-        Some(ThiTier::new(count(Colour::White)?, count(Colour::Black)?))
-    }
-
     fn title(asked: &Asked<Thi>) -> String {
         let (size, rules) = (asked.game.size(), asked.game.rules());
         match asked.start {

@@ -70,10 +70,6 @@ impl FrontEnd for Toy<i16> {
         Ok((asked.game, vec![asked.position.stones]))
     }
 
-    fn tier_of(position: &Pile) -> Option<u8> {
-        Some(position.stones)
-    }
-
     fn title(asked: &Asked<Toy<i16>>) -> String {
         let shape = if asked.game.ring() { "ring" } else { "line" };
         let board = format!("Toy, {} cells in a {shape}", asked.game.cells());

@@ -51,10 +51,6 @@ impl FrontEnd for Trias {
         *shown
     }
 
-    fn tier_of(position: &Position) -> Option<u8> {
-        u8::try_from(position.stones()).ok()
-    }
-
     fn title(asked: &Asked<Trias>) -> String {
         let (k, position) = (asked.game.holes(), &asked.position);
         match asked.start {
