@@ -24,7 +24,7 @@ for entry in $boards; do
   h="${board%x*}"
   s="${board#*x}"
   flag=""
-  if [ "$variant" = advanced ]; then flag="--advanced"; fi
+  if [ "$variant" = advanced ]; then flag="--variant advanced"; fi
   cmd="solve njaka --holes $h --counters $s${flag:+ $flag}"
   $solve njaka --holes "$h" --counters "$s" $flag --out "$out/$entry" --json |
     python3 -c '
