@@ -3,7 +3,7 @@
 //! `games::trias::notation` (North's row, the middle row, South's row; files from South's
 //! left).
 
-use games::trias::{Illegal, Lap, LapEnd, Position, Trias};
+use games::trias::{Illegal, Lap, LapEnd, Position, Side, Trias};
 use retro::{Game, Value};
 
 fn position(text: &str) -> Position {
@@ -125,6 +125,74 @@ fn a_sowing_that_never_ends_is_not_a_move() {
     // A longer cycle (ten laps before the board repeats) on two holes a row.
     assert_eq!(position("0,0/1,3/0,1 S").laps(2), Err(Illegal::Endless));
     assert_eq!(position("0,0/1,3/0,1 S").moves().count(), 0);
+}
+
+#[test]
+fn an_endless_sowing_of_the_source_board_is_found_without_waiting_for_the_board_to_repeat() {
+    // Hole 3's sowing never ends, but its board first repeats after about 1.2 × 10⁹
+    // laps; seen from the lifted hole it repeats 24 times sooner, every lap a relay.
+    let cells =
+        [3, 1, 2, 0, 2, 8, 5, 6, 0, 2, 3, 0, 1, 5, 1, 0, 5, 4, 0, 12, 1, 3, 0, 2, 4, 0, 8, 0, 4, 6, 1, 0, 0, 1, 1, 3];
+    let p = Position::from_cells(&cells, Side::South);
+    assert_eq!(p.laps(3).map(|(laps, _)| laps.len()), Err(Illegal::Endless));
+    assert_eq!(p.moves().map(|(file, _)| file).collect::<Vec<_>>(), [2, 5, 6, 8, 11]);
+}
+
+/// Whether the sowing of `file` ends, found the plain way: every state "circuit, hole
+/// to lift" is kept until one repeats.
+fn ends_by_the_plain_walk(p: &Position, file: usize) -> bool {
+    let k = p.holes();
+    let circuit = 2 * k;
+    let mut cells = p.cells().to_vec();
+    let mut from = file - 1;
+    let mut seen = std::collections::HashSet::new();
+    let mut first = true;
+    while seen.insert((cells[..circuit].to_vec(), from)) {
+        let stones = cells[from] as usize;
+        cells[from] = 0;
+        let mut at = from;
+        for _ in 0..stones {
+            at = (at + 1) % circuit;
+            cells[at] += 1;
+        }
+        let own = circuit - 1 - at;
+        if cells[at] > 1 {
+            from = at;
+        } else if at >= k && cells[circuit + own] == 0 && cells[own] > 0 {
+            cells[at] = 0;
+            cells[own] += 1;
+            from = own;
+        } else {
+            return !first;
+        }
+        first = false;
+    }
+    false
+}
+
+#[test]
+fn legal_moves_agree_with_a_plain_walk_over_every_state() {
+    // Many stones on few holes: where endless sowings, turned and unturned, are common.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |bound: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % bound
+    };
+    let mut endless = 0;
+    for _ in 0..20_000 {
+        let k = 1 + next(4) as usize;
+        let cells: Vec<u8> = (0..3 * k).map(|_| next(7) as u8).collect();
+        let p = Position::from_cells(&cells, Side::South);
+        let legal: Vec<usize> = p.moves().map(|(file, _)| file).collect();
+        for file in (1..=k).filter(|&f| cells[f - 1] > 0) {
+            let ends = ends_by_the_plain_walk(&p, file);
+            assert_eq!(legal.contains(&file), ends, "{p}, hole {file}");
+            endless += usize::from(p.laps(file) == Err(Illegal::Endless));
+        }
+    }
+    assert!(endless > 100, "only {endless} endless sowings drawn");
 }
 
 #[test]
