@@ -5,11 +5,13 @@
 //! module declares its flags, gives what only its text shows ([`Subcommand`]) and adds
 //! what only it prints (Trias's laps, THI`'s claim).
 
+use crate::above;
 use crate::build::{self, require_built};
-use crate::options::{BuildFlags, QueryArgs};
-use crate::printer::{counted, print_json, print_position, View};
-use anyhow::{bail, Result};
+use crate::options::{BuildFlags, QueryArgs, SearchBudget};
+use crate::printer::{print_json, print_position, View};
+use anyhow::Result;
 use retro::{memory, Tables};
+use search::tree::Scale;
 use std::path::Path;
 use tablebase::front::{self, Asked, FrontEnd};
 use tablebase::query::{QueryError, Request};
@@ -72,6 +74,8 @@ pub struct Asking<'a> {
     pub json: bool,
     /// `--max-line`.
     pub max_line: usize,
+    /// `--time`, `--nodes`: what a search above the tables may spend.
+    pub search: SearchBudget,
 }
 
 impl<'a> Asking<'a> {
@@ -84,6 +88,7 @@ impl<'a> Asking<'a> {
             census: false,
             json: query.json,
             max_line: query.line.max_line,
+            search: query.search,
         }
     }
 }
@@ -113,10 +118,34 @@ pub fn refusal(error: QueryError) -> anyhow::Error {
     }
 }
 
-/// Answers `request`: its tables built (or named), checked if asked, and the report made.
-pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>> {
+/// Answers `request`: from its tables, built (or named) and checked if asked, where they
+/// fit here; else by a search above the tables that do ([`above::answer`]).
+pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>>
+where
+    F::Value: Scale,
+{
     let asked = F::asked(request).map_err(refusal)?;
-    let (game, roots) = F::answering(&asked).map_err(refusal)?;
+    match F::answering(&asked) {
+        Ok((game, roots)) if fits(&game, &roots, asking, flags)? => from_tables(asked, game, roots, asking, flags),
+        _ => above::answer(asked, asking, flags),
+    }
+}
+
+/// Whether the tables of `roots` fit in memory here (or are built already).
+fn fits<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<bool> {
+    let tiers = retro::order::tier_order(game, roots)?;
+    Ok(build::check_memory(game, &game.directory(asking.out), &tiers, flags).is_ok())
+}
+
+/// Answers `asked` from the tables of `roots`: built (or, for a position asked without
+/// `--build`, named), checked if asked, and the report made.
+fn from_tables<F: Subcommand>(
+    asked: Asked<F>,
+    game: F,
+    roots: Vec<F::Tier>,
+    asking: &Asking,
+    flags: BuildFlags,
+) -> Result<Answered<F>> {
     let root = game.locate(&F::played(&asked.position)).tier;
     let dir = game.directory(asking.out);
     if !asking.build {
@@ -125,12 +154,6 @@ pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFla
             (command, Some(note)) => format!("`{command}{}` ({note})", registry::out_flag(asking.out)),
         };
         require_built(&game, &dir, root, &F::holds(&F::played(&asked.position)), &command)?;
-    }
-    let tiers = retro::order::tier_order(&game, &roots)?;
-    if let Err(need) = build::check_memory(&game, &dir, &tiers, flags) {
-        let tiers = counted(tiers.len() as u64, "tier", "tiers");
-        let command = F::command(&asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
-        bail!("{}: the tables of {tiers}{command} need {need}", F::title(&asked));
     }
     let (tables, built, seconds) = build::tables(&game, &dir, &roots, flags)?;
     if asking.verify {

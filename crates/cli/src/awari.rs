@@ -5,7 +5,7 @@
 
 use crate::answer::{self, Asking, Subcommand};
 use crate::memory;
-use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, SearchBudget, TablesRoot};
 use crate::printer::{counted, print_json};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -93,6 +93,8 @@ pub struct AwariArgs {
     #[command(flatten)]
     pub(crate) line: LineLength,
     #[command(flatten)]
+    pub(crate) search: SearchBudget,
+    #[command(flatten)]
     pub force: ForceFlag,
     #[command(flatten)]
     pub parts: PartsFlag,
@@ -137,6 +139,7 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
         census: false,
         json: args.json,
         max_line: args.line.max_line,
+        search: args.search,
     };
     let answered = answer::answer::<Awari>(&request, &asking, flags)?;
     let notes = vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()];

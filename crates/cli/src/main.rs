@@ -19,6 +19,7 @@ macro_rules! errln {
     }};
 }
 
+mod above;
 mod answer;
 mod awari;
 mod build;

@@ -53,6 +53,38 @@ pub struct QueryArgs {
     pub verify: bool,
     #[command(flatten)]
     pub line: LineLength,
+    #[command(flatten)]
+    pub search: SearchBudget,
+}
+
+/// `--time` and `--nodes`: what an answer may spend where the tables a position needs
+/// are too large to build here, and a search above the tables that fit answers it.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct SearchBudget {
+    /// Where the tables a position needs are too large to build here: seconds the answer
+    /// may take. The lowest tiers whose build fits in memory and in a quarter of this time
+    /// are built, and a search above them takes the rest; its bounds tighten on a
+    /// progress line, and Ctrl-C prints the best answer so far.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = seconds)]
+    pub time: f64,
+    /// With such a search: positions it may search at most.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+}
+
+impl Default for SearchBudget {
+    /// A minute, and no limit on the nodes.
+    fn default() -> Self {
+        SearchBudget { time: 60.0, nodes: None }
+    }
+}
+
+/// A positive number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
 }
 
 /// `--force`, on every command that builds tables, given before the command (`solve

@@ -35,6 +35,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
         census: false,
         json: args.json,
         max_line: args.line.max_line,
+        search: args.search,
     };
     let answered = answer::answer::<Oware>(&request, &asking, flags)?;
     answer::print(&answered, args.json, Vec::new())

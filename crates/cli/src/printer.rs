@@ -85,6 +85,9 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
     if let Some(r) = &report.reachable {
         print_reachable(r)?;
     }
+    if let Some(search) = report.details.as_ref().and_then(|d| d.get("search")) {
+        print_search(search, report.value.is_exact())?;
+    }
     for note in &view.notes {
         outln!("{note}")?;
     }
@@ -103,14 +106,19 @@ fn print_moves(report: &PositionReport, view: &View) -> Result<(), StdoutError> 
             }
         }
     }
-    if let Some(best) = &report.best {
-        outln!("best move: {best}")?;
+    match &report.best {
+        Some(best) if report.value.is_exact() => outln!("best move: {best}")?,
+        Some(best) => outln!("preferred move: {best} (not proven best)")?,
+        None => {}
     }
     Ok(())
 }
 
 /// The principal line and how it ends.
 fn print_line(report: &PositionReport, view: &View) -> Result<(), StdoutError> {
+    if !report.value.is_exact() {
+        return outln!("principal line: none (the value is not proven)");
+    }
     if report.line.is_empty() {
         outln!("principal line: none")?;
     } else {
@@ -126,6 +134,25 @@ fn print_line(report: &PositionReport, view: &View) -> Result<(), StdoutError> {
         }
     };
     outln!("  then: {end}")
+}
+
+/// What the search above the tables did (`details.search`, docs/json.md).
+fn print_search(search: &serde_json::Value, exact: bool) -> Result<(), StdoutError> {
+    let count = |key: &str| search[key].as_u64().unwrap_or(0);
+    let seconds = search["seconds"].as_f64().unwrap_or(0.0);
+    let stopped = match search["stopped"].as_str() {
+        Some("time") => ", stopped by --time",
+        Some("nodes") => ", stopped by --nodes",
+        Some("asked") => ", stopped by Ctrl-C",
+        _ => "",
+    };
+    outln!(
+        "searched above the tables: {} in {seconds:.1} s ({}/s), {} probed{stopped}; {}",
+        counted(count("nodes"), "node", "nodes"),
+        HumanCount((count("nodes") as f64 / seconds.max(1e-9)) as u64),
+        counted(count("probes"), "table position", "table positions"),
+        if exact { "the value is proven" } else { "the value is bounded, not proven" }
+    )
 }
 
 /// The positions reachable from the start, by value where the game counts them.

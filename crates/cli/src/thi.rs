@@ -1,7 +1,7 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::answer::{self, Answered, Asking, Subcommand};
-use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, SearchBudget, TablesRoot};
 use crate::printer::counted;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -118,6 +118,8 @@ pub struct ThiArgs {
     #[arg(long, conflicts_with = "position")]
     census: bool,
     #[command(flatten)]
+    search: SearchBudget,
+    #[command(flatten)]
     pub force: ForceFlag,
     #[command(flatten)]
     pub parts: PartsFlag,
@@ -141,6 +143,7 @@ pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
         census: args.census,
         json: args.json,
         max_line: args.line.max_line,
+        search: args.search,
     };
     let answered = answer::answer::<Thi>(&request, &asking, flags)?;
     let notes = claim(&answered).into_iter().collect();
