@@ -377,6 +377,25 @@ pub trait Game: Sync {
         None
     }
 
+    /// **Optional.** As [`Game::end`], for a search that must spend bounded work on a
+    /// position: `None` also where the game could not decide, within a fixed effort,
+    /// whether some move is legal (and so whether the mover has one). Only a game whose
+    /// rules can take unbounded work to decide a move's legality (Trias's sowings, which
+    /// may never end) overrides it, with [`Game::moves_decided`]; the tables keep the
+    /// exact `end` and `moves`.
+    fn end_decided(&self, position: &Self::Position) -> Option<Self::Value> {
+        self.end(position)
+    }
+
+    /// **Optional.** As [`Game::moves`], within the effort of [`Game::end_decided`]: the
+    /// moves decided legal, appended to `out`, and whether every move was decided. Where
+    /// one was not, it may be legal with a value nobody knows: a search gives the
+    /// position no upper bound below the widest.
+    fn moves_decided(&self, position: &Self::Position, out: &mut Vec<Move<Self::Position>>) -> bool {
+        self.moves(position, out);
+        true
+    }
+
     /// **Optional.** A bound on the value codes ([`TableValue::code`]) of `tier`'s
     /// positions, where the game knows one; `None` (the default) where it does not. The
     /// acyclic engine keeps one byte a position instead of two while it solves a tier

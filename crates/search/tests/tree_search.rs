@@ -194,6 +194,25 @@ mod outcome {
     }
 
     #[test]
+    fn a_move_left_undecided_keeps_the_upper_bound_open() {
+        // Hole 1's sowing neither ends nor is proven endless within the lap limit
+        // (`games/tests/integration/trias_rules.rs`): whatever the other moves are worth, the
+        // mover might have a better one, so no upper bound below a win is proven.
+        let cells = [
+            8, 2, 8, 8, 1, 0, 1, 2, 1, 2, 9, 0, 1, 3, 2, 12, 0, 3, 0, 4, 12, 12, 2, 1, 2, 0, 2, 0, 0, 1, 6, 6, 6, 6, 1,
+            6,
+        ];
+        let p = games::trias::Position::from_cells(&cells, games::trias::Side::South);
+        let game = Trias::new(12, 0).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let none = store::open(&game, dir.path(), &[]).unwrap();
+        let found = search(&game, &none, &p, Budget { nodes: Some(20_000), ..Budget::default() }, &mut |_| {}).unwrap();
+        assert!(!found.is_exact());
+        assert_eq!(found.upper, Value::MOST);
+        assert!(found.moves.len() < 12 && !found.moves.is_empty());
+    }
+
+    #[test]
     fn trias_starts_equal_the_forward_search() {
         // The forward search of the suite (`games/tests/integration/trias_tables.rs`): every start
         // small enough, searched with no table at all.

@@ -216,7 +216,7 @@ where
         positions.push(played.position.clone());
     }
     let last = positions.last().expect("a line starts with its position");
-    let kind = if game.end(last).is_some() {
+    let kind = if game.end_decided(last).is_some() {
         LineEndKind::Over
     } else if positions[..positions.len() - 1].contains(last) {
         LineEndKind::Repetition

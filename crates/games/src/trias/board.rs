@@ -85,6 +85,26 @@ pub struct Lap {
     pub end: LapEnd,
 }
 
+/// Laps a search's sowing may take before the move is left undecided
+/// ([`Position::moves_decided`]): about 10 ms. Sowings that end take a few laps, and
+/// on the source's board nearly every endless one is proven within a few thousand; a
+/// few run on for billions of laps, neither ending nor proven endless.
+pub const LAP_LIMIT: u64 = 1 << 20;
+
+/// Why a sowing within a lap limit gives no move.
+enum Unsown {
+    /// The move is not legal.
+    Illegal(Illegal),
+    /// The limit came first.
+    Undecided,
+}
+
+impl From<Illegal> for Unsown {
+    fn from(illegal: Illegal) -> Unsown {
+        Unsown::Illegal(illegal)
+    }
+}
+
 /// What a legal move does: the board afterwards (still in the mover's order, before it
 /// is turned round for the next mover) and the stones it took off the board.
 struct Sown {
@@ -214,9 +234,46 @@ impl Position {
     pub fn moves(&self) -> impl Iterator<Item = (usize, Position)> + '_ {
         (0..self.holes as usize).filter_map(|hole| {
             let sown = self.sow(hole, None).ok()?;
-            let after = Position { cells: sown.cells, holes: self.holes, to_move: self.to_move };
-            Some((hole + 1, after.turned()))
+            Some((hole + 1, self.after(sown)))
         })
+    }
+
+    /// [`Position::moves`] for a search that must spend bounded work on a position: the
+    /// moves whose sowing ended within [`LAP_LIMIT`] laps, and whether every hole was
+    /// decided (its sowing ended, or was proven endless, or the hole is empty or ends
+    /// in one lap).
+    pub fn moves_decided(&self) -> (Vec<(usize, Position)>, bool) {
+        let mut decided = true;
+        let moves = (0..self.holes as usize)
+            .filter_map(|hole| match self.sow_within(hole, None, LAP_LIMIT) {
+                Ok(sown) => Some((hole + 1, self.after(sown))),
+                Err(Unsown::Undecided) => {
+                    decided = false;
+                    None
+                }
+                Err(Unsown::Illegal(_)) => None,
+            })
+            .collect();
+        (moves, decided)
+    }
+
+    /// [`Position::end`] within [`LAP_LIMIT`] laps a hole: `None` also where no hole's
+    /// sowing ended but some was not decided.
+    pub fn end_decided(&self) -> Option<Value> {
+        let mut decided = true;
+        for hole in 0..self.holes as usize {
+            match self.sow_within(hole, None, LAP_LIMIT) {
+                Ok(_) => return None,
+                Err(Unsown::Undecided) => decided = false,
+                Err(Unsown::Illegal(_)) => {}
+            }
+        }
+        decided.then_some(Value::Loss(0))
+    }
+
+    /// The position after a sowing, the other player to move.
+    fn after(&self, sown: Sown) -> Position {
+        Position { cells: sown.cells, holes: self.holes, to_move: self.to_move }.turned()
     }
 
     /// The laps of the move from `file` (1..=k from the mover's left), or why it is not
@@ -249,12 +306,22 @@ impl Position {
     /// return, which on the source's board is billions of laps. A state that comes back
     /// unturned proves it whatever the laps were; a turned one after a transfer proves
     /// nothing (a transfer depends on the rows) and the walk goes on.
-    fn sow(&self, hole: usize, mut trace: Option<&mut Vec<Lap>>) -> Result<Sown, Illegal> {
+    fn sow(&self, hole: usize, trace: Option<&mut Vec<Lap>>) -> Result<Sown, Illegal> {
+        // No sowing runs 2^64 laps (centuries at a lap a nanosecond): without a limit the
+        // walk ends only as a move or proven endless.
+        self.sow_within(hole, trace, u64::MAX).map_err(|unsown| match unsown {
+            Unsown::Illegal(illegal) => illegal,
+            Unsown::Undecided => Illegal::Endless,
+        })
+    }
+
+    /// [`Position::sow`], giving up after `limit` laps.
+    fn sow_within(&self, hole: usize, mut trace: Option<&mut Vec<Lap>>, limit: u64) -> Result<Sown, Unsown> {
         let k = self.holes as usize;
         let circuit = 2 * k;
         let mut cells = self.cells;
         if cells[hole] == 0 {
-            return Err(Illegal::Empty);
+            return Err(Illegal::Empty.into());
         }
         let mut from = hole;
         let mut laps = 0u64;
@@ -264,11 +331,14 @@ impl Position {
         // finds the same cycles (Brent's windows only start later).
         let mut next_save = 8u64;
         loop {
+            if laps == limit {
+                return Err(Unsown::Undecided);
+            }
             if laps == next_save {
                 saved = SavedLap::of(&cells[..circuit], from, transfers);
                 next_save *= 2;
             } else if saved.returns(&cells[..circuit], from, transfers) {
-                return Err(Illegal::Endless);
+                return Err(Illegal::Endless.into());
             }
             laps += 1;
             let stones = cells[from];
@@ -314,7 +384,7 @@ impl Position {
                     from = own;
                     transfers += 1;
                 }
-                LapEnd::Capture(..) | LapEnd::Removed if laps == 1 => return Err(Illegal::OneLap),
+                LapEnd::Capture(..) | LapEnd::Removed if laps == 1 => return Err(Illegal::OneLap.into()),
                 LapEnd::Capture(opponent, removed) => {
                     cells[opponent] = 0;
                     return Ok(Sown { cells, removed });

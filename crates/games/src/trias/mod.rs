@@ -16,7 +16,7 @@
 pub mod board;
 pub mod notation;
 
-pub use board::{Illegal, Lap, LapEnd, Position, Side, MAX_CELLS, MAX_HOLES, MAX_STONES};
+pub use board::{Illegal, Lap, LapEnd, Position, Side, LAP_LIMIT, MAX_CELLS, MAX_HOLES, MAX_STONES};
 pub use notation::NotationError;
 
 use encoding::{IndexError, WordIndex};
@@ -157,6 +157,16 @@ impl Game for Trias {
 
     fn moves(&self, position: &Position, out: &mut Vec<Move<Position>>) {
         out.extend(position.moves().map(|(_, after)| Move { position: after, gain: 0, turn: Turn::Passes }));
+    }
+
+    fn end_decided(&self, position: &Position) -> Option<Value> {
+        position.end_decided()
+    }
+
+    fn moves_decided(&self, position: &Position, out: &mut Vec<Move<Position>>) -> bool {
+        let (moves, decided) = position.moves_decided();
+        out.extend(moves.into_iter().map(|(_, after)| Move { position: after, gain: 0, turn: Turn::Passes }));
+        decided
     }
 
     /// Every move takes a stone off the board: no move stays in its tier.

@@ -138,6 +138,31 @@ fn an_endless_sowing_of_the_source_board_is_found_without_waiting_for_the_board_
     assert_eq!(p.moves().map(|(file, _)| file).collect::<Vec<_>>(), [2, 5, 6, 8, 11]);
 }
 
+/// A board of the source's size where hole 1's sowing neither ends nor is proven endless
+/// within billions of laps.
+const UNDECIDED_HOLE_1: [u8; 36] =
+    [8, 2, 8, 8, 1, 0, 1, 2, 1, 2, 9, 0, 1, 3, 2, 12, 0, 3, 0, 4, 12, 12, 2, 1, 2, 0, 2, 0, 0, 1, 6, 6, 6, 6, 1, 6];
+
+#[test]
+fn a_sowing_left_undecided_within_the_lap_limit_is_said_to_be() {
+    let p = Position::from_cells(&UNDECIDED_HOLE_1, Side::South);
+    let (moves, decided) = p.moves_decided();
+    assert!(!decided);
+    assert!(moves.iter().all(|&(file, _)| file != 1));
+    // The other holes are decided as the exact walk decides them.
+    for (file, after) in &moves {
+        assert!(ends_by_the_plain_walk(&p, *file));
+        assert_eq!(p.laps(*file).map(|(_, removed)| removed > 0), Ok(true));
+        assert_eq!(after.to_move(), Side::North);
+    }
+    // Another hole is legal, so the mover is not out of moves either way.
+    assert_eq!(p.end_decided(), None);
+    // Nothing undecided where every sowing ends or is proven endless soon.
+    let small = position("0,0/1,3/0,1 S");
+    assert_eq!(small.moves_decided(), (Vec::new(), true));
+    assert_eq!(small.end_decided(), Some(Value::Loss(0)));
+}
+
 /// Whether the sowing of `file` ends, found the plain way: every state "circuit, hole
 /// to lift" is kept until one repeats.
 fn ends_by_the_plain_walk(p: &Position, file: usize) -> bool {

@@ -57,7 +57,8 @@ where
     G::Value: Scale,
 {
     let mut moves = Vec::new();
-    searcher.game.moves(position, &mut moves);
+    // A position of proven value has no undecided move that could make it.
+    searcher.game.moves_decided(position, &mut moves);
     let (_, _, best) = searcher.stored(position);
     let best = best.map(usize::from).filter(|&b| b < moves.len());
     for i in best.into_iter().chain((0..moves.len()).filter(|&i| Some(i) != best)) {

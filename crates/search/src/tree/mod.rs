@@ -239,6 +239,9 @@ struct Root<P, V> {
     moves: Vec<MoveBounds<P, V>>,
     /// The table's value, where the root's tier is built.
     tabled: Option<V>,
+    /// Some move not decided legal ([`Game::moves_decided`]): no upper bound below the
+    /// widest.
+    undecided: bool,
     lower: V,
     upper: V,
     horizon: u32,
@@ -252,6 +255,7 @@ impl<P: Clone, V: Scale> Root<P, V> {
                     position: position.clone(),
                     moves: Vec::new(),
                     tabled: Some(v),
+                    undecided: false,
                     lower: v,
                     upper: v,
                     horizon: 0,
@@ -261,7 +265,7 @@ impl<P: Clone, V: Scale> Root<P, V> {
             None => None,
         };
         let mut steps = Vec::new();
-        searcher.game.moves(position, &mut steps);
+        let decided = searcher.game.moves_decided(position, &mut steps);
         let mut moves = Vec::with_capacity(steps.len());
         for step in steps {
             let child = match searcher.known(&step.position)? {
@@ -275,7 +279,8 @@ impl<P: Clone, V: Scale> Root<P, V> {
             moves.push(MoveBounds { step, lower, upper });
         }
         let (lower, upper) = searcher.widest(position);
-        let mut root = Root { position: position.clone(), moves, tabled, lower, upper, horizon: 0 };
+        let mut root =
+            Root { position: position.clone(), moves, tabled, undecided: !decided, lower, upper, horizon: 0 };
         root.combine();
         Ok(root)
     }
@@ -285,7 +290,7 @@ impl<P: Clone, V: Scale> Root<P, V> {
         if let Some(lower) = self.moves.iter().map(|m| m.lower).max() {
             self.lower = self.lower.max(lower);
         }
-        if let Some(upper) = self.moves.iter().map(|m| m.upper).max() {
+        if let Some(upper) = self.moves.iter().map(|m| m.upper).max().filter(|_| !self.undecided) {
             self.upper = self.upper.min(upper);
         }
         if let Some(v) = self.tabled {

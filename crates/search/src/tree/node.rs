@@ -160,7 +160,7 @@ where
 
     /// The value of `position` where the game is over there or its tier is built.
     pub fn known(&mut self, position: &G::Position) -> Result<Option<Known<G::Value>>, ProbeError> {
-        if let Some(v) = self.game.end(position) {
+        if let Some(v) = self.game.end_decided(position) {
             return Ok(Some(Known::Over(v)));
         }
         // The tier from the material first: a position above the tables may be past
@@ -280,7 +280,7 @@ where
         }
         let mut moves = std::mem::take(&mut self.frames[ply]);
         moves.clear();
-        self.game.moves(position, &mut moves);
+        let decided = self.game.moves_decided(position, &mut moves);
         let order = stored_best
             .filter(|&b| usize::from(b) < moves.len())
             .into_iter()
@@ -318,7 +318,8 @@ where
         result?;
         let (least, most) = self.widest(position);
         let lower = lower.unwrap_or(least);
-        let upper = if cut { most } else { upper.unwrap_or(most) };
+        // A move not decided legal may be, and worth anything.
+        let upper = if cut || !decided { most } else { upper.unwrap_or(most) };
         Ok((Found { lower, upper, anchor }, best))
     }
 }
