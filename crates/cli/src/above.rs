@@ -4,7 +4,7 @@
 //! `--nodes`, saying on standard error how its bounds tighten; Ctrl-C stops it, and the
 //! answer is what it proved so far.
 
-use crate::answer::{Answered, Asking, Subcommand};
+use crate::answer::{self, Answered, Asking, Subcommand};
 use crate::build;
 use crate::options::{BuildFlags, SearchBudget};
 use anyhow::{anyhow, Result};
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tablebase::analysis::Reported;
 use tablebase::front::{self, Asked, FrontEnd};
+use tablebase::query::Request;
 use tablebase::report::{TablesReport, ValueReport};
 
 /// The share of `--time` the tables built before the search may take, by the build's
@@ -26,9 +27,38 @@ const BUILD_SHARE: f64 = 0.25;
 /// Set by Ctrl-C during a search: it stops and answers what it proved.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// Seconds at most of the search tried before a long build ([`proven`]).
+const SEARCH_FIRST: f64 = 10.0;
+
 /// Answers `asked` by a search above the lowest tiers that fit (built first, for a start
 /// or with `--build`; else those already built).
 pub fn answer<F: Subcommand>(asked: Asked<F>, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>>
+where
+    F::Value: Scale,
+{
+    Ok(searched_answer(asked, asking, flags)?.0)
+}
+
+/// `asked` answered by a search of at most [`SEARCH_FIRST`] seconds (and `--time`) where
+/// it proves the value of the position and of every move; `None` where it does not, and
+/// the full tables are built instead.
+pub fn proven<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Option<Answered<F>>>
+where
+    F::Value: Scale,
+{
+    let time = asking.search.time.min(SEARCH_FIRST);
+    let first = Asking { search: SearchBudget { time, ..asking.search }, ..*asking };
+    let asked = F::asked(request).map_err(answer::refusal)?;
+    let (answered, exact) = searched_answer(asked, &first, flags)?;
+    if !exact {
+        errln!("not proven within {time} s: building the full tables");
+    }
+    Ok(exact.then_some(answered))
+}
+
+/// [`answer`], and whether the search proved the value of the position and of every
+/// move.
+fn searched_answer<F: Subcommand>(asked: Asked<F>, asking: &Asking, flags: BuildFlags) -> Result<(Answered<F>, bool)>
 where
     F::Value: Scale,
 {
@@ -42,7 +72,8 @@ where
     let found = searched(&game, &tables, &position, asking.search, left)?;
     let tables_report = TablesReport::new(&tables, &built, seconds, memory::peak_resident());
     let (report, _) = front::searched(&game, &tables, &asked, &found, asking.max_line, tables_report)?;
-    Ok(Answered { game, asked, report })
+    let exact = found.is_exact() && found.moves.iter().all(|m| m.lower == m.upper);
+    Ok((Answered { game, asked, report }, exact))
 }
 
 /// The tables of `tiers` (lowest first, each with its children before it), built one

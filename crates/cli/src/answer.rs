@@ -126,7 +126,14 @@ where
 {
     let asked = F::asked(request).map_err(refusal)?;
     match F::answering(&asked) {
-        Ok((game, roots)) if fits(&game, &roots, asking, flags)? => from_tables(asked, game, roots, asking, flags),
+        Ok((game, roots)) if fits(&game, &roots, asking, flags)? => {
+            if asking.build && long_build(&game, &roots, asking, flags)? {
+                if let Some(answered) = above::proven::<F>(request, asking, flags)? {
+                    return Ok(answered);
+                }
+            }
+            from_tables(asked, game, roots, asking, flags)
+        }
         _ => above::answer(asked, asking, flags),
     }
 }
@@ -135,6 +142,22 @@ where
 fn fits<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<bool> {
     let tiers = retro::order::tier_order(game, roots)?;
     Ok(build::check_memory(game, &game.directory(asking.out), &tiers, flags).is_ok())
+}
+
+/// Estimated seconds of a build past which a search is tried first
+/// ([`above::proven`]): small games whose tables are large (Trias on 3×6 with 1 stone a
+/// hole reaches a few hundred positions from its start, its tables hold 10⁹) are proven
+/// by the search in seconds, while what builds in less is simply built.
+const SEARCH_FIRST_PAST: f64 = 10.0;
+
+/// Whether the tables of `roots` not built yet take longer than [`SEARCH_FIRST_PAST`]
+/// to build, by the build's estimate.
+fn long_build<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<bool> {
+    let dir = game.directory(asking.out);
+    let tiers = retro::order::tier_order(game, roots)?;
+    let todo: Vec<F::Tier> = tiers.into_iter().filter(|&t| !retro::store::has_tier_file(&dir, t)).collect();
+    let need = memory::Need::of(game, &todo, memory::available(), flags.parts);
+    Ok(need.seconds / rayon::current_num_threads() as f64 > SEARCH_FIRST_PAST)
 }
 
 /// Answers `asked` from the tables of `roots`: built (or, for a position asked without
