@@ -325,3 +325,6 @@ mod tests {
         assert_eq!(body["kind"], "busy", "{body}");
     }
 }
+
+#[cfg(test)]
+mod search_tests;
