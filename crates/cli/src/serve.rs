@@ -20,6 +20,11 @@ use std::time::Duration;
                   renamed within a game's directory, or a second one of the same tables, is left out and \
                   named (also in /api/games); a board whose tables are not here answers \
                   404 with the command that builds them.\n\n\
+                  A position of a board and rules served whose tier is not built (Kalah(4,3)'s \
+                  start beside the tables of Kalah(4,2)) is answered by a search above the tables, \
+                  as the commands search, within --search-ms: its value where the search proves \
+                  it, else the bounds it proved. At most --searches run at once; a request for \
+                  another is refused then (503, try again), not queued.\n\n\
                   The tables are read from their files while the server runs: never change a \
                   served file in place (a file truncated under it stops the server with SIGBUS). \
                   Stop the server, or rename new files over the old, and restart it.",
@@ -41,6 +46,16 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = server::HEADER_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     header_timeout: u64,
+    /// Milliseconds a search above the tables may take to answer one position (0: no
+    /// search; such a position answers 404 with the command that builds its tables).
+    #[arg(long, value_name = "MS", default_value_t = server::DEFAULT_SEARCH_TIME.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(0..=server::MAX_SEARCH_TIME.as_millis() as u64))]
+    search_ms: u64,
+    /// Searches above the tables run at once, each taking a core for up to --search-ms
+    /// (and at most some 50 MB); a request past them is refused with 503.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=server::MAX_SEARCHES as u64))]
+    searches: u64,
 }
 
 /// `--addr`: an address as written, else a host name's first address.
@@ -74,7 +89,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the server")?;
     let header_timeout = Duration::from_secs(args.header_timeout);
-    runtime.block_on(server::serve(library, args.addr, header_timeout, server::MAX_CONNECTIONS, |bound| {
+    let searches = (args.search_ms > 0)
+        .then(|| server::Searches { time: Duration::from_millis(args.search_ms), at_once: args.searches as usize });
+    let connections = server::MAX_CONNECTIONS;
+    runtime.block_on(server::serve(library, args.addr, header_timeout, connections, searches, |bound| {
         // Scripts and tests wait for this line; with standard output closed the server
         // still serves, and says where on standard error.
         let listening = format!("listening on http://{bound}/ (Ctrl-C stops)");

@@ -83,7 +83,7 @@ fn verify_table_help() {
 #[test]
 fn serve_help_lists_the_routes() {
     let text = help(&["serve"]);
-    for route in ["/api/games", "/api/{game}", "docs/api.md", "--tables", "--addr"] {
+    for route in ["/api/games", "/api/{game}", "docs/api.md", "--tables", "--addr", "--search-ms", "--searches"] {
         assert!(text.contains(route), "{route} missing from:\n{text}");
     }
 }

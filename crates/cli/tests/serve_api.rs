@@ -42,8 +42,15 @@ struct Server {
 
 impl Server {
     fn start(tables: &Path) -> Server {
+        Server::start_with(tables, &[])
+    }
+
+    /// A server of `tables` given `options` beside them.
+    fn start_with(tables: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_solve"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(options)
+            .arg("--tables")
             .arg(tables)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -235,10 +242,14 @@ fn a_kalah_start_past_any_full_table_names_the_cost_and_the_search() {
     let error = body["error"].as_str().unwrap();
     assert!(error.contains("every board of up to 48 seeds") && error.contains("on disk"), "{error}");
     assert!(error.contains("`solve kalah --pits 6 --seeds 4 --rules empty-capture` answers it"), "{error}");
-    // A small build is only named.
-    let (status, body) = server.get_json("/api/kalah?pits=3&seeds=3");
+    // A small build is only named, by a server that does not search above its tables
+    // (Kalah(3,2)'s); one that does answers by its search.
+    let (status, body) = Server::start_with(tables(), &["--search-ms", "0"]).get_json("/api/kalah?pits=3&seeds=3");
     assert_eq!(status, 404, "{body}");
     assert!(!body["error"].as_str().unwrap().contains("on disk"), "{body}");
+    let (status, body) = server.get_json("/api/kalah?pits=3&seeds=3");
+    assert_eq!(status, 200, "{body}");
+    assert!(body["details"]["search"]["nodes"].is_u64(), "{body}");
     // No 64-bit index numbers every board of 240 seeds in eight pits a row.
     let (status, body) = server.get_json("/api/kalah?pits=8&seeds=15");
     assert_eq!((status, body["kind"].as_str()), (400, Some("impossible")), "{body}");
@@ -606,9 +617,28 @@ fn no_tables_is_an_error_naming_the_directory() {
     assert!(err.contains("missing: no such directory: build tables first") && err.contains("--tables"), "{err}");
 }
 
+/// A search time past an hour, or no search slot at all, is refused before anything is
+/// opened, naming the option and what it takes.
+#[test]
+fn absurd_search_options_are_refused() {
+    for (option, value) in
+        [("--searches", "0"), ("--searches", "65"), ("--search-ms", "3600001"), ("--search-ms", "-1")]
+    {
+        let out = Command::new(env!("CARGO_BIN_EXE_solve"))
+            .args(["serve", "--addr", "127.0.0.1:0", &format!("{option}={value}"), "--tables"])
+            .arg(tables())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{option} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(option) && err.contains(&format!("'{value}'")), "{option} {value}: {err}");
+    }
+}
+
 #[test]
 fn mutated_positions_are_answered_or_refused_never_a_server_error() {
-    let server = Server::start(tables());
+    // Positions above the tables are searched too, each for a moment.
+    let server = Server::start_with(tables(), &["--search-ms", "20"]);
     let starts = [
         ("thi", "board=primus"),
         ("kalah", "pits=3&seeds=2"),
@@ -674,7 +704,8 @@ fn the_command_named_for_a_position_builds_its_tables() {
     let out = solve(dir.path(), &["awari", "--rules", "trysse", "--pits", "3", "--seeds", "2", "--target", "6"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let target = "/api/oware?rules=trysse&target=6&position=1,2,2,2,2,2%201-0";
-    let (status, body) = Server::start(dir.path()).get_json(target);
+    // Not searched above the tables of its board and rules, it is not built.
+    let (status, body) = Server::start_with(dir.path(), &["--search-ms", "0"]).get_json(target);
     assert_eq!(status, 404, "{body}");
     let command = body["command"].as_str().unwrap();
     assert!(command.contains("--position \"1,2,2,2,2,2 1-0\""), "{command}");

@@ -20,9 +20,29 @@ function plies(n) {
   return n === 1 ? "1 ply" : `${n} plies`;
 }
 
+// A value bounded by a search above the tables (kind `bounds`) has no outcome of its own:
+// its ends are scores (numbers) or outcomes, and it says it is not proven.
 function valueText(v) {
+  if (v.kind === "bounds") return `between ${boundText(v.lower)} and ${boundText(v.upper)} — not proven`;
   if (v.kind === "score") return `${v.score > 0 ? "+" : ""}${v.score} (${v.outcome})`;
   return v.plies === null || v.plies === undefined ? v.outcome : `${v.outcome} in ${plies(v.plies)}`;
+}
+
+function boundText(b) {
+  if (typeof b === "number") return `${b > 0 ? "+" : ""}${b}`;
+  return b.plies === null || b.plies === undefined ? b.outcome : `${b.outcome} in ${plies(b.plies)}`;
+}
+
+// The class a value colours with: its outcome, or `bounds`.
+function outcomeOf(v) {
+  return v.kind === "bounds" ? "bounds" : v.outcome;
+}
+
+// What a search above the tables did, where one answered.
+function searchedText(a) {
+  const s = a.details && a.details.search;
+  if (!s) return "";
+  return `searched above the tables: ${s.nodes} nodes in ${s.seconds.toFixed(2)} s${s.stopped ? `, stopped (${s.stopped})` : ""}`;
 }
 
 function requestUrl(req) {
@@ -126,16 +146,22 @@ function render() {
   const who = a.to_move === "mover" ? "the player to move" : `${a.to_move[0].toUpperCase()}${a.to_move.slice(1)} (to move)`;
   const value = $("value");
   value.textContent = a.over ? `Game over: ${valueText(a.value)} for ${who}` : `${who}: ${valueText(a.value)}`;
-  value.dataset.outcome = a.value.outcome;
+  value.dataset.outcome = outcomeOf(a.value);
+  const searched = $("searched");
+  searched.textContent = searchedText(a);
+  searched.hidden = searched.textContent === "";
 
   const list = $("moves");
   list.replaceChildren();
   for (const m of a.moves || []) {
-    const b = element("button", `${m.value.outcome}${m.move === a.best ? " best" : ""}`);
+    const best = m.move === a.best;
+    const b = element("button", `${outcomeOf(m.value)}${best ? " best" : ""}`);
     b.type = "button";
     b.dataset.move = m.move;
     b.title = `play ${m.move}: ${m.position}`;
     b.append(element("span", "mv", m.move), element("span", "val", valueText(m.value)));
+    // The move a search prefers when it proved no value: the greatest lower bound.
+    if (best && a.value.kind === "bounds") b.append(element("span", "note", "preferred, not proven best"));
     b.addEventListener("click", () => load(atPosition(m.position), true));
     const li = element("li");
     li.append(b);

@@ -2,19 +2,23 @@
 //! in the schema of `docs/json.md`, every refusal a JSON error with a 4xx status.
 
 use crate::library::Library;
+use crate::{Searches, SEARCH_TABLE_ENTRIES};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Json;
+use search::tree::Budget;
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use tablebase::query::{QueryError, Request};
-use tablebase::registry::{self, GAMES};
-use tokio::sync::Semaphore;
+use std::time::Duration;
+use tablebase::query::{Answer, QueryError, Request};
+use tablebase::registry::{self, GameEntry, GAMES};
+use tokio::sync::{Semaphore, TryAcquireError};
 
 /// Most parameters one request may give: every game takes fewer than ten.
 const MAX_PARAMETERS: usize = 16;
@@ -28,6 +32,55 @@ pub(crate) fn query_permits() -> Arc<Semaphore> {
 struct Shared {
     library: Arc<Library>,
     permits: Arc<Semaphore>,
+    searches: Option<Arc<SearchSlots>>,
+}
+
+/// The searches above the tables: how long each may take, the slots of those running
+/// (one taken for the whole of a search, which a client that hangs up does not stop), and
+/// the flag that stops them all when the server stops.
+pub(crate) struct SearchSlots {
+    time: Duration,
+    at_once: usize,
+    slots: Arc<Semaphore>,
+    stop: Arc<AtomicBool>,
+}
+
+impl SearchSlots {
+    pub(crate) fn new(searches: Searches) -> Arc<SearchSlots> {
+        Arc::new(SearchSlots {
+            time: searches.time,
+            at_once: searches.at_once,
+            slots: Arc::new(Semaphore::new(searches.at_once)),
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// Ends the searches under way (each answers the bounds it proved) and refuses new ones.
+    pub(crate) fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.slots.close();
+    }
+
+    /// Why a search found no free slot.
+    fn refusal(&self, e: TryAcquireError) -> ApiError {
+        let why = match e {
+            TryAcquireError::Closed => "the server is stopping".to_owned(),
+            TryAcquireError::NoPermits => format!(
+                "the position is above the tables served, and the {} running: try again in a moment",
+                counted_searches(self.at_once)
+            ),
+        };
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", why)
+    }
+}
+
+/// `n` searches, as a refusal says it: all the slots `--searches` allows are taken.
+fn counted_searches(n: usize) -> String {
+    if n == 1 {
+        "one search the server runs at a time (--searches) is".to_owned()
+    } else {
+        format!("{n} searches the server runs at once (--searches) are all")
+    }
 }
 
 /// A refusal: its status and its JSON body.
@@ -78,6 +131,9 @@ impl IntoResponse for ApiError {
         if self.status == StatusCode::METHOD_NOT_ALLOWED {
             return (self.status, headers, [(header::ALLOW, "GET, HEAD")], Json(&self)).into_response();
         }
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            return (self.status, headers, [(header::RETRY_AFTER, "1")], Json(&self)).into_response();
+        }
         (self.status, headers, Json(&self)).into_response()
     }
 }
@@ -88,9 +144,16 @@ fn answer(cache: &'static str, body: impl Serialize) -> Response {
 }
 
 /// `/api/games`, `/api/{game}`, and a JSON 404 for every other path; a query waits for
-/// one of `permits`, and is refused as `busy` once they are closed.
-pub fn routes(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
-    let shared = Arc::new(Shared { library, permits });
+/// one of `permits`, and is refused as `busy` once they are closed. A position of a board
+/// and rules served, whose tier is not built, is searched above the tables under
+/// `searches`, and refused as `busy` when all its slots are taken; without `searches`, it
+/// is not built (404).
+pub(crate) fn routes(
+    library: Arc<Library>,
+    permits: Arc<Semaphore>,
+    searches: Option<Arc<SearchSlots>>,
+) -> axum::Router {
+    let shared = Arc::new(Shared { library, permits, searches });
     axum::Router::new()
         .route("/api/games", get(games))
         .route("/api/{game}", get(position))
@@ -185,17 +248,52 @@ async fn position(
         ));
     }
     let request = Request::new(pairs)?;
-    let _permit = shared
+    let permit = shared
         .permits
         .acquire()
         .await
         .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "the server is stopping"))?;
     let library = Arc::clone(&shared.library);
-    let answer = tokio::task::spawn_blocking(move || library.query(entry, &request))
-        .await
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", format!("the query failed: {e}")))??;
-    // Tables never change while served: an answer holds as long as the server runs.
-    Ok(self::answer("max-age=3600", answer))
+    let (answer, request) =
+        tokio::task::spawn_blocking(move || (library.query(entry, &request), request)).await.map_err(failed)?;
+    drop(permit);
+    let answer = match (answer, &shared.searches) {
+        (Err(QueryError::NotBuilt { .. }), Some(searches)) if shared.library.above(entry, &request) => {
+            searched(&shared.library, searches, entry, request).await?
+        }
+        (answer, _) => answer?,
+    };
+    // Tables never change while served: an answer holds as long as the server runs; bounds
+    // a search proved in its time may be narrowed by the next.
+    let cache = if answer.report.value.is_exact() { "max-age=3600" } else { "no-store" };
+    Ok(self::answer(cache, answer))
+}
+
+/// The answer to `request` by a search above the tables, in a slot of `searches`.
+async fn searched(
+    library: &Arc<Library>,
+    searches: &SearchSlots,
+    entry: &'static GameEntry,
+    request: Request,
+) -> Result<Answer, ApiError> {
+    let slot = Arc::clone(&searches.slots).try_acquire_owned().map_err(|e| searches.refusal(e))?;
+    let (library, stop, time) = (Arc::clone(library), Arc::clone(&searches.stop), searches.time);
+    let answer = tokio::task::spawn_blocking(move || {
+        let budget =
+            Budget { time: Some(time), stop: Some(&stop), table_entries: SEARCH_TABLE_ENTRIES, ..Budget::default() };
+        let answer = library.search(entry, &request, budget);
+        // Freed when the search ends, whether or not its client still waits.
+        drop(slot);
+        answer
+    })
+    .await
+    .map_err(failed)??;
+    Ok(answer)
+}
+
+/// A query whose thread failed.
+fn failed(e: tokio::task::JoinError) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "tables", format!("the query failed: {e}"))
 }
 
 #[cfg(test)]
@@ -216,7 +314,7 @@ mod tests {
         retro::store::build(&game, &dir, &[2], &Quiet, &retro::store::BuildOptions::default()).unwrap();
         let library = Arc::new(Library::open(root.path(), |_, _| {}).unwrap());
         let permits = query_permits();
-        let app = routes(library, Arc::clone(&permits));
+        let app = routes(library, Arc::clone(&permits), None);
         let ask = || axum::http::Request::get("/api/kalah?pits=1&seeds=1").body(axum::body::Body::empty()).unwrap();
         assert_eq!(app.clone().oneshot(ask()).await.unwrap().status(), StatusCode::OK);
         permits.close();
@@ -227,3 +325,6 @@ mod tests {
         assert_eq!(body["kind"], "busy", "{body}");
     }
 }
+
+#[cfg(test)]
+mod search_tests;

@@ -5,7 +5,10 @@
 //! The steps, in order: [`Library::open`] finds and opens the tables (each file's header
 //! and checksum checked, as every command does); `router` maps the API and the page onto
 //! them; [`serve`] listens until Ctrl-C. Queries run on blocking threads, at most a few a
-//! core at once, so a burst of requests queues instead of starving the listener.
+//! core at once, so a burst of requests queues instead of starving the listener. A
+//! position of a board and rules served whose tier is not built is searched above the
+//! tables ([`Searches`]): each search in a bounded time and memory, a bounded number at
+//! once, a request past them refused at once.
 
 mod api;
 mod library;
@@ -13,6 +16,7 @@ mod page;
 
 pub use library::{Library, Skipped};
 
+use api::SearchSlots;
 use axum::extract::Request;
 use axum::http::Method;
 use axum::middleware::Next;
@@ -64,6 +68,32 @@ pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// of 1,024 open files, while a browser opens at most six connections to a server.
 pub const MAX_CONNECTIONS: usize = 256;
 
+/// How long a search above the tables may take by default (`solve serve --search-ms`).
+pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(2);
+
+/// The longest a search may be given: past it, a request would hold its slot, a core and
+/// its client's connection for longer than any client waits.
+pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(3600);
+
+/// The most searches that may run at once: each takes a core for its whole time.
+pub const MAX_SEARCHES: usize = 64;
+
+/// The positions a search's transposition table holds at most: some 10 to 50 MB a search,
+/// whatever the position, so that requests cannot take the machine's memory; past it the
+/// search goes on, storing nothing new.
+pub const SEARCH_TABLE_ENTRIES: usize = 1 << 19;
+
+/// How positions above the tables served are answered: by a search of at most `time`
+/// each ([`tablebase::front::search_above`]), at most `at_once` at a time; a request for
+/// one while all are running is refused (`503`, `busy`) at once rather than queued.
+#[derive(Debug, Clone, Copy)]
+pub struct Searches {
+    /// The time a search may take, at most [`MAX_SEARCH_TIME`].
+    pub time: Duration,
+    /// The searches run at once, 1 to [`MAX_SEARCHES`].
+    pub at_once: usize,
+}
+
 /// How long a connection past the cap has to read its 503 and close before the server
 /// closes it.
 const REFUSAL_LINGER: Duration = Duration::from_secs(1);
@@ -73,10 +103,10 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The routes: the page at `/`, the API under `/api/`, its queries run under `permits`;
 /// any method but GET and HEAD refused on every path.
-fn router(library: Arc<Library>, permits: Arc<Semaphore>) -> axum::Router {
+fn router(library: Arc<Library>, permits: Arc<Semaphore>, searches: Option<Arc<SearchSlots>>) -> axum::Router {
     axum::Router::new()
         .merge(page::routes())
-        .merge(api::routes(library, permits))
+        .merge(api::routes(library, permits, searches))
         .layer(axum::middleware::from_fn(only_get_and_head))
 }
 
@@ -93,8 +123,9 @@ async fn only_get_and_head(request: Request, next: Next) -> Response {
 
 /// Serves `library` on `addr` until Ctrl-C (or SIGTERM), each connection given
 /// `header_timeout` to send each request's headers ([`HEADER_TIMEOUT`] is the default),
-/// at most `max_connections` at once ([`MAX_CONNECTIONS`] is the default); `ready` hears
-/// the address bound (port 0 asks the system for a free one).
+/// at most `max_connections` at once ([`MAX_CONNECTIONS`] is the default), positions
+/// above the tables answered under `searches` (`None`: not built, 404); `ready` hears the
+/// address bound (port 0 asks the system for a free one).
 ///
 /// Its own accept loop rather than `axum::serve`, which sets no deadline on the headers.
 pub async fn serve(
@@ -102,13 +133,15 @@ pub async fn serve(
     addr: SocketAddr,
     header_timeout: Duration,
     max_connections: usize,
+    searches: Option<Searches>,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
     let listener = TcpListener::bind(addr).await.map_err(|cause| ServeError::Bind { addr, cause })?;
     let bound = listener.local_addr().map_err(|cause| ServeError::Bind { addr, cause })?;
     ready(bound);
     let permits = api::query_permits();
-    let service = TowerToHyperService::new(router(Arc::new(library), Arc::clone(&permits)));
+    let searches = searches.map(SearchSlots::new);
+    let service = TowerToHyperService::new(router(Arc::new(library), Arc::clone(&permits), searches.clone()));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(header_timeout).max_buf_size(MAX_HEADER_BYTES);
     let open = Arc::new(Semaphore::new(max_connections));
@@ -132,8 +165,12 @@ pub async fn serve(
         });
     }
     drop(listener);
-    // Queries still waiting for their turn are refused (`busy`) rather than run now.
+    // Queries still waiting for their turn are refused (`busy`) rather than run now, and
+    // searches under way answer what they proved so far.
     permits.close();
+    if let Some(searches) = &searches {
+        searches.stop();
+    }
     // Idle connections close at once; busy ones finish their request, for a while.
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, connections.shutdown()).await;
     Ok(())

@@ -1,6 +1,7 @@
 //! The tables a server holds: every table directory under a root, opened once and shared
 //! read-only by every request.
 
+use search::tree::Budget;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tablebase::layout::{self, LayoutError};
@@ -88,12 +89,38 @@ impl Library {
     pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
         // A bad parameter is the request's fault wherever the tables are.
         request.max_line()?;
-        for database in self.databases.iter().filter(|d| d.holding().game == game.name) {
+        for database in self.of(game) {
             match database.query(request) {
                 Err(QueryError::NotHere) => continue,
                 answer => return answer,
             }
         }
+        Err(self.not_built(game, request)?)
+    }
+
+    /// Whether some directory holds the board and rules `request` asks of, though not its
+    /// position's tier: a search above it answers ([`Library::search`]).
+    pub fn above(&self, game: &GameEntry, request: &Request) -> bool {
+        self.of(game).any(|d| d.above(request))
+    }
+
+    /// The answer to `request` about `game` by a search within `budget` above the first
+    /// directory it is [`Library::above`]; [`QueryError::NotBuilt`] if there is none.
+    pub fn search(&self, game: &GameEntry, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
+        match self.of(game).find(|d| d.above(request)) {
+            Some(database) => database.search(request, budget),
+            None => Err(self.not_built(game, request)?),
+        }
+    }
+
+    /// The databases of `game`, in the order they answer.
+    fn of<'a>(&'a self, game: &'a GameEntry) -> impl Iterator<Item = &'a dyn Database> + 'a {
+        self.databases.iter().map(|d| d.as_ref()).filter(|d| d.holding().game == game.name)
+    }
+
+    /// What to say of `request` when no directory holds its tables: the command that
+    /// builds them, and what was left out where it writes them.
+    fn not_built(&self, game: &GameEntry, request: &Request) -> Result<QueryError, QueryError> {
         // The directory the command writes, if it failed its checks, may hold what was
         // asked: the command alone would then stop at the damaged file.
         let build = game.command(request, &self.root)?;
@@ -103,7 +130,7 @@ impl Library {
             .filter(|s| Path::new(&s.directory) == build.dir)
             .map(|s| format!("{}: {}", s.directory, s.error))
             .collect();
-        Err(QueryError::NotBuilt {
+        Ok(QueryError::NotBuilt {
             what: format!("the {} tables this request needs", game.name),
             command: format!("{}{}", build.command, registry::out_flag(&self.root)),
             note: build.note,

@@ -25,7 +25,9 @@ fn start() -> SocketAddr {
         let listen = "127.0.0.1:0".parse().unwrap();
         // Held connections must not be cut off as idle while the test looks.
         let header_timeout = Duration::from_secs(60);
-        runtime.block_on(server::serve(library, listen, header_timeout, CAP, |a| bound.send(a).unwrap())).unwrap();
+        runtime
+            .block_on(server::serve(library, listen, header_timeout, CAP, None, |a| bound.send(a).unwrap()))
+            .unwrap();
     });
     addr.recv().unwrap()
 }

@@ -7,7 +7,8 @@
 //! position it asks about ([`Asked`]), reads and writes its table key, says where its
 //! tables live, which command builds them, what the page draws and what a report's header
 //! says. The rest is here, once for every game: opening a directory of tables for queries
-//! ([`open`]) and answering a request from them ([`answer`]).
+//! ([`open`]), answering a request from them ([`answer`]), and answering one of their board
+//! and rules above them by a search ([`search_above`]).
 //!
 //! Each entry of [`FrontEnd`] is marked required or optional; an optional one has the
 //! default most games want.
@@ -28,7 +29,7 @@ use crate::registry::{Build, RegistryError};
 use crate::report::{PositionReport, ReachableReport, TablesReport};
 use key::Key;
 use retro::{store, Game, Tables};
-use search::tree::{Scale, Searched};
+use search::tree::{Budget, Scale, Searched};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -61,7 +62,7 @@ pub struct Described {
 }
 
 /// One game's front end, implemented by the game's type.
-pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
+pub trait FrontEnd: Game<Value: Reported + Scale> + Send + Sync + Sized + 'static {
     /// Required. What names a start of the game: stones a hole, or a named setup.
     type Start: Copy + std::fmt::Debug + Send + Sync;
     /// Required. A position as users write and read it: the game's own for most games;
@@ -127,7 +128,8 @@ pub trait FrontEnd: Game<Value: Reported> + Send + Sync + Sized + 'static {
     fn annotate(&self, _position: &Self::Position, _report: &mut PositionReport) {}
 
     /// Optional. Opens the tables of `tiers` in `dir` for queries; the default answers
-    /// every position of a built tier from the tables ([`answer`]).
+    /// every position of a built tier from the tables ([`answer`]), and every other of
+    /// their board and rules by a search above them ([`search_above`]).
     fn open(self, key: &str, dir: &Path, tiers: &[Self::Tier]) -> Result<Box<dyn Database>, RegistryError> {
         open(self, key, dir, tiers)
     }
@@ -163,10 +165,7 @@ pub fn searched<F: FrontEnd>(
     found: &Searched<F::Position, F::Value>,
     max_line: usize,
     tables_report: TablesReport,
-) -> Result<(PositionReport, Vec<String>), retro::line::LineError>
-where
-    F::Value: Scale,
-{
+) -> Result<(PositionReport, Vec<String>), retro::line::LineError> {
     let header = game.header(asked, tables)?;
     let named = |p: &F::Position| game.named_moves(p);
     let position = F::played(&asked.position);
@@ -197,6 +196,14 @@ impl<F: FrontEnd> Database for Served<F> {
 
     fn query(&self, request: &Request) -> Result<Answer, QueryError> {
         answer(&self.game, &self.tables, &self.holding, request)
+    }
+
+    fn above(&self, request: &Request) -> bool {
+        above(&self.game, &self.tables, request)
+    }
+
+    fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
+        search_above(&self.game, &self.tables, &self.holding, request, budget)
     }
 }
 
@@ -249,15 +256,53 @@ pub fn answer<F: FrontEnd>(
     if asked.game.table_key() != game.table_key() || !built {
         return Err(QueryError::NotHere);
     }
-    let (report, line_positions) =
-        report(game, tables, &asked, request.max_line()?, holding.tables.clone(), None).map_err(tables_error)?;
-    Ok(Answer {
-        report,
-        board: F::board(&asked),
-        line_positions,
-        title: F::title(&asked),
-        board_and_rules: holding.parameters.clone(),
+    let reported = report(game, tables, &asked, request.max_line()?, holding.tables.clone(), None);
+    Ok(answer_of(&asked, holding, reported.map_err(tables_error)?))
+}
+
+/// Whether `request` asks of `game`'s board and rules a position whose tier `tables` do
+/// not hold: one a search above them answers ([`search_above`]).
+pub fn above<F: FrontEnd>(game: &F, tables: &Tables<F>, request: &Request) -> bool {
+    F::asked(request).is_ok_and(|asked| {
+        asked.game.table_key() == game.table_key()
+            && tables.table(game.material_tier(&F::played(&asked.position))).is_none()
     })
+}
+
+/// The answer to `request` by a search above `game`'s `tables` (which hold `holding`)
+/// within `budget`: exact where the search proves the value, else its bounds (`docs/json.md`);
+/// [`QueryError::NotHere`] where the request is not [`above`] them.
+pub fn search_above<F: FrontEnd>(
+    game: &F,
+    tables: &Tables<F>,
+    holding: &Holding,
+    request: &Request,
+    budget: Budget<'_>,
+) -> Result<Answer, QueryError> {
+    if !above(game, tables, request) {
+        return Err(QueryError::NotHere);
+    }
+    let asked = F::asked(request)?;
+    let max_line = request.max_line()?;
+    let position = F::played(&asked.position);
+    let found = search::tree::search(game, tables, &position, budget, &mut |_| {}).map_err(tables_error)?;
+    let reported = searched(game, tables, &asked, &found, max_line, holding.tables.clone());
+    Ok(answer_of(&asked, holding, reported.map_err(tables_error)?))
+}
+
+/// The answer of `asked` with its report and line from tables that hold `holding`.
+fn answer_of<F: FrontEnd>(
+    asked: &Asked<F>,
+    holding: &Holding,
+    (report, line_positions): (PositionReport, Vec<String>),
+) -> Answer {
+    Answer {
+        report,
+        board: F::board(asked),
+        line_positions,
+        title: F::title(asked),
+        board_and_rules: holding.parameters.clone(),
+    }
 }
 
 /// `n` and the noun for it, singular or plural as `n` asks (counts in titles are small).

@@ -1,7 +1,9 @@
 //! Kalah's front end: `solve kalah`, `/api/kalah`. The server answers Kalah from tables
 //! alone: every position whose pits hold no more seeds than the largest table is one
 //! probe (the store difference still to be gained), and so is each of its turns.
-//! Positions above the tables need `solve kalah`'s search.
+//! Positions above the tables are answered by the search every game's are
+//! ([`super::search_above`]), move by move (a sowing that ends in the store is a move of
+//! its own), not by `solve kalah`'s.
 //!
 //! Parameters: `pits`, `rules` (a preset: `empty-capture` by default, `standard`,
 //! `bassett`), then `seeds` (the start) or `position`.
@@ -11,7 +13,7 @@ use super::{counted, holding, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
 use crate::registry::{self, RegistryError};
-use crate::report::{LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
+use crate::report::{Bound, LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
 use games::kalah::board::{Board as KalahBoard, PositionError, MAX_PITS, MAX_SEEDS};
 use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
@@ -19,6 +21,7 @@ use games::kalah::{Kalah, Position, Rules};
 use retro::{store, Game, Tables};
 use search::kalah::solver::{LARGE_AUTO_POSITIONS, TABLE_BYTES_PER_POSITION};
 use search::kalah::Solver;
+use search::tree::Budget;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -141,6 +144,61 @@ impl Database for Searched {
 
     fn query(&self, request: &Request) -> Result<Answer, QueryError> {
         answer(self, request)
+    }
+
+    fn above(&self, request: &Request) -> bool {
+        super::above(self.solver.game(), self.solver.tables(), request)
+    }
+
+    /// The search above the tables every game's is: its positions are boards, so the
+    /// answer is given the stores of the position asked about ([`with_stores`]).
+    fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
+        let answer = super::search_above(self.solver.game(), self.solver.tables(), &self.holding, request, budget)?;
+        let asked = Kalah::asked(request)?;
+        Ok(with_stores(&asked.position, self.solver.game().rules(), answer))
+    }
+}
+
+/// An answer whose positions are Kalah's boards (the stores left out, the mover's row
+/// first) and its values what is still to be gained, as Kalah's game plays, made one of
+/// `position` as the notation writes it: each value the final margin (the stores'
+/// difference added), each position with its stores and its player to move.
+fn with_stores(position: &Position, rules: &Rules, mut answer: Answer) -> Answer {
+    let stores = position.store_difference();
+    let report = &mut answer.report;
+    report.position = position.to_string();
+    report.value = plus(report.value, stores);
+    let after = |name: &str| name.parse().ok().and_then(|pit| position.play(rules, pit));
+    for m in report.moves.iter_mut().flatten() {
+        m.value = plus(m.value, stores);
+        if let Some(next) = after(&m.name) {
+            m.position = next.to_string();
+        }
+    }
+    let mut here = *position;
+    let mut line = vec![here.to_string()];
+    for name in &report.line {
+        match name.parse().ok().and_then(|pit| here.play(rules, pit)) {
+            Some(next) => here = next,
+            None => break,
+        }
+        line.push(here.to_string());
+    }
+    report.line_end.position = here.to_string();
+    answer.line_positions = line;
+    answer
+}
+
+/// A margin still to be gained, or bounds on it, with `stores` already gained added.
+fn plus(value: ValueReport, stores: i32) -> ValueReport {
+    let bound = |b: Bound| match b {
+        Bound::Score(s) => Bound::Score(s + stores),
+        outcome => outcome,
+    };
+    match value {
+        ValueReport::Score { score, .. } => ValueReport::score(score + stores),
+        ValueReport::Bounds { lower, upper } => ValueReport::Bounds { lower: bound(lower), upper: bound(upper) },
+        outcome => outcome,
     }
 }
 

@@ -9,6 +9,7 @@
 //! that builds them ([`crate::registry::GameEntry::command`]).
 
 use crate::report::{PositionReport, TablesReport};
+use search::tree::Budget;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -244,6 +245,13 @@ pub trait Database: Send + Sync {
     /// The answer to `request`, or [`QueryError::NotHere`] if it asks of another board
     /// or other rules.
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
+    /// Whether `request` asks of this board and these rules a position whose tier is not
+    /// built here: one [`Database::search`] answers.
+    fn above(&self, request: &Request) -> bool;
+    /// The answer to `request` by a search above these tables within `budget`, its value
+    /// exact where the search proves it, else bounded; [`QueryError::NotHere`], at once,
+    /// where it is not [`Database::above`] them.
+    fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError>;
 }
 
 /// A probe or line error, as the answer's error.
