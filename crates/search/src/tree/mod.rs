@@ -211,7 +211,10 @@ where
 {
     let mut searcher = Searcher::new(game, tables, budget, progress);
     let mut root = Root::new(&mut searcher, position)?;
-    let stop = root.deepen(&mut searcher)?;
+    let stop = match root.deepen(&mut searcher)? {
+        None => root.settle_moves(&mut searcher)?,
+        stopped => stopped,
+    };
     searcher.shown = (root.lower, root.upper, root.horizon);
     searcher.report();
     let best = root.best();
@@ -330,6 +333,33 @@ impl<P: Clone, V: Scale> Root<P, V> {
             }
             if !searcher.cut_off {
                 debug_assert!(self.lower == self.upper, "a search with no cut-off is exact");
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Once the value is exact: iterations on a growing horizon that prove each move's
+    /// own value (a report lists them all), until every one is exact or the budget is
+    /// spent.
+    fn settle_moves<G: Game<Position = P, Value = V>>(
+        &mut self,
+        searcher: &mut Searcher<'_, G>,
+    ) -> Result<Option<Stop>, ProbeError> {
+        while self.moves.iter().any(|m| m.lower != m.upper) {
+            self.horizon += 1;
+            searcher.shown = (self.lower, self.upper, self.horizon);
+            searcher.cut_off = false;
+            let open: Vec<usize> =
+                (0..self.moves.len()).filter(|&i| self.moves[i].lower != self.moves[i].upper).collect();
+            for i in open {
+                match self.search_move(searcher, i, (BELOW, ABOVE)) {
+                    Ok(()) => {}
+                    Err(Halt::Stopped(stop)) => return Ok(Some(stop)),
+                    Err(Halt::Probe(e)) => return Err(e),
+                }
+            }
+            if !searcher.cut_off {
                 break;
             }
         }
