@@ -25,8 +25,8 @@ for entry in $boards; do
   s="${board#*x}"
   flag=""
   if [ "$variant" = advanced ]; then flag="--variant advanced"; fi
-  cmd="solve njaka --holes $h --counters $s${flag:+ $flag}"
-  $solve njaka --holes "$h" --counters "$s" $flag --out "$out/$entry" --json |
+  cmd="solve njaka --holes $h --counters $s${flag:+ $flag} --no-search"
+  $solve njaka --holes "$h" --counters "$s" $flag --no-search --out "$out/$entry" --json |
     python3 -c '
 import json, sys
 r = json.load(sys.stdin)

@@ -19,8 +19,8 @@ for board in $boards; do
   m="${board%x*}"
   s="${board#*x}"
   for rules in awari trysse wari; do
-    cmd="solve awari --rules $rules --pits $m --seeds $s"
-    $solve awari --rules "$rules" --pits "$m" --seeds "$s" --out "$out" --json |
+    cmd="solve awari --rules $rules --pits $m --seeds $s --no-search"
+    $solve awari --rules "$rules" --pits "$m" --seeds "$s" --no-search --out "$out" --json |
       python3 -c '
 import json, sys
 r = json.load(sys.stdin)

@@ -125,6 +125,10 @@ where
     F::Value: Scale,
 {
     let asked = F::asked(request).map_err(refusal)?;
+    if asking.search.no_search {
+        let (game, roots) = F::answering(&asked).map_err(refusal)?;
+        return from_tables(asked, game, roots, asking, flags);
+    }
     match F::answering(&asked) {
         Ok((game, roots)) if fits(&game, &roots, asking, flags)? => {
             if asking.build && long_build(&game, &roots, asking, flags)? {

@@ -70,12 +70,18 @@ pub struct SearchBudget {
     /// With such a search: positions it may search at most.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
+    /// Answer from the full tables only, however long they take to build, never by a
+    /// search (where a build takes more than a few seconds, a short search is otherwise
+    /// tried first, and a position whose tables do not fit is searched); a position whose
+    /// tables do not fit is then refused, saying what they would need.
+    #[arg(long, conflicts_with_all = ["time", "nodes"])]
+    pub no_search: bool,
 }
 
 impl Default for SearchBudget {
     /// A minute, and no limit on the nodes.
     fn default() -> Self {
-        SearchBudget { time: 60.0, nodes: None }
+        SearchBudget { time: 60.0, nodes: None, no_search: false }
     }
 }
 
