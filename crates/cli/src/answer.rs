@@ -8,7 +8,7 @@
 use crate::above;
 use crate::build::{self, require_built};
 use crate::options::{BuildFlags, QueryArgs, SearchBudget};
-use crate::printer::{print_json, print_position, View};
+use crate::printer::{counted, print_json, print_position, View};
 use anyhow::Result;
 use retro::{memory, Tables};
 use search::tree::Scale;
@@ -127,9 +127,12 @@ where
     let asked = F::asked(request).map_err(refusal)?;
     if asking.search.no_search {
         let (game, roots) = F::answering(&asked).map_err(refusal)?;
+        refuse_too_big(&asked, &game, &roots, asking, flags)?;
         return from_tables(asked, game, roots, asking, flags);
     }
     match F::answering(&asked) {
+        Err(QueryError::BeyondIndex(_)) => above::answer(asked, asking, flags),
+        Err(refused) => Err(refusal(refused)),
         Ok((game, roots)) if fits(&game, &roots, asking, flags)? => {
             if asking.build && long_build(&game, &roots, asking, flags)? {
                 if let Some(answered) = above::proven::<F>(request, asking, flags)? {
@@ -138,8 +141,25 @@ where
             }
             from_tables(asked, game, roots, asking, flags)
         }
-        _ => above::answer(asked, asking, flags),
+        Ok(_) => above::answer(asked, asking, flags),
     }
+}
+
+/// Refuses tables of `roots` that do not fit in memory here, saying what they need.
+fn refuse_too_big<F: FrontEnd>(
+    asked: &Asked<F>,
+    game: &F,
+    roots: &[F::Tier],
+    asking: &Asking,
+    flags: BuildFlags,
+) -> Result<()> {
+    let tiers = retro::order::tier_order(game, roots)?;
+    if let Err(need) = build::check_memory(game, &game.directory(asking.out), &tiers, flags) {
+        let tiers = counted(tiers.len() as u64, "tier", "tiers");
+        let command = F::command(asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
+        anyhow::bail!("{}: the tables of {tiers}{command} need {need}", F::title(asked));
+    }
+    Ok(())
 }
 
 /// Whether the tables of `roots` fit in memory here (or are built already).

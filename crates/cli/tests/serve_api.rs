@@ -252,7 +252,7 @@ fn a_kalah_start_past_any_full_table_names_the_cost_and_the_search() {
     assert!(body["details"]["search"]["nodes"].is_u64(), "{body}");
     // No 64-bit index numbers every board of 240 seeds in eight pits a row.
     let (status, body) = server.get_json("/api/kalah?pits=8&seeds=15");
-    assert_eq!((status, body["kind"].as_str()), (400, Some("impossible")), "{body}");
+    assert_eq!((status, body["kind"].as_str()), (404, Some("beyond-index")), "{body}");
     assert!(body["error"].as_str().unwrap().contains("no command builds"), "{body}");
 }
 

@@ -166,16 +166,34 @@ fn a_position_of_a_board_too_large_to_set_up_is_answered_from_its_own_counters()
     let text = solve(dir.path(), &["--position", &empty]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.starts_with("THI` a position of the 8×8 table of the empty board, rules: original"), "{text}");
-    // Past what any index numbers, the message names the position's tables.
+    // Past what any index numbers, the full tables' message names the position's tables;
+    // without --no-search a search above the tables that fit answers.
     let many = "-,-,-,-,-,-,-,-/bbb,bbb,bbb,bbb,bbb,bbb,bbb,bbb/-,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/\
                 -,-,-,-,-,-,-,-/-,-,-,-,-,-,-,-/www,www,www,www,www,www,www,www/-,-,-,-,-,-,-,- w";
-    let refused = solve(dir.path(), &["--position", many]);
+    let searched = json(&solve(dir.path(), &["--position", many, "--nodes", "20000", "--json"]));
+    assert!(searched["details"]["search"]["nodes"].as_u64().is_some_and(|n| n <= 20_000), "{searched}");
+    let refused = solve(dir.path(), &["--position", many, "--no-search"]);
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("this position's tables (8×8, up to 24 counters a side) have about"),
         "{}",
         stderr(&refused)
     );
+}
+
+/// QUADRAT's start, whose tables no index numbers, is answered by the search above the
+/// lowest tiers, with bounds where it proves no value; the article's claim is left to the
+/// value (no table holds the start).
+#[test]
+fn the_quadrat_start_is_answered_by_a_search_above_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(dir.path(), &["--board", "quadrat", "--time", "4", "--nodes", "50000", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["value"]["kind"], "bounds", "{report}");
+    assert_eq!(report["details"]["search"]["stopped"], "nodes", "{report}");
+    assert!(report["details"].get("claim_perfect_play_draws").is_none(), "{report}");
+    assert!(report["moves"].as_array().is_some_and(|m| !m.is_empty()), "{report}");
 }
 
 #[test]
@@ -192,14 +210,17 @@ fn bad_input_is_a_clear_error() {
     let cases: [(&[&str], &str); 9] = [
         (&["--board", "nonsense"], "unknown board"),
         // Past what a 64-bit index numbers: how many positions, and the disk they would fill.
-        (&["--board", "quadrat"], "board quadrat (6×6, 12 counters a side) has about 6.021e20 positions"),
+        (
+            &["--board", "quadrat", "--no-search"],
+            "board quadrat (6×6, 12 counters a side) has about 6.021e20 positions",
+        ),
         // A custom setup's kind beside a named board: refused, not dropped for the board.
         (&["--board", "duo", "--height", "1"], "cannot be used with"),
         (&["--board", "primus", "--rows", "1"], "cannot be used with"),
         (&["--board", "primus", "--position", "b,b,b/-,-,-/w,w,w"], "expected `<rows> <side>`"),
         (&["--board", "primus", "--position", "b,b,w/-,-,-/w,w,w w"], "opponent's first row"),
         (&["--board", "primus", "--position", "bb,bb,bb/-,-,-/ww,ww,ww w"], "at most 3 per player"),
-        (&["--size", "4", "--height", "2"], "of memory, "),
+        (&["--size", "4", "--height", "2", "--no-search"], "of memory, "),
         (&["--size", "3", "--rows", "2"], "do not fit"),
     ];
     for (args, message) in cases {
@@ -385,8 +406,8 @@ fn a_build_says_what_it_needs_before_it_starts() {
     // Built already: nothing to say.
     let again = solve(dir.path(), &["--board", "primus"]);
     assert!(!stderr(&again).contains("to build:"), "{}", stderr(&again));
-    // A refusal says what the build would need, and names --force.
-    let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
+    // From the full tables only, a refusal says what the build would need, and names --force.
+    let out = solve(dir.path(), &["--size", "4", "--height", "2", "--no-search"]);
     for part in ["of memory, ", "of disk and roughly", " thread", "--force builds anyway"] {
         assert!(stderr(&out).contains(part), "{part}: {}", stderr(&out));
     }
@@ -406,7 +427,7 @@ fn only_the_tables_still_to_build_can_make_a_build_too_big() {
             }
         }
     }
-    let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
+    let out = solve(dir.path(), &["--size", "4", "--height", "2", "--no-search"]);
     assert!(!out.status.success());
     let said = stderr(&out);
     assert!(
@@ -416,7 +437,7 @@ fn only_the_tables_still_to_build_can_make_a_build_too_big() {
     // Every table there: nothing to build, so no refusal; these empty files are then
     // turned down as tables, by name.
     std::fs::write(tables.join("tier-8-8.tbl"), b"").unwrap();
-    let out = solve(dir.path(), &["--size", "4", "--height", "2"]);
+    let out = solve(dir.path(), &["--size", "4", "--height", "2", "--no-search"]);
     assert!(!out.status.success());
     let said = stderr(&out);
     assert!(!said.contains("--force builds anyway"), "{said}");

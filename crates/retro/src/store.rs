@@ -781,8 +781,14 @@ impl<G: Game> Tables<G> {
         Ok(G::Value::from_code(code))
     }
 
-    /// The value of a position for the player to move.
+    /// The value of a position for the player to move; [`ProbeError::MissingTier`] where
+    /// its tier has no table here (found from its material first: a game indexed for the
+    /// tiers built need number no position above them).
     pub fn value(&self, game: &G, position: &G::Position) -> Result<G::Value, ProbeError> {
+        let tier = game.material_tier(position);
+        if !self.tables.contains_key(&tier) {
+            return Err(ProbeError::MissingTier(tier.to_string()));
+        }
         let loc = game.locate(position);
         self.probe(loc.tier, loc.rank)
     }

@@ -111,6 +111,7 @@ impl From<QueryError> for ApiError {
             QueryError::Parameter { .. } => ApiError::new(StatusCode::BAD_REQUEST, "parameter", message),
             QueryError::Malformed(_) => ApiError::new(StatusCode::BAD_REQUEST, "malformed", message),
             QueryError::Impossible(_) => ApiError::new(StatusCode::BAD_REQUEST, "impossible", message),
+            QueryError::BeyondIndex(_) => ApiError::new(StatusCode::NOT_FOUND, "beyond-index", message),
             QueryError::NotHere => ApiError::new(StatusCode::NOT_FOUND, "not-built", message),
             QueryError::NotBuilt { command, .. } => {
                 ApiError { command: Some(command), ..ApiError::new(StatusCode::NOT_FOUND, "not-built", message) }

@@ -280,7 +280,7 @@ fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError>
     // Every board up to the position's seeds: past an index, or past what `solve kalah`
     // builds for its own search, the command is named with its size, and the search beside it.
     let Ok(game) = Kalah::new(m, total, rules) else {
-        return Err(QueryError::Impossible(format!(
+        return Err(QueryError::BeyondIndex(format!(
             "the boards of up to {total} seeds in {m} pits a row are more than a 64-bit index can number: no \
              command builds their tables ({searched})"
         )));

@@ -61,7 +61,7 @@ impl FrontEnd for Njaka {
         let n = position.counters();
         match Njaka::new(game.holes(), game.variant(), game.direction(), n) {
             Ok(game) => Ok((game, vec![n as u8])),
-            Err(NjakaError::Index(_)) => Err(QueryError::Impossible(format!(
+            Err(NjakaError::Index(_)) => Err(QueryError::BeyondIndex(format!(
                 "{} holes with {}: more positions than a 64-bit index numbers",
                 game.holes(),
                 counted(n, "counter", "counters")

@@ -92,11 +92,14 @@ impl FrontEnd for Thi {
     }
 
     /// A start's report says whether the article's claim holds for it
-    /// (`details.claim_perfect_play_draws`): that perfect play draws.
+    /// (`details.claim_perfect_play_draws`): that perfect play draws. Where the start's
+    /// tier is not built (a search above the tables answers it) the claim is left to
+    /// the value the search proves.
     fn header(&self, asked: &Asked<Thi>, tables: &Tables<Thi>) -> Result<Header, retro::line::LineError> {
         let (rules, setup, position) = (self.rules(), asked.start.map(|s| s.setup), &asked.position);
         let start = setup.is_some_and(|s| *position == s.start());
-        let details = match start {
+        let tabled = tables.table(self.material_tier(position)).is_some();
+        let details = match start && tabled {
             true => Some(json!({ "claim_perfect_play_draws": tables.value(self, position)? == Value::Draw })),
             false => None,
         };
@@ -246,8 +249,8 @@ fn holding(position: &Position) -> Result<Setup, QueryError> {
 
 /// The command that builds tables answering `asked`: the board named beside its
 /// position, the setup of its start, else the smallest one holding the position's
-/// counters. Tables no 64-bit index can number are refused as impossible, since no
-/// command builds them.
+/// counters. Tables no 64-bit index can number are refused ([`QueryError::BeyondIndex`]),
+/// since no command builds them.
 pub fn command(asked: &Asked<Thi>) -> Result<String, QueryError> {
     let (rules, size, position) = (asked.game.rules(), asked.game.size(), &asked.position);
     let bonus = match rules.bonus {
@@ -296,7 +299,7 @@ fn beyond_index(asked: &Asked<Thi>) -> QueryError {
         Some(_) => "; without a board, a position is answered from tables up to its own counters",
         None => "",
     };
-    QueryError::Impossible(format!(
+    QueryError::BeyondIndex(format!(
         "{which} about {total:.3e} positions: more than a 64-bit index can number; {whose} tables would need \
          about {} of disk and far more memory: no command builds them{without}",
         retro::memory::human(total * TABLE_BYTES_PER_RANK)

@@ -210,7 +210,7 @@ pub fn command(position: &Position) -> Result<(String, Option<String>), QueryErr
 /// Why the tables of 3×`k` up to `n` stones are built by no command.
 fn beyond_index(k: usize, n: u32) -> QueryError {
     let positions: f64 = (0..=n).map(|t| games::trias::tier_positions(k, t) as f64).sum();
-    QueryError::Impossible(format!(
+    QueryError::BeyondIndex(format!(
         "the Trias tables of 3x{k} for every number of stones from 0 to {n} (about {positions:.3e} positions) have \
          more positions than a 64-bit index can number: no command builds them"
     ))

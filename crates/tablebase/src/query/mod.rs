@@ -32,6 +32,11 @@ pub enum QueryError {
     /// The position is written well but cannot stand on this board under these rules.
     #[error("impossible position: {0}")]
     Impossible(String),
+    /// The tables that would answer have more positions than a 64-bit index can number:
+    /// no command builds them (the command line's search above smaller tables answers
+    /// such a position).
+    #[error("{0}")]
+    BeyondIndex(String),
     /// This database holds another board or other rules than the request's.
     #[error("these tables are for another board or other rules")]
     NotHere,
