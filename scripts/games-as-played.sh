@@ -6,6 +6,7 @@
 # start builds its tables from nothing in its own directory.
 #   scripts/games-as-played.sh [OUT_DIR]
 #   SECONDS_EACH=600 scripts/games-as-played.sh      # the ten-minute column
+#   ONLY=Trias scripts/games-as-played.sh            # the starts whose label holds ONLY
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/results-out.sh "$@"
@@ -29,6 +30,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 n=0
 while IFS='|' read -r label args; do
   n=$((n + 1))
+  [[ $label == *"${ONLY:-}"* ]] || continue
   # shellcheck disable=SC2086 # the arguments are words
   $solve $args --time "$budget" --out "$out/$n" --json 2>/dev/null |
     python3 -c '
@@ -36,6 +38,8 @@ import json, sys
 label, command = sys.argv[1], sys.argv[2]
 r = json.load(sys.stdin)
 def shown(v):
+    if isinstance(v, int):
+        return "{:+d}".format(v)
     if v["kind"] == "outcome":
         return v["outcome"] if v.get("plies") is None else "{} in {}".format(v["outcome"], v["plies"])
     if v["kind"] == "score":
