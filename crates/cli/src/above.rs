@@ -49,9 +49,11 @@ where
     let time = asking.search.time.min(SEARCH_FIRST);
     let first = Asking { search: SearchBudget { time, ..asking.search }, ..*asking };
     let asked = F::asked(request).map_err(answer::refusal)?;
+    let started = Instant::now();
     let (answered, exact) = searched_answer(asked, &first, flags)?;
     if !exact {
-        errln!("not proven within {time} s: building the full tables");
+        let seconds = started.elapsed().as_secs_f64();
+        errln!("a search of {seconds:.1} s (at most {time} s) proved not every move: building the full tables");
     }
     Ok(exact.then_some(answered))
 }

@@ -167,19 +167,19 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     let rows = |c: &str| vec![row(8, c); 4].join("/");
     let error = command(8, format!("{}/{} w", rows("b"), rows("w"))).unwrap_err();
     assert!(
-        matches!(&error, QueryError::Impossible(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
+        matches!(&error, QueryError::BeyondIndex(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
         "{error:?}"
     );
     let board = thi.command(&Request::new([("board", "8x8-rows4")]).unwrap(), Path::new("root")).unwrap_err();
     assert!(
-        matches!(&board, QueryError::Impossible(m) if m.contains("board 8x8-rows4 (8×8, 32 counters a side)")),
+        matches!(&board, QueryError::BeyondIndex(m) if m.contains("board 8x8-rows4 (8×8, 32 counters a side)")),
         "{board:?}"
     );
     // A position of as many counters that is no start (White has one fewer): its own
     // tables are named.
     let error = command(8, format!("{}/{} w", rows("b"), rows("w").replacen('w', "-", 1))).unwrap_err();
     assert!(
-        matches!(&error, QueryError::Impossible(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
+        matches!(&error, QueryError::BeyondIndex(m) if m.contains("this position's tables (8×8, up to 32 counters a side)")),
         "{error:?}"
     );
     // One counter a side on 8×8: its setup is past the index, its own counters are not.
@@ -188,7 +188,7 @@ fn a_thi_position_names_a_setup_that_holds_its_counters() {
     assert_eq!(command(8, two).unwrap(), expected);
     // A named board asked for is named; QUADRAT is past the index.
     let quadrat = thi.command(&Request::new([("board", "quadrat")]).unwrap(), Path::new("root")).unwrap_err();
-    assert!(matches!(&quadrat, QueryError::Impossible(m) if m.contains("6×6")), "{quadrat:?}");
+    assert!(matches!(&quadrat, QueryError::BeyondIndex(m) if m.contains("6×6")), "{quadrat:?}");
     let duo = thi.command(&Request::new([("board", "duo"), ("rules", "fixed1")]).unwrap(), Path::new("root")).unwrap();
     assert_eq!(duo.command, "solve thi --board duo --rules fixed1");
     // And where it writes them: the directory a damaged copy of them would be found in.
@@ -219,7 +219,7 @@ fn a_thi_board_beside_a_position_names_its_tables() {
     let one = "b,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,-/-,-,-,-,-,w w";
     let error = command("quadrat", one).unwrap_err();
     assert!(
-        matches!(&error, QueryError::Impossible(m) if m.contains("board quadrat (6×6, 12 counters a side) has about 6.021e20 positions")
+        matches!(&error, QueryError::BeyondIndex(m) if m.contains("board quadrat (6×6, 12 counters a side) has about 6.021e20 positions")
             && m.contains("of disk")),
         "{error:?}"
     );
@@ -230,7 +230,8 @@ fn a_thi_board_beside_a_position_names_its_tables() {
 
 /// The command named for Trias tables that are not built: the smallest start holding the
 /// position; where that start's tables are past a 64-bit index, the position's own
-/// (`--build`); past that too, impossible, as `solve trias` refuses them.
+/// (`--build`); past that too, beyond any index (`solve trias` searches above smaller
+/// tables for them).
 #[test]
 fn a_trias_position_names_a_command_that_can_build_it() {
     let trias = GAMES.iter().find(|g| g.name == "trias").expect("Trias is registered");
@@ -245,7 +246,7 @@ fn a_trias_position_names_a_command_that_can_build_it() {
     for params in [&[("holes", "12"), ("stones", "4")][..], &[("holes", "9"), ("stones", "2")]] {
         let error = command(params).unwrap_err();
         assert!(
-            matches!(&error, QueryError::Impossible(m) if m.contains("more positions than a 64-bit index can number")),
+            matches!(&error, QueryError::BeyondIndex(m) if m.contains("more positions than a 64-bit index can number")),
             "{params:?}: {error:?}"
         );
     }
