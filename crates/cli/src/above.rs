@@ -58,7 +58,7 @@ where
     Ok(exact.then_some(answered))
 }
 
-/// [`answer`], and whether the search proved the value of the position and of every
+/// [`answer()`], and whether the search proved the value of the position and of every
 /// move.
 fn searched_answer<F: Subcommand>(asked: Asked<F>, asking: &Asking, flags: BuildFlags) -> Result<(Answered<F>, bool)>
 where
