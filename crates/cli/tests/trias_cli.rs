@@ -97,6 +97,42 @@ fn a_position_too_large_to_build_here_is_searched() {
     }
 }
 
+/// The source's board (3x12, 4 stones a hole) is answered within its node budget, with
+/// proven bounds; `--no-search` refuses it, saying no index numbers its tables.
+#[test]
+fn the_source_board_is_searched_and_refused_from_full_tables_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = ["trias", "--holes", "12", "--stones", "4"];
+    let out = solve(dir.path(), &[&source[..], &["--time", "4", "--nodes", "200000", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["value"]["kind"], "bounds", "{report}");
+    assert_eq!(report["details"]["search"]["stopped"], "nodes", "{report}");
+    assert_eq!(report["moves"].as_array().map(Vec::len), Some(12), "{report}");
+    let refused = solve(dir.path(), &[&source[..], &["--no-search"]].concat());
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("more positions than a 64-bit index can number"), "{}", stderr(&refused));
+}
+
+/// 3x5 with 1 stone a hole: its tables (1.6 × 10⁸ positions, 15 s to build) take longer
+/// than a short search, which proves the start and every opening move as the tables do
+/// (docs/results.md's row, built with `--no-search`).
+#[test]
+fn a_long_build_is_preceded_by_a_search_that_proves_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let searched = json(&solve(dir.path(), &["trias", "--holes", "5", "--stones", "1", "--json"]));
+    assert!(searched["details"]["search"]["nodes"].as_u64().is_some(), "{searched}");
+    let short = |v: &serde_json::Value| format!("{}{}", &v["outcome"].as_str().unwrap()[..1], v["plies"]);
+    assert_eq!(short(&searched["value"]), "l4");
+    let moves: Vec<String> = searched["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{}: {}", m["move"].as_str().unwrap(), short(&m["value"])))
+        .collect();
+    assert_eq!(moves, ["1: l2", "2: l2", "3: l4", "4: l2", "5: l4"]);
+}
+
 /// The command a missing table names runs, even for a board with no stone, whose tables
 /// a start of one stone a hole builds (no start has none).
 #[test]
