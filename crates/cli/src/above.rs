@@ -144,7 +144,7 @@ fn fitting_game<F: FrontEnd>(key: &str, tiers: &[F::Tier], asking: &Asking, flag
     let names: Vec<String> = tiers.iter().map(ToString::to_string).collect();
     let (game, _) = front::game_of_key::<F>(key, &names).ok()?;
     let dir = game.directory(asking.out);
-    let todo: Vec<F::Tier> = tiers.iter().copied().filter(|&t| !store::has_tier_file(&dir, t)).collect();
+    let todo = build::not_built::<F>(&dir, tiers);
     if todo.is_empty() {
         return Some(game);
     }

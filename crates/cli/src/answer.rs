@@ -125,47 +125,26 @@ where
     F::Value: Scale,
 {
     let asked = F::asked(request).map_err(refusal)?;
-    if asking.search.no_search {
-        let (game, roots) = F::answering(&asked).map_err(refusal)?;
-        refuse_too_big(&asked, &game, &roots, asking, flags)?;
-        return from_tables(asked, game, roots, asking, flags);
-    }
-    match F::answering(&asked) {
-        Err(QueryError::BeyondIndex(_)) => above::answer(asked, asking, flags),
-        Err(refused) => Err(refusal(refused)),
-        Ok((game, roots)) if fits(&game, &roots, asking, flags)? => {
-            if asking.build && long_build(&game, &roots, asking, flags)? {
-                if let Some(answered) = above::proven::<F>(request, asking, flags)? {
-                    return Ok(answered);
-                }
-            }
-            from_tables(asked, game, roots, asking, flags)
+    let (game, roots) = match F::answering(&asked) {
+        Err(QueryError::BeyondIndex(_)) if !asking.search.no_search => return above::answer(asked, asking, flags),
+        answering => answering.map_err(refusal)?,
+    };
+    let cost = TablesCost::of(&game, &roots, asking, flags)?;
+    match cost.memory {
+        Err(need) if asking.search.no_search => {
+            let tiers = counted(cost.tiers as u64, "tier", "tiers");
+            let command = F::command(&asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
+            anyhow::bail!("{}: the tables of {tiers}{command} need {need}", F::title(&asked))
         }
-        Ok(_) => above::answer(asked, asking, flags),
+        Err(_) => above::answer(asked, asking, flags),
+        Ok(()) if asking.build && !asking.search.no_search && cost.seconds > SEARCH_FIRST_PAST => {
+            match above::proven::<F>(request, asking, flags)? {
+                Some(answered) => Ok(answered),
+                None => from_tables(asked, game, roots, asking, flags),
+            }
+        }
+        Ok(()) => from_tables(asked, game, roots, asking, flags),
     }
-}
-
-/// Refuses tables of `roots` that do not fit in memory here, saying what they need.
-fn refuse_too_big<F: FrontEnd>(
-    asked: &Asked<F>,
-    game: &F,
-    roots: &[F::Tier],
-    asking: &Asking,
-    flags: BuildFlags,
-) -> Result<()> {
-    let tiers = retro::order::tier_order(game, roots)?;
-    if let Err(need) = build::check_memory(game, &game.directory(asking.out), &tiers, flags) {
-        let tiers = counted(tiers.len() as u64, "tier", "tiers");
-        let command = F::command(asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
-        anyhow::bail!("{}: the tables of {tiers}{command} need {need}", F::title(asked));
-    }
-    Ok(())
-}
-
-/// Whether the tables of `roots` fit in memory here (or are built already).
-fn fits<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<bool> {
-    let tiers = retro::order::tier_order(game, roots)?;
-    Ok(build::check_memory(game, &game.directory(asking.out), &tiers, flags).is_ok())
 }
 
 /// Estimated seconds of a build past which a search is tried first
@@ -174,14 +153,23 @@ fn fits<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildF
 /// by the search in seconds, while what builds in less is simply built.
 const SEARCH_FIRST_PAST: f64 = 10.0;
 
-/// Whether the tables of `roots` not built yet take longer than [`SEARCH_FIRST_PAST`]
-/// to build, by the build's estimate.
-fn long_build<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<bool> {
-    let dir = game.directory(asking.out);
-    let tiers = retro::order::tier_order(game, roots)?;
-    let todo: Vec<F::Tier> = tiers.into_iter().filter(|&t| !retro::store::has_tier_file(&dir, t)).collect();
-    let need = memory::Need::of(game, &todo, memory::available(), flags.parts);
-    Ok(need.seconds / rayon::current_num_threads() as f64 > SEARCH_FIRST_PAST)
+/// What the tables of some roots cost here: their tiers, whether the missing ones fit in
+/// memory (else what they need), and the seconds their build would take by its estimate.
+struct TablesCost {
+    tiers: usize,
+    memory: Result<(), String>,
+    seconds: f64,
+}
+
+impl TablesCost {
+    fn of<F: FrontEnd>(game: &F, roots: &[F::Tier], asking: &Asking, flags: BuildFlags) -> Result<TablesCost> {
+        let dir = game.directory(asking.out);
+        let tiers = retro::order::tier_order(game, roots)?;
+        let memory = build::check_memory(game, &dir, &tiers, flags);
+        let need = memory::Need::of(game, &build::not_built::<F>(&dir, &tiers), memory::available(), flags.parts);
+        let seconds = need.seconds / rayon::current_num_threads() as f64;
+        Ok(TablesCost { tiers: tiers.len(), memory, seconds })
+    }
 }
 
 /// Answers `asked` from the tables of `roots`: built (or, for a position asked without

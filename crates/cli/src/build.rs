@@ -23,7 +23,7 @@ pub fn check_memory<G: Game>(game: &G, dir: &Path, tiers: &[G::Tier], flags: Bui
 }
 
 /// The tiers of `tiers` with no table in `dir`.
-fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
+pub fn not_built<G: Game>(dir: &Path, tiers: &[G::Tier]) -> Vec<G::Tier> {
     tiers.iter().copied().filter(|&t| !retro::store::has_tier_file(dir, t)).collect()
 }
 
