@@ -196,13 +196,8 @@ fn swapping_the_rows_on_every_board_size() {
 /// without skipping the emptied pit.
 #[test]
 fn sowing_agrees_with_dropping_one_seed_at_a_time() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut draws = crate::draws::Draws::seeded(0x2545_f491_4f6c_dd1d);
+    let mut next = |n: u64| draws.below(n);
     for round in 0..60_000 {
         let m = 1 + next(8) as usize;
         let mut cells = [0u8; 16];

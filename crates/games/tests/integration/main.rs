@@ -3,6 +3,7 @@
 
 mod awari_rules;
 mod awari_tables;
+mod draws;
 mod invariants;
 mod kalah_rules;
 mod kalah_tables;

@@ -198,13 +198,8 @@ fn ends_by_the_plain_walk(p: &Position, file: usize) -> bool {
 #[test]
 fn legal_moves_agree_with_a_plain_walk_over_every_state() {
     // Many stones on few holes: where endless sowings, turned and unturned, are common.
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = |bound: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % bound
-    };
+    let mut draws = crate::draws::Draws::seeded(0x9e37_79b9_7f4a_7c15);
+    let mut next = |bound: u64| draws.below(bound);
     let mut endless = 0;
     for _ in 0..20_000 {
         let k = 1 + next(4) as usize;
