@@ -27,6 +27,19 @@ const BUILD_SHARE: f64 = 0.25;
 /// Set by Ctrl-C during a search: it stops and answers what it proved.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// The flag Ctrl-C sets from now on (cleared now), for a search to stop at and answer
+/// what it proved; the handler is installed on the first call.
+pub fn ctrl_c() -> &'static AtomicBool {
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    STOP.store(false, Ordering::Relaxed);
+    HANDLER.call_once(|| {
+        if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed)) {
+            errln!("Ctrl-C will not stop the search ({e})");
+        }
+    });
+    &STOP
+}
+
 /// Seconds at most of the search tried before a long build ([`proven`]).
 const SEARCH_FIRST: f64 = 10.0;
 
@@ -168,11 +181,7 @@ fn searched<F: FrontEnd>(
 where
     F::Value: Scale,
 {
-    STOP.store(false, Ordering::Relaxed);
-    if let Err(e) = ctrlc::set_handler(|| STOP.store(true, Ordering::Relaxed)) {
-        errln!("Ctrl-C will not stop the search ({e})");
-    }
-    let budget = Budget { nodes: budget.nodes, time: Some(left), stop: Some(&STOP), ..Budget::default() };
+    let budget = Budget { nodes: budget.nodes, time: Some(left), stop: Some(ctrl_c()), ..Budget::default() };
     let mut line = ProgressLine::new();
     let found = search(game, tables, position, budget, &mut |p| line.show(p))?;
     line.finish();

@@ -2,7 +2,7 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
-use crate::options::{BuildFlags, ForceFlag, LineLength, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, SearchBudget, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
@@ -11,13 +11,12 @@ use games::kalah::notation::{self, picture};
 use games::kalah::{Position, Rules};
 use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
-use search::kalah::{auto_endgame_seeds, default_tt_bits, Plan, Search, Solver, SolverError, Turn};
-use serde_json::json;
+use search::kalah::{auto_endgame_seeds, default_tt_bits, Margin, Plan, Search, Solver, SolverError, Turn};
+use search::tree::Budget;
 use std::time::Instant;
+use tablebase::front::kalah::{self as kalah_front, solved_report, Solved, Solving};
 use tablebase::registry;
-use tablebase::report::{
-    LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
-};
+use tablebase::report::{PositionReport, ReachableReport, TablesReport};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Preset {
@@ -89,7 +88,10 @@ impl EndgameSeeds {
                   gained), built under --out and reused by later runs, for every board of up to \
                   --endgame-seeds seeds in the pits. When the whole game fits (--table, or a small enough \
                   instance) every position is one table probe; otherwise an MTD(f) alpha-beta search with a \
-                  transposition table runs from the position down to the tables.\n\n\
+                  transposition table runs from the position down to the tables, within --time (from the \
+                  command's start; the automatic tables are those that build in a quarter of it) and --nodes. \
+                  Where the budget ends the search first (or Ctrl-C does), the answer is the bounds it proved \
+                  on the margin and on every move, marked not proven, and the move it prefers.\n\n\
                   Moves are named by the mover's pit, 1 to M from his left as he faces the board (pit M is \
                   next to his store). A move whose last seed lands in the mover's store earns another turn; \
                   the turn is written with the further choices joined by `-`, as the literature does: `3-6`; \
@@ -101,6 +103,7 @@ impl EndgameSeeds {
     after_help = "Examples:\n  \
                   solve kalah --pits 4 --seeds 3\n  \
                   solve kalah --pits 6 --seeds 4 --json\n  \
+                  solve kalah --pits 6 --seeds 6 --time 600\n  \
                   solve kalah --pits 4 --seeds 4 --table\n  \
                   solve kalah --pits 3 --seeds 3 --rules bassett\n  \
                   solve kalah --position \"0,3,1,0/2,0,0,4 10-9 N\""
@@ -141,8 +144,9 @@ pub struct KalahArgs {
     /// (default: as many as fit in half the free memory and a budget of boards: 17 for six
     /// pits; for instances of more than 50 seeds a larger budget, 24 for six pits; for
     /// instances of up to 40 seeds, a third of their seeds; under standard and bassett
-    /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3));
-    /// `auto` says the same.
+    /// rules, at least the seeds less 32 within the larger budget: 16 for Kalah(8,3); of
+    /// those, the most whose missing tiers build within a quarter of --time); `auto` says
+    /// the same.
     #[arg(long, value_name = "SEEDS")]
     endgame_seeds: Option<EndgameSeeds>,
     /// Transposition table of at most 2^B entries of 16 bytes, B from 4 to 36, one a board
@@ -163,6 +167,8 @@ pub struct KalahArgs {
     value_only: bool,
     #[command(flatten)]
     line: LineLength,
+    #[command(flatten)]
+    search: SearchBudget,
     #[command(flatten)]
     pub force: ForceFlag,
 }
@@ -243,22 +249,32 @@ fn naming_the_option(e: SolverError) -> anyhow::Error {
 /// How often a search prints its progress where no spinner is drawn.
 const SEARCH_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The bounds on the margin at `root` that `search` has proved so far, while they are
-/// apart.
-fn proved(search: &Search, root: &Position) -> Option<(i32, i32)> {
-    let (lower, upper) = search.stored_bounds(&root.board())?;
-    let difference = root.store_difference();
-    (lower < upper).then(|| (difference + i32::from(lower), difference + i32::from(upper)))
+/// The progress of `search` on `root`, in a line: its boards, their rate, the tables
+/// probed, and the bounds on the root's margin proved so far, while they are apart.
+fn progress_line(solver: &Solver, search: &Search, root: &Position, before: (u64, u64), started: Instant) -> String {
+    let nodes = search.nodes() - before.0;
+    let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
+    let probes = search.probes() - before.1;
+    let mut line =
+        format!("searching: {} boards, {:.2} M/s, {} probes", HumanCount(nodes), rate / 1e6, HumanCount(probes));
+    // An hour's search that is stopped still says what it had proved.
+    if let Ok(Margin { lower, upper }) = solver.proved(search, root) {
+        if lower < upper {
+            line += &format!(", margin {lower:+} to {upper:+}");
+        }
+    }
+    line
 }
 
 /// Runs `work` with a spinner counting the boards `search` searches meanwhile, if there is a
-/// search, and, for a `root` searched alone, the bounds on its margin proved so far;
-/// `work` may print lines on standard error (above the spinner) through the function it
-/// is given, each with the seconds since `since` (the command's start: the total a user
-/// waits, as the final `time:` line counts it).
+/// search, and the bounds on `root`'s margin proved so far; `work` may print lines on
+/// standard error (above the spinner) through the function it is given, each with the
+/// seconds since `since` (the command's start: the total a user waits, as the final
+/// `time:` line counts it).
 pub fn with_search_progress<T: Send>(
+    solver: &Solver,
     search: Option<&Search>,
-    root: Option<&Position>,
+    root: &Position,
     since: Instant,
     work: impl FnOnce(&(dyn Fn(String) + Sync)) -> Result<T> + Send,
 ) -> Result<T> {
@@ -266,19 +282,13 @@ pub fn with_search_progress<T: Send>(
     let spinner = crate::progress::spinner("searching");
     let started = Instant::now();
     // A search may serve several positions in turn: count only this work's boards.
-    let before = search.nodes();
+    let before = (search.nodes(), search.probes());
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         let ticker = scope.spawn(|| {
             let mut logged = Instant::now();
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                let nodes = search.nodes() - before;
-                let rate = nodes as f64 / started.elapsed().as_secs_f64().max(1e-3);
-                let mut message = format!("searching: {} boards, {:.2} M/s", HumanCount(nodes), rate / 1e6);
-                // An hour's search that is stopped still says what it had proved.
-                if let Some((lower, upper)) = root.and_then(|p| proved(search, p)) {
-                    message += &format!(", margin {lower:+} to {upper:+}");
-                }
+                let message = progress_line(solver, search, root, before, started);
                 // Without a spinner drawn (a log, or a pipe), a line now and then says
                 // the search is alive and how fast it goes.
                 if spinner.is_hidden() && logged.elapsed() >= SEARCH_LOG_EVERY {
@@ -337,89 +347,66 @@ fn position(args: &KalahArgs) -> Result<(Position, usize)> {
 }
 
 /// The seeds of the largest boards the endgame tables hold, for a position of `total`
-/// seeds in the pits on `m` pits a row: all of them with `--table`, `--endgame-seeds`,
-/// none for a game already `over` (its value is what the stores and rows hold), else as
-/// many as fit.
-fn endgame_seeds(args: &KalahArgs, m: usize, total: u32, tt_bits: u32, rules: &Rules, over: bool) -> u32 {
-    match (args.table, args.endgame_seeds) {
+/// seeds in the pits on `m` pits a row: all of them with `--table` or `--no-search`,
+/// `--endgame-seeds`, none for a game already `over` (its value is what the stores and
+/// rows hold), else as many as fit ([`auto_endgame_seeds`]) whose tiers missing from
+/// `dir` build within a quarter of `--time`, by the build's estimate: the search gets
+/// the rest. Tables built stay, so later runs search above larger ones.
+fn endgame_seeds(args: &KalahArgs, m: usize, total: u32, tt_bits: u32, rules: &Rules, over: bool) -> Result<u32> {
+    Ok(match (args.table || args.search.no_search, args.endgame_seeds) {
         (true, _) => total,
         (false, Some(EndgameSeeds::Up(k))) => k.min(total),
         (false, _) if over => 0,
-        (false, _) => auto_endgame_seeds(m, total, tt_bits, rules),
-    }
+        (false, _) => {
+            let dir = registry::kalah_dir(&args.tables.out, m, rules);
+            let allowed = BUILD_SHARE * args.search.time * rayon::current_num_threads() as f64;
+            let mut k = auto_endgame_seeds(m, total, tt_bits, rules);
+            while k > 0 && Plan::new(m, *rules, k, total, &dir, tt_bits)?.build_seconds() > allowed {
+                k -= 1;
+            }
+            k
+        }
+    })
 }
 
-/// A position's value, its turns' (unless `--value-only`), and its principal line.
-struct Answer {
-    margin: i32,
-    /// `None` with --value-only: not computed.
-    turns: Option<Vec<Turn>>,
-    line: Vec<String>,
-    /// The positions along the line, the position first.
-    positions: Vec<Position>,
+/// The share of `--time` the automatic endgame tables may take to build, by the build's
+/// own estimate, as for every game ([`crate::above`]).
+const BUILD_SHARE: f64 = 0.25;
+
+/// The budget of the search above the tables: what is left of `--time` since `started`,
+/// `--nodes`, and Ctrl-C.
+fn budget(search: &SearchBudget, started: Instant) -> Budget<'static> {
+    let time = std::time::Duration::from_secs_f64(search.time).saturating_sub(started.elapsed());
+    Budget { nodes: search.nodes, time: Some(time), stop: Some(crate::above::ctrl_c()), ..Budget::default() }
 }
 
-/// Searches `position` (with a spinner, from `started`) for what `args` ask: its margin,
-/// every turn's unless `--value-only`, and the line.
+/// Solves `position` (with a spinner, from `started`) for what `args` ask: its margin,
+/// every turn's unless `--value-only`, and the line, within the search's budget.
 fn answer(
     args: &KalahArgs,
     solver: &Solver,
     search: Option<&Search>,
     position: &Position,
     started: Instant,
-) -> Result<Answer> {
-    // Only a search of the position alone narrows its own bounds as it goes.
-    let root = args.value_only.then_some(position);
-    with_search_progress(search, root, started, |say| {
-        let (margin, turns) = if args.value_only {
-            let margin = solver.margin(search, position)?;
-            say(format!("value: {margin:+}"));
-            (margin, None)
-        } else {
-            if position.seeds_in_pits() > LARGE_INSTANCE {
-                say("every move's exact margin: on an instance this large the worse moves can take hours \
-                     (--value-only: the value and the line alone)"
-                    .to_string());
-            }
-            let (margin, turns) =
-                solver.margin_and_turns(search, position, &|(name, _, v)| say(format!("move {name}: {v:+}")))?;
-            (margin, Some(turns))
-        };
-        let (line, positions) = solver.principal_line(search, position, margin, args.line.max_line)?;
-        Ok(Answer { margin, turns, line, positions })
+) -> Result<Solved> {
+    with_search_progress(solver, search, position, started, |say| {
+        let heard = |t: &Turn| say(format!("move {}: {:+}", t.name, t.margin.lower));
+        if !args.value_only && position.seeds_in_pits() > LARGE_INSTANCE && search.is_some() {
+            say("every move's exact margin: on an instance this large the worse moves can take hours \
+                 (--value-only: the value and the line alone)"
+                .to_string());
+        }
+        let solved = kalah_front::solve(solver, search, position, !args.value_only, args.line.max_line, &heard)?;
+        match solved.margin.value() {
+            Some(v) if args.value_only => say(format!("value: {v:+}")),
+            _ => {}
+        }
+        Ok(solved)
     })
 }
 
-/// What `solve kalah` found for a position, and how.
-struct Solved {
-    /// Pits a row.
-    m: usize,
-    rules: Rules,
-    /// Seeds of the largest boards in the endgame tables.
-    endgame_seeds: u32,
-    /// Whether the game is over at the position.
-    over: bool,
-    answer: Answer,
-    /// Positions reachable from a start, counted with --table.
-    reachable: Option<u64>,
-    /// Boards searched, where a search ran.
-    nodes: Option<u64>,
-    seconds: f64,
-}
-
-impl Solved {
-    /// Whether every position of the game is a table probe (or the game is over).
-    fn strongly(&self, position: &Position) -> bool {
-        self.over || self.endgame_seeds >= position.seeds_in_pits()
-    }
-
-    /// The last position of the principal line.
-    fn line_end(&self) -> &Position {
-        self.answer.positions.last().expect("a line starts with its position")
-    }
-}
-
 pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
+    let started = Instant::now();
     let rules = rules(&args)?;
     let (position, m) = position(&args)?;
     let total = position.seeds_in_pits();
@@ -427,81 +414,43 @@ pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
     // A finished game's value is what the stores and rows already hold: unless tables
     // are asked for, none is built for it, and nothing is searched.
     let over = position.final_difference(&rules).is_some();
-    let endgame_seeds = endgame_seeds(&args, m, total, tt_bits, &rules, over);
+    let endgame_seeds = endgame_seeds(&args, m, total, tt_bits, &rules, over)?;
     let searched = if over { endgame_seeds } else { total };
-    let started = Instant::now();
     let plan =
         Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
     crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
     let solver = build(plan, flags)?;
-    let search = solver.search(searched)?;
-    let answer = answer(&args, &solver, search.as_ref(), &position, started)?;
+    let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, started)));
+    let search_started = Instant::now();
+    let solved = answer(&args, &solver, search.as_ref(), &position, started)?;
     let counts_reachable = args.table && position.start_seeds().is_some();
     let reachable = counts_reachable.then(|| solver.game().reachable(&position));
-    let nodes = search.as_ref().map(|s| s.nodes());
-    let seconds = started.elapsed().as_secs_f64();
-    let solved = Solved { m, rules, endgame_seeds, over, answer, reachable, nodes, seconds };
+    let solving = Solving {
+        endgame_seeds,
+        search: search.as_ref().map(|s| kalah_front::search_details(s, search_started.elapsed().as_secs_f64())),
+        seconds: Some(started.elapsed().as_secs_f64()),
+    };
     let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident());
-    let out = report(&solved, &position, tables);
+    let reachable = reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None });
+    let report = solved_report(&position, position.start_seeds(), &rules, &solved, &solving, tables, reachable);
     if args.json {
-        print_json(&out)?;
+        print_json(&report)?;
         return Ok(());
     }
-    print_text(&out, &solved, &position)
+    print_text(&report, &solved, &solving, &position, &rules)
 }
 
-/// The report of `position` as `solved`, its tables as `tables` says.
-fn report(solved: &Solved, position: &Position, tables: TablesReport) -> PositionReport {
-    let Solved { m, rules, answer, .. } = solved;
-    // The seeds a pit of a start, however it was given (--seeds, or its position).
-    let start_seeds = position.start_seeds();
-    let last = solved.line_end();
-    PositionReport {
-        schema: SCHEMA,
-        game: "kalah".to_owned(),
-        parameters: json!({"pits": m, "seeds": start_seeds}),
-        rules: rules.name(),
-        position: position.to_string(),
-        start: start_seeds.is_some(),
-        to_move: position.to_move().name().to_lowercase(),
-        over: solved.over,
-        value: ValueReport::score(answer.margin),
-        // `None` with --value-only: not computed, which an empty list would not say.
-        moves: answer.turns.as_ref().map(|turns| {
-            turns
-                .iter()
-                .map(|(name, next, v)| MoveReport {
-                    name: name.clone(),
-                    value: ValueReport::score(*v),
-                    position: next.to_string(),
-                    captures: None,
-                })
-                .collect()
-        }),
-        best: answer.turns.as_ref().and_then(|turns| turns.iter().find(|t| t.2 == answer.margin).map(|t| t.0.clone())),
-        line: answer.line.clone(),
-        line_end: LineEnd {
-            kind: if last.final_difference(rules).is_some() { LineEndKind::Over } else { LineEndKind::Cut },
-            position: last.to_string(),
-            repeats_ply: None,
-        },
-        tables,
-        reachable: solved.reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None }),
-        details: Some(json!({
-            "switches": rules.switches(),
-            "endgame_seeds": solved.endgame_seeds,
-            "solved": if solved.strongly(position) { "strongly" } else { "weakly" },
-            "search_nodes": solved.nodes,
-            "seconds": solved.seconds,
-        })),
-    }
-}
-
-/// Prints `report` of `position` as text, with the notes on how it was `solved`.
-fn print_text(report: &PositionReport, solved: &Solved, position: &Position) -> Result<()> {
-    let Solved { m, rules, .. } = solved;
-    let last = solved.line_end();
+/// Prints `report` of `position` as text, with the notes on how it was solved.
+fn print_text(
+    report: &PositionReport,
+    solved: &Solved,
+    solving: &Solving,
+    position: &Position,
+    rules: &Rules,
+) -> Result<()> {
+    let m = position.pits();
+    let last = solved.positions.last().expect("a line starts with its position");
     let view = View {
         // Kalah(m, n) names a start; a position has only its pits and its seeds.
         title: match position.start_seeds() {
@@ -521,7 +470,7 @@ fn print_text(report: &PositionReport, solved: &Solved, position: &Position) -> 
             // A line cut by --max-line: the printer says where.
             None => String::new(),
         },
-        notes: notes(solved, position),
+        notes: notes(report, solved, solving),
     };
     print_position(report, &view)?;
     Ok(())
@@ -529,27 +478,28 @@ fn print_text(report: &PositionReport, solved: &Solved, position: &Position) -> 
 
 /// The lines printed below a report: what the counts and the moves mean, how the
 /// position was solved and in what time.
-fn notes(solved: &Solved, position: &Position) -> Vec<String> {
+fn notes(report: &PositionReport, solved: &Solved, solving: &Solving) -> Vec<String> {
     let mut notes = Vec::new();
-    if solved.reachable.is_some() {
+    if report.reachable.is_some() {
         // Printed right below the count it explains.
         notes.push("(a reachable position is its pits, its stores and the side to move)".to_owned());
     }
-    if solved.answer.turns.is_none() {
+    if solved.turns.is_none() {
         notes.push("moves: not valued one by one (--value-only)".to_owned());
     }
-    let boards = counted(solved.endgame_seeds, "seed", "seeds");
-    notes.push(if solved.over {
-        "solved strongly: the game is over here".to_owned()
-    } else if solved.strongly(position) {
-        format!("solved strongly: every position of this game is one table probe (boards up to {boards})")
-    } else {
-        format!(
-            "solved weakly: MTD(f) search above the tables of boards up to {boards} ({})",
-            counted(solved.nodes.unwrap_or(0), "node", "nodes")
-        )
+    let boards = counted(solving.endgame_seeds, "seed", "seeds");
+    notes.push(match report.details.as_ref().and_then(|d| d["solved"].as_str()) {
+        Some("strongly") if report.over => "solved strongly: the game is over here".to_owned(),
+        Some("strongly") => {
+            format!("solved strongly: every position of this game is one table probe (boards up to {boards})")
+        }
+        Some(_) => format!("solved weakly: MTD(f) search above the tables of boards up to {boards}"),
+        None => format!(
+            "not solved within the budget: MTD(f) search above the tables of boards up to {boards} proved the \
+             bounds shown (more --time or --nodes, or larger tables, go further)"
+        ),
     });
-    notes.push(format!("time: {:.1} s", solved.seconds));
+    notes.push(format!("time: {:.1} s", solving.seconds.unwrap_or(0.0)));
     notes
 }
 

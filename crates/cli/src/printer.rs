@@ -85,7 +85,7 @@ pub fn print_position(report: &PositionReport, view: &View) -> Result<(), Stdout
     if let Some(r) = &report.reachable {
         print_reachable(r)?;
     }
-    if let Some(search) = report.details.as_ref().and_then(|d| d.get("search")) {
+    if let Some(search) = report.details.as_ref().and_then(|d| d.get("search")).filter(|s| !s.is_null()) {
         print_search(search, report.value.is_exact())?;
     }
     for note in &view.notes {

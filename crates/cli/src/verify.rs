@@ -273,7 +273,7 @@ fn check_row(args: &VerifyKalahArgs, flags: BuildFlags, tt_bits: u32, row: &Publ
     let dir = tablebase::registry::kalah_dir(&args.tables.out, row.m, &rules);
     let solver = build(Plan::new(row.m, rules, endgame_seeds, total, &dir, tt_bits)?, flags)?;
     let search = solver.search(total)?;
-    let (computed, margin) = with_search_progress(search.as_ref(), Some(&start), Instant::now(), |_| {
+    let (computed, margin) = with_search_progress(&solver, search.as_ref(), &start, Instant::now(), |_| {
         Ok(if row.margin.is_some() || args.margins {
             // The start's margin alone: one MTD(f) search, which proves the other
             // turns no better without valuing each exactly.

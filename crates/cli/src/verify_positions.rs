@@ -189,7 +189,7 @@ fn check_game(
 /// Prints its line; returns whether it agrees.
 fn check_row(solver: &Solver, search: Option<&Search>, row: &Published) -> Result<bool> {
     let started = Instant::now();
-    let (computed, keeps) = with_search_progress(search, Some(&row.position), started, |_| {
+    let (computed, keeps) = with_search_progress(solver, search, &row.position, started, |_| {
         let computed = solver.margin(search, &row.position)?;
         // The best move is tested only against a margin that holds: one
         // null-window test, does the position after its sowing keep the margin?

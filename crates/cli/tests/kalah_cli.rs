@@ -202,7 +202,7 @@ fn weak_search_agrees_with_the_full_table() {
                 "--json",
             ],
         ));
-        assert!(weak["details"]["search_nodes"].as_u64().unwrap() > 0);
+        assert!(weak["details"]["search"]["nodes"].as_u64().unwrap() > 0);
         assert_eq!(weak["value"], full["value"], "{rules}");
         assert_eq!(weak["moves"], full["moves"], "{rules}");
         assert_keeps_the_margin(dir.path(), rules, &weak);
@@ -423,7 +423,7 @@ fn a_finished_game_builds_no_table_and_searches_nothing() {
     assert_eq!(report["over"], true);
     assert_eq!(report["tables"]["positions"], 1, "tier 0 alone");
     assert_eq!(report["details"]["solved"], "strongly");
-    assert_eq!(report["details"]["search_nodes"], serde_json::Value::Null);
+    assert_eq!(report["details"]["search"], serde_json::Value::Null);
 }
 
 /// How a value was found, said in words: a game over, every position a probe, or a
@@ -465,4 +465,59 @@ fn a_huge_position_is_sized_first_and_refused_when_it_cannot_fit() {
     let out = solve(dir.path(), &["kalah", "--position", "0,3,1,250/2,0,0,4 10-9 N"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("260 seeds in the pits: a pit holds at most 255"), "{}", stderr(&out));
+}
+
+/// A search its budget ends answers proven bounds, on the margin and on every move, each
+/// holding the value the full table gives, the move it prefers and no line, and says why
+/// it stopped: in JSON and in text.
+#[test]
+fn a_spent_budget_answers_bounds_that_hold_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = json(&solve(dir.path(), &["kalah", "--pits", "4", "--seeds", "3", "--table", "--json"]));
+    let budget = ["kalah", "--pits", "4", "--seeds", "3", "--endgame-seeds", "6", "--nodes", "50"];
+    let bounded = json(&solve(dir.path(), &[&budget[..], &["--json"]].concat()));
+    let holds = |value: &serde_json::Value, exact: &serde_json::Value| match value["kind"].as_str() {
+        Some("bounds") => {
+            let score = exact["score"].as_i64();
+            value["lower"].as_i64() <= score && score <= value["upper"].as_i64()
+        }
+        _ => value == exact,
+    };
+    assert_eq!(bounded["value"]["kind"], "bounds", "{bounded}");
+    assert!(holds(&bounded["value"], &full["value"]), "{bounded}");
+    let (moves, exact) = (bounded["moves"].as_array().unwrap(), full["moves"].as_array().unwrap());
+    assert_eq!(moves.len(), exact.len());
+    for (m, e) in moves.iter().zip(exact) {
+        assert_eq!((&m["move"], &m["position"]), (&e["move"], &e["position"]));
+        assert!(holds(&m["value"], &e["value"]), "{m} {e}");
+    }
+    assert!(bounded["best"].is_string(), "{bounded}");
+    assert_eq!(bounded["line"], serde_json::json!([]));
+    assert_eq!(bounded["details"]["search"]["stopped"], "nodes", "{bounded}");
+    assert_eq!(bounded["details"]["solved"], serde_json::Value::Null, "{bounded}");
+    let nodes = bounded["details"]["search"]["nodes"].as_u64().unwrap();
+    assert!(nodes <= 60, "{nodes} nodes for a budget of 50");
+
+    let out = solve(dir.path(), &budget);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    for said in [
+        "preferred move:",
+        "(not proven best)",
+        "the value is not proven",
+        "stopped by --nodes",
+        "not solved within the budget",
+    ] {
+        assert!(text.contains(said), "{said}: {text}");
+    }
+}
+
+/// `--no-search` answers from the full table, as `--table` does.
+#[test]
+fn no_search_answers_from_the_full_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = json(&solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "3", "--no-search", "--json"]));
+    assert_eq!(report["details"]["solved"], "strongly", "{report}");
+    assert_eq!(report["details"]["endgame_seeds"], 18, "{report}");
+    assert_eq!(report["details"]["search"], serde_json::Value::Null, "{report}");
 }

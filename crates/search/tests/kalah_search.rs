@@ -5,7 +5,8 @@ use games::kalah::{Board, Kalah, Rules};
 use retro::solve::Silent;
 use retro::store::{self, BuildOptions};
 use retro::{Game, Location, Tables};
-use search::kalah::Search;
+use search::kalah::{Search, SearchError};
+use search::tree::{Budget, Stop};
 
 fn presets() -> [Rules; 3] {
     Rules::PRESETS.map(|(_, r)| r)
@@ -49,8 +50,12 @@ fn search_on_several_threads_equals_the_full_tables() {
                 for (i, board) in boards.iter().enumerate() {
                     let Location { tier, rank, .. } = game.locate(board);
                     let exact = tables.probe(tier, rank).unwrap();
-                    assert_eq!(values[i], exact, "{rules}, tables to {probe_seeds}, {threads} threads: {board:?}");
-                    assert_eq!(heard.lock().unwrap()[i], Some(values[i]));
+                    assert_eq!(
+                        values[i].exact(),
+                        Some(exact),
+                        "{rules}, tables to {probe_seeds}, {threads} threads: {board:?}"
+                    );
+                    assert_eq!(heard.lock().unwrap()[i], Some(exact));
                 }
             }
         }
@@ -139,6 +144,7 @@ fn a_missing_table_ends_every_search_with_its_error() {
         let search = || Search::new(&game, &tables, 10, 16).unwrap().with_threads(threads);
         let missing = |e: retro::store::ProbeError| matches!(e, retro::store::ProbeError::MissingTier(_));
         assert!(search().values(&boards, &|_, _| {}).is_err_and(missing), "{threads} threads");
+        let missing = |e: SearchError| matches!(e, SearchError::Probe(retro::store::ProbeError::MissingTier(_)));
         // Boards whose searches meet the missing tiers (both rows full; checked here).
         for board in &[Board::new(&[3, 3, 2], &[3, 3, 2]), Board::new(&[2, 4, 2], &[3, 2, 3])] {
             assert!(search().value(board).is_err_and(missing), "{threads} threads: {board:?}");
@@ -178,4 +184,67 @@ fn stored_bounds_hold_the_value() {
             assert_eq!(search.stored_bounds(&board), Some((exact, exact)), "{rules}: {board:?}");
         }
     }
+}
+
+/// A search its budget ends answers bounds that hold the exact value, for one board and
+/// for several at once, on one thread and on three, whatever the number of nodes allowed;
+/// an answer that must be exact is refused with the budget's reason, never guessed.
+#[test]
+fn a_spent_budget_answers_bounds_that_hold_the_value() {
+    let rules = Rules::STANDARD;
+    let (game, _dir, tables) = built(3, 12, rules);
+    let boards: Vec<_> = (0..game.tier_size(12))
+        .step_by(37)
+        .map(|rank| game.position(Location::at(12, rank)))
+        .filter(|board| board.outcome(&rules).is_none())
+        .collect();
+    let exact = |board: &Board| {
+        let Location { tier, rank, .. } = game.locate(board);
+        tables.probe(tier, rank).unwrap()
+    };
+    let mut cut_short = 0;
+    for threads in [1, 3] {
+        for nodes in [1, 20, 300] {
+            let budget = Budget { nodes: Some(nodes), ..Budget::default() };
+            for board in &boards {
+                let search = Search::new(&game, &tables, 4, 12).unwrap().with_threads(threads).with_budget(budget);
+                let found = search.bounds(board, 0).unwrap();
+                let v = exact(board);
+                assert!(
+                    found.lower <= v && v <= found.upper,
+                    "{nodes} nodes, {threads} threads: {board:?}: {found:?} {v}"
+                );
+                if found.exact().is_none() {
+                    cut_short += 1;
+                    assert_eq!(search.spent(), Some(Stop::Nodes));
+                    assert!(matches!(search.value(board), Err(SearchError::Spent(Stop::Nodes))));
+                }
+            }
+            let search = Search::new(&game, &tables, 4, 12).unwrap().with_threads(threads).with_budget(budget);
+            let found = search.values(&boards, &|_, _| {}).unwrap();
+            for (board, found) in boards.iter().zip(found) {
+                let v = exact(board);
+                assert!(
+                    found.lower <= v && v <= found.upper,
+                    "{nodes} nodes, {threads} threads: {board:?}: {found:?} {v}"
+                );
+            }
+        }
+    }
+    assert!(cut_short > boards.len(), "the budgets cut most searches short: {cut_short}");
+}
+
+/// A search asked to stop before it starts answers at once, saying so, with the bounds
+/// the board's seeds allow.
+#[test]
+fn a_search_asked_to_stop_answers_at_once() {
+    let (game, _dir, tables) = built(3, 12, Rules::EMPTY_CAPTURE);
+    let board = Board::new(&[2, 2, 2], &[2, 2, 2]);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let search =
+        Search::new(&game, &tables, 4, 12).unwrap().with_budget(Budget { stop: Some(&stop), ..Budget::default() });
+    let found = search.bounds(&board, 0).unwrap();
+    assert_eq!(search.spent(), Some(Stop::Asked));
+    assert!(found.lower < found.upper && found.lower >= -12 && found.upper <= 12, "{found:?}");
+    assert!(search.nodes() <= 2, "{} nodes", search.nodes());
 }

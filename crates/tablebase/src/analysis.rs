@@ -235,14 +235,19 @@ where
     }
 }
 
-/// What a report says of the search that answered it (`docs/json.md`, Details:
-/// `search`): nodes, tables probed, seconds, the last horizon, and why it stopped.
-pub fn search_details<P, V>(found: &Searched<P, V>) -> serde_json::Value {
-    let stopped = found.stop.map(|stop| match stop {
+/// Why a search stopped, as `details.search.stopped` names it.
+pub fn stop_name(stop: Stop) -> &'static str {
+    match stop {
         Stop::Nodes => "nodes",
         Stop::Time => "time",
         Stop::Asked => "asked",
-    });
+    }
+}
+
+/// What a report says of the search that answered it (`docs/json.md`, Details:
+/// `search`): nodes, tables probed, seconds, the last horizon, and why it stopped.
+pub fn search_details<P, V>(found: &Searched<P, V>) -> serde_json::Value {
+    let stopped = found.stop.map(stop_name);
     serde_json::json!({
         "nodes": found.nodes,
         "probes": found.probes,

@@ -6,5 +6,5 @@ pub mod search;
 pub mod solver;
 pub mod transposition;
 
-pub use search::Search;
-pub use solver::{auto_endgame_seeds, default_tt_bits, Plan, Solver, SolverError, Turn};
+pub use search::{Bounds, Search, SearchError};
+pub use solver::{auto_endgame_seeds, default_tt_bits, Margin, Plan, Solver, SolverError, Turn};

@@ -32,6 +32,12 @@
 //! take different boards while there are enough ([`Search::values`]). A split of the tree
 //! itself (young brothers wait) was measured twice as slow.
 //!
+//! A budget ([`Search::with_budget`]: nodes, a deadline, a flag the caller sets) is looked
+//! at when a task publishes its count of nodes; once it is spent every task stops, and
+//! each board searched answers the bounds its MTD(f) passes proved so far, intersected
+//! with its transposition entry ([`Search::bounds`], [`Search::values`]): bounds, never a
+//! guess, as every pass and every entry is proven.
+//!
 //! The transposition table ([`TranspositionTable`]) is shared by all tasks without
 //! locks. An entry is found only by its own board (see [`Key`]; on seven and eight pits a
 //! board with a pit of 64 seeds or more is not kept at all): a 64-bit hash alone was not
@@ -41,14 +47,16 @@
 mod task;
 
 use super::transposition::{self, Entry, Key, TranspositionTable};
+use crate::tree::{Budget, Stop};
 use games::kalah::{Board, Kalah, MoveList, Rules, Sown, MAX_PITS};
 use retro::store::ProbeError;
 use retro::table::Table;
 use retro::Tables;
 use retro::Turn;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::time::Instant;
 use task::{Goal, Task};
 
 /// Tasks each thread runs side by side (`search/task.rs`): two let one task's loads arrive
@@ -72,6 +80,73 @@ pub struct Search<'a> {
     busy: Busy,
     /// Rows of seven or eight pits: boards keyed by [`Key::of_wide`], not [`Key::of`].
     wide: bool,
+    /// Table probes so far (counted in batches, as the nodes).
+    probes: AtomicU64,
+    /// What the search may spend.
+    spending: Spending<'a>,
+}
+
+/// Nodes a task counts before it publishes them and looks at the budget.
+const PUBLISH_EVERY: u64 = 1 << 16;
+
+/// What a search may spend ([`Search::with_budget`]), and why it stopped once spent.
+#[derive(Default)]
+struct Spending<'a> {
+    /// Nodes in all, counted from the search's creation.
+    nodes: Option<u64>,
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
+    /// 0 while the budget lasts, else the [`Stop`] that ended it ([`stop_code`]).
+    spent: AtomicU8,
+}
+
+/// A [`Stop`] as the byte [`Spending::spent`] holds.
+fn stop_code(stop: Stop) -> u8 {
+    match stop {
+        Stop::Nodes => 1,
+        Stop::Time => 2,
+        Stop::Asked => 3,
+    }
+}
+
+/// What a search answered for a board: its value's proven bounds (equal once exact).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// The least the value can be.
+    pub lower: i16,
+    /// The most it can be.
+    pub upper: i16,
+}
+
+impl Bounds {
+    /// The value, where proven.
+    pub fn exact(self) -> Option<i16> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    fn meet(self, other: (i16, i16)) -> Bounds {
+        Bounds { lower: self.lower.max(other.0), upper: self.upper.min(other.1) }
+    }
+}
+
+/// Why a search gave no exact answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// A table could not be read.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// The budget ran out before the answer was proven.
+    #[error("the search's budget ran out ({}) before the answer was proven", stop_words(*.0))]
+    Spent(Stop),
+}
+
+/// What ended a budget, in words.
+fn stop_words(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Nodes => "its nodes",
+        Stop::Time => "its time",
+        Stop::Asked => "asked to stop",
+    }
 }
 
 /// The children being searched right now, one hash per slot (a slot's later owner simply
@@ -113,8 +188,10 @@ impl Busy {
 /// Why a task's search ended without its answer.
 enum Halt {
     Probe(ProbeError),
-    /// Another task of the same search found the answer first.
+    /// Another task of the same search found the answer first, or the budget ended it.
     Stopped,
+    /// The budget is spent.
+    Spent,
 }
 
 impl From<ProbeError> for Halt {
@@ -129,6 +206,9 @@ impl From<ProbeError> for Halt {
 /// slots the other tasks would otherwise keep taking from its cache.
 struct Worker<'s> {
     nodes: u64,
+    probes: u64,
+    /// The count of `nodes` at which the task publishes them and looks at the budget.
+    quota: u64,
     stop: &'s AtomicBool,
     company: &'s AtomicUsize,
 }
@@ -193,7 +273,61 @@ impl<'a> Search<'a> {
             threads: 1,
             busy: Busy::new(),
             wide: game.pits() > 6,
+            probes: AtomicU64::new(0),
+            spending: Spending::default(),
         })
+    }
+
+    /// The same search within `budget`: its nodes (counted from the search's creation),
+    /// its time (from now: a deadline for every search this one runs), and its flag.
+    /// Once spent, every search answers the bounds proven so far ([`Search::bounds`],
+    /// [`Search::values`]), or [`SearchError::Spent`] where only an exact answer will do.
+    /// (Its table's size is the search's own, not `budget.table_entries`.)
+    pub fn with_budget(mut self, budget: Budget<'a>) -> Search<'a> {
+        self.spending = Spending {
+            nodes: budget.nodes,
+            deadline: budget.time.map(|t| Instant::now() + t),
+            stop: budget.stop,
+            spent: AtomicU8::new(0),
+        };
+        self
+    }
+
+    /// Why the budget ended, once it has.
+    pub fn spent(&self) -> Option<Stop> {
+        match self.spending.spent.load(Relaxed) {
+            0 => None,
+            1 => Some(Stop::Nodes),
+            2 => Some(Stop::Time),
+            _ => Some(Stop::Asked),
+        }
+    }
+
+    /// Whether the budget is spent, looked at now (and kept once it is).
+    fn budget_spent(&self) -> bool {
+        if self.spent().is_some() {
+            return true;
+        }
+        let spending = &self.spending;
+        let stop = if spending.stop.is_some_and(|flag| flag.load(Relaxed)) {
+            Stop::Asked
+        } else if spending.nodes.is_some_and(|most| self.nodes() >= most) {
+            Stop::Nodes
+        } else if spending.deadline.is_some_and(|end| Instant::now() >= end) {
+            Stop::Time
+        } else {
+            return false;
+        };
+        spending.spent.store(stop_code(stop), Relaxed);
+        true
+    }
+
+    /// The nodes a task counts before it next publishes them: fewer as a limit on the
+    /// nodes nears, so that the search passes it by no more than a node or so a task.
+    fn quota(&self) -> u64 {
+        let Some(most) = self.spending.nodes else { return PUBLISH_EVERY };
+        let tasks = (self.threads * TASKS_PER_THREAD) as u64;
+        (most.saturating_sub(self.nodes()) / tasks).clamp(1, PUBLISH_EVERY)
     }
 
     /// The same search on `threads` threads (at least one): every search ([`Search::value`],
@@ -225,42 +359,72 @@ impl<'a> Search<'a> {
         self.transpositions.entries()
     }
 
-    /// Adds a task's count of boards searched, and grows the transposition table to fit.
-    fn publish(&self, nodes: u64) {
-        let searched = self.nodes.fetch_add(nodes, Relaxed) + nodes;
+    /// Table probes so far (counted in batches while a search runs).
+    pub fn probes(&self) -> u64 {
+        self.probes.load(Relaxed)
+    }
+
+    /// Adds a task's count of boards searched and tables probed, and grows the
+    /// transposition table to fit.
+    fn publish(&self, worker: &mut Worker) {
+        let searched = self.nodes.fetch_add(worker.nodes, Relaxed) + worker.nodes;
+        self.probes.fetch_add(worker.probes, Relaxed);
+        (worker.nodes, worker.probes) = (0, 0);
         self.transpositions.fit(searched);
     }
 
-    /// The exact value of a board: the store difference still to be gained by the mover.
-    pub fn value(&self, board: &Board) -> Result<i16, ProbeError> {
+    /// The exact value of a board: the store difference still to be gained by the mover;
+    /// [`SearchError::Spent`] where the budget ends first.
+    pub fn value(&self, board: &Board) -> Result<i16, SearchError> {
         self.value_from(board, 0)
     }
 
     /// [`Search::value`], starting MTD(f) from `guess`.
-    pub fn value_from(&self, board: &Board, guess: i16) -> Result<i16, ProbeError> {
+    pub fn value_from(&self, board: &Board, guess: i16) -> Result<i16, SearchError> {
+        let bounds = self.bounds(board, guess)?;
+        bounds.exact().ok_or_else(|| SearchError::Spent(self.spent().unwrap_or(Stop::Asked)))
+    }
+
+    /// The value of a board, by MTD(f) from `guess`: exact, or the bounds proven when the
+    /// budget ends.
+    pub fn bounds(&self, board: &Board, guess: i16) -> Result<Bounds, ProbeError> {
         Ok(self.run(&[*board], Goal::Value { guess }, &|_, _| {})?[0])
     }
 
-    /// The exact values of several boards (say, the positions after each opening move),
-    /// in order; `solved` hears of each value, with its board's index, as soon as it is
-    /// found. The boards are solved side by side and the last ones by all tasks together
-    /// (solving them one after the other, each by every thread, was measured slower:
-    /// docs/performance.md, Kalah search).
-    pub fn values(&self, boards: &[Board], solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<i16>, ProbeError> {
+    /// The values of several boards (say, the positions after each opening move), in
+    /// order: exact, or, where the budget ends first, the bounds proven; `solved` hears
+    /// of each exact value, with its board's index, as soon as it is found. The boards are
+    /// solved side by side and the last ones by all tasks together (solving them one after
+    /// the other, each by every thread, was measured slower: docs/performance.md, Kalah
+    /// search).
+    pub fn values(&self, boards: &[Board], solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<Bounds>, ProbeError> {
         self.run(boards, Goal::Value { guess: 0 }, solved)
     }
 
     /// Runs [`TASKS_PER_THREAD`] tasks on each thread until every board has its answer
-    /// for `goal`. A task takes the unsolved board with the fewest tasks on it; the
-    /// first task to answer for a board stops the others on it, whose results are dropped
-    /// (they stored nothing they had not proved).
-    fn run(&self, boards: &[Board], goal: Goal, solved: &(dyn Fn(usize, i16) + Sync)) -> Result<Vec<i16>, ProbeError> {
-        /// Tasks on a board, and its answer once found.
+    /// for `goal` or the budget is spent. A task takes the unsolved board with the fewest
+    /// tasks on it; the first task to answer for a board stops the others on it, whose
+    /// results are dropped (they stored nothing they had not proved). A board left
+    /// unsolved answers the bounds its tasks' passes proved ([`Task::proven`]) and its
+    /// transposition entry holds.
+    fn run(
+        &self,
+        boards: &[Board],
+        goal: Goal,
+        solved: &(dyn Fn(usize, i16) + Sync),
+    ) -> Result<Vec<Bounds>, ProbeError> {
+        /// Tasks on a board, its answer once found, and the bounds proven meanwhile.
         struct Slot {
             tasks: usize,
             value: Option<i16>,
+            bounds: Bounds,
         }
-        let slots = Mutex::new(boards.iter().map(|_| Slot { tasks: 0, value: None }).collect::<Vec<_>>());
+        // A budget spent before (by an earlier search, or a flag set meanwhile) starts
+        // no pass: its tasks answer what is known at once.
+        self.budget_spent();
+        let widest = |b: &Board| Bounds { lower: -(b.seeds() as i16), upper: b.seeds() as i16 };
+        let slots =
+            Mutex::new(boards.iter().map(|b| Slot { tasks: 0, value: None, bounds: widest(b) }).collect::<Vec<_>>());
         let stops: Vec<AtomicBool> = boards.iter().map(|_| AtomicBool::new(false)).collect();
         // Tasks on each board, as its workers read it (`slots` holds the same count).
         let company: Vec<AtomicUsize> = boards.iter().map(|_| AtomicUsize::new(0)).collect();
@@ -276,11 +440,15 @@ impl<'a> Search<'a> {
             company[i].store(slots[i].tasks, Relaxed);
             Some(i)
         };
-        // Whether everything stops (a probe failed).
-        let finish = |i: usize, result: Result<i16, Halt>| -> bool {
+        // Whether everything stops (a probe failed). `proven`: the bounds the task's
+        // passes proved.
+        let finish = |i: usize, result: Result<i16, Halt>, proven: Option<(i16, i16)>| -> bool {
             let mut slots = locked(&slots);
             slots[i].tasks -= 1;
             company[i].store(slots[i].tasks, Relaxed);
+            if let Some(proven) = proven {
+                slots[i].bounds = slots[i].bounds.meet(proven);
+            }
             match result {
                 Ok(v) if slots[i].value.is_none() => {
                     slots[i].value = Some(v);
@@ -288,6 +456,7 @@ impl<'a> Search<'a> {
                     solved(i, v);
                 }
                 Ok(_) | Err(Halt::Stopped) => {}
+                Err(Halt::Spent) => stops.iter().for_each(|s| s.store(true, Relaxed)),
                 Err(Halt::Probe(e)) => {
                     *locked(&failure) = Some(e);
                     stops.iter().for_each(|s| s.store(true, Relaxed));
@@ -305,7 +474,13 @@ impl<'a> Search<'a> {
                     if slot.is_none() && !exhausted {
                         match take() {
                             Some(i) => {
-                                let worker = Worker { nodes: 0, stop: &stops[i], company: &company[i] };
+                                let worker = Worker {
+                                    nodes: 0,
+                                    probes: 0,
+                                    quota: self.quota(),
+                                    stop: &stops[i],
+                                    company: &company[i],
+                                };
                                 *slot = Some(Task::new(i, boards[i], self.board_key(&boards[i]), goal, worker));
                             }
                             None => exhausted = true,
@@ -321,10 +496,10 @@ impl<'a> Search<'a> {
                             Err(e)
                         }
                     };
-                    self.publish(task.worker.nodes);
-                    let index = task.index;
+                    self.publish(&mut task.worker);
+                    let (index, proven) = (task.index, task.proven());
                     *slot = None;
-                    if finish(index, result) {
+                    if finish(index, result, proven) {
                         tasks.iter_mut().flatten().for_each(|task| task.abandon(self));
                         return;
                     }
@@ -343,7 +518,11 @@ impl<'a> Search<'a> {
             return Err(e);
         }
         let slots = slots.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Ok(slots.into_iter().map(|slot| slot.value.expect("every board solved when no task failed")).collect())
+        let answer = |(board, slot): (&Board, Slot)| match slot.value {
+            Some(v) => Bounds { lower: v, upper: v },
+            None => slot.bounds.meet(self.stored_bounds(board).unwrap_or((i16::MIN, i16::MAX))),
+        };
+        Ok(boards.iter().zip(slots).map(answer).collect())
     }
 
     /// The pit (0-based) the transposition table holds as the best move at `board`, if it
@@ -360,9 +539,15 @@ impl<'a> Search<'a> {
         Some((entry.lower, entry.upper))
     }
 
-    /// Whether the board's value is at least `target`: one null-window search.
-    pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, ProbeError> {
-        Ok(self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0] >= target)
+    /// Whether the board's value is at least `target`: one null-window search;
+    /// [`SearchError::Spent`] where the budget ends first.
+    pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, SearchError> {
+        let found = self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0];
+        match self.spent() {
+            // A pass cut short answers the bounds stored before it, which may decide.
+            Some(stop) if found.lower < target && found.upper >= target => Err(SearchError::Spent(stop)),
+            _ => Ok(found.lower >= target),
+        }
     }
 
     #[inline]
@@ -406,14 +591,17 @@ impl<'a> Search<'a> {
     }
 
     /// Counts a node, publishing the count now and then (so that a long search can show
-    /// its progress and its transposition table grows); stops if another task of the
-    /// search has the answer.
+    /// its progress and its transposition table grows) and looking at the budget then;
+    /// stops if another task of the search has the answer.
     #[inline(always)]
     fn count_node(&self, worker: &mut Worker) -> Result<(), Halt> {
         worker.nodes += 1;
-        if worker.nodes == 1 << 16 {
-            self.publish(worker.nodes);
-            worker.nodes = 0;
+        if worker.nodes >= worker.quota {
+            self.publish(worker);
+            if self.budget_spent() {
+                return Err(Halt::Spent);
+            }
+            worker.quota = self.quota();
         }
         if worker.stop.load(Relaxed) {
             return Err(Halt::Stopped);
@@ -440,14 +628,21 @@ impl<'a> Search<'a> {
         ControlFlow::Continue((known, alpha.max(known.lower), beta.min(known.upper)))
     }
 
-    /// Where each child's value is: pure computation.
+    /// Where each child's value is: pure computation (and the probes counted).
     #[inline(always)]
-    fn child_sources(&self, list: &MoveList, seeds: u32, sources: &mut [Source<'a>; MAX_PITS]) -> Result<(), Halt> {
+    fn child_sources(
+        &self,
+        list: &MoveList,
+        seeds: u32,
+        sources: &mut [Source<'a>; MAX_PITS],
+        worker: &mut Worker,
+    ) -> Result<(), Halt> {
         for (i, (_, sown)) in list.items().iter().enumerate() {
             let child_seeds = seeds - sown.gain as u32;
             sources[i] = match sown.board.outcome(&self.rules) {
                 Some(v) => Source::Known(v),
                 None if child_seeds <= self.probe_seeds => {
+                    worker.probes += 1;
                     let (table, rank) = self.place(&sown.board, child_seeds)?;
                     Source::Table(table, rank, child_seeds)
                 }

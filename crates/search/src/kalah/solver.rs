@@ -1,7 +1,8 @@
 //! Kalah solved from any position: endgame tables up to some number of seeds, and the
 //! search above them; what they need in memory, checked before anything is built.
 
-use super::search::Search;
+use super::search::{Search, SearchError};
+use crate::tree::Stop;
 use encoding::IndexError;
 use games::kalah::{turn_name, Capture, Kalah, Position, Rules};
 use retro::memory;
@@ -122,6 +123,9 @@ pub enum SolverError {
     /// A table probe failed (a damaged or missing table).
     #[error(transparent)]
     Probe(#[from] ProbeError),
+    /// The search's budget ran out where only an exact answer would do.
+    #[error(transparent)]
+    Spent(SearchError),
     /// The search and the best turn it found disagree: a bug, never a result.
     #[error("internal error: the position's margin {margin:+} differs from its best turn's {best:+}")]
     Disagreement {
@@ -132,9 +136,58 @@ pub enum SolverError {
     },
 }
 
+impl From<SearchError> for SolverError {
+    fn from(e: SearchError) -> SolverError {
+        match e {
+            SearchError::Probe(e) => SolverError::Probe(e),
+            spent => SolverError::Spent(spent),
+        }
+    }
+}
+
+/// Proven bounds on a margin (the final store difference for a player), equal once it is
+/// exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Margin {
+    /// The least it can be.
+    pub lower: i32,
+    /// The most it can be.
+    pub upper: i32,
+}
+
+impl Margin {
+    /// A margin known exactly.
+    pub fn exact(v: i32) -> Margin {
+        Margin { lower: v, upper: v }
+    }
+
+    /// The margin, where proven.
+    pub fn value(self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// The same margin seen by the other player.
+    fn negated(self) -> Margin {
+        Margin { lower: -self.upper, upper: -self.lower }
+    }
+
+    /// What both bounds say.
+    fn meet(self, other: Margin) -> Margin {
+        Margin { lower: self.lower.max(other.lower), upper: self.upper.min(other.upper) }
+    }
+}
+
 /// A complete turn: its name (`3-6`), the position after it, and the margin it leaves the
-/// mover.
-pub type Turn = (String, Position, i32);
+/// mover (proven bounds where a budget ended the search first).
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// Its name: the pits played, joined by `-`.
+    pub name: String,
+    /// The position after it.
+    pub next: Position,
+    /// The margin it leaves the mover.
+    pub margin: Margin,
+}
 
 /// What a solver for positions of `seeds` seeds needs, known before anything is built:
 /// its tables, the boards still to build, and the transposition table. Building it first
@@ -325,41 +378,90 @@ impl Solver {
         Ok(Some(search))
     }
 
-    /// The final store difference for the player to move at `p`, under perfect play.
+    /// The final store difference for the player to move at `p`, under perfect play;
+    /// [`SolverError::Spent`] where the search's budget ends first.
     pub fn margin(&self, search: Option<&Search>, p: &Position) -> Result<i32, SolverError> {
+        let margin = self.margin_bounds(search, p)?;
+        margin.value().ok_or_else(|| SolverError::Spent(spent(search)))
+    }
+
+    /// The margin at `p`: exact, or the bounds proven where the search's budget ends first.
+    pub fn margin_bounds(&self, search: Option<&Search>, p: &Position) -> Result<Margin, SolverError> {
         if let Some(d) = p.final_difference(self.game.rules()) {
-            return Ok(d);
+            return Ok(Margin::exact(d));
         }
         let board = p.board();
         let rest = match search {
-            Some(s) if board.seeds() > self.endgame_seeds => s.value(&board)?,
-            _ => self.tables.value(&self.game, &board)?,
+            Some(s) if board.seeds() > self.endgame_seeds => s.bounds(&board, 0)?,
+            _ => {
+                let v = self.tables.value(&self.game, &board)?;
+                super::Bounds { lower: v, upper: v }
+            }
         };
-        Ok(p.store_difference() + rest as i32)
+        let stores = p.store_difference();
+        Ok(Margin { lower: stores + i32::from(rest.lower), upper: stores + i32::from(rest.upper) })
     }
 
     /// The margin at `p` and every turn's, the turns solved in parallel; `solved` hears of
-    /// each turn as it is solved. The margin is then searched on its own (nearly free: the
-    /// turns' exact values are in the transposition table) and must equal the best turn's;
-    /// a difference is an error, not an answer. (Searching it first, beside the turns, was
-    /// measured slower; the margin alone is the fast way to the value.)
+    /// each turn as it is solved exactly. The margin is then searched on its own (nearly
+    /// free: the turns' exact values are in the transposition table) and must agree with
+    /// the best turn's; a difference is an error, not an answer. (Searching it first,
+    /// beside the turns, was measured slower; the margin alone is the fast way to the
+    /// value.) Where the search's budget ends first, the bounds proven: the margin's are
+    /// those of its own search and of its turns.
     pub fn margin_and_turns(
         &self,
         search: Option<&Search>,
         p: &Position,
         solved: &(dyn Fn(&Turn) + Sync),
-    ) -> Result<(i32, Vec<Turn>), SolverError> {
+    ) -> Result<(Margin, Vec<Turn>), SolverError> {
         let turns = self.turns(search, p, solved)?;
-        let margin = self.margin(search, p)?;
-        if let Some(best) = turns.iter().map(|t| t.2).max() {
-            if best != margin {
-                return Err(SolverError::Disagreement { margin, best });
-            }
+        let own = self.margin_bounds(search, p)?;
+        let Some(by_turns) = best_of(&turns) else { return Ok((own, turns)) };
+        let margin = own.meet(by_turns);
+        // Bounds proven of one position cannot miss each other.
+        if margin.lower > margin.upper {
+            return Err(SolverError::Disagreement { margin: own.lower, best: by_turns.lower });
         }
         Ok((margin, turns))
     }
 
-    /// Whether the mover at `p` ends at least `target` ahead under perfect play.
+    /// The bounds on the margin at `p` that `search`'s transposition table proves now,
+    /// by the entries of `p` and of the positions after each of its turns: what a long
+    /// search's progress shows.
+    pub fn proved(&self, search: &Search, p: &Position) -> Result<Margin, SolverError> {
+        let rules = self.game.rules();
+        let stored = |q: &Position| -> Result<Margin, SolverError> {
+            if let Some(d) = q.final_difference(rules) {
+                return Ok(Margin::exact(d));
+            }
+            let board = q.board();
+            let seeds = board.seeds() as i16;
+            let (lower, upper) = if board.seeds() <= self.endgame_seeds {
+                let v = self.tables.value(&self.game, &board)?;
+                (v, v)
+            } else {
+                search.stored_bounds(&board).unwrap_or((-seeds, seeds))
+            };
+            let stores = q.store_difference();
+            Ok(Margin { lower: stores + i32::from(lower), upper: stores + i32::from(upper) })
+        };
+        let mut margin = stored(p)?;
+        let mut by_turns: Option<Margin> = None;
+        for (_, next) in p.turns(rules) {
+            let turn = if next.to_move() == p.to_move() { stored(&next)? } else { stored(&next)?.negated() };
+            by_turns = Some(
+                by_turns.map_or(turn, |b| Margin { lower: b.lower.max(turn.lower), upper: b.upper.max(turn.upper) }),
+            );
+        }
+        if let Some(b) = by_turns {
+            margin = margin.meet(b);
+        }
+        Ok(margin)
+    }
+
+    /// Whether the mover at `p` ends at least `target` ahead under perfect play;
+    /// [`SolverError::Spent`] where the search's budget ends first.
     pub fn margin_at_least(&self, search: Option<&Search>, p: &Position, target: i32) -> Result<bool, SolverError> {
         let board = p.board();
         match search {
@@ -414,7 +516,7 @@ impl Solver {
 
     /// Every complete turn from `p` with the margin it leaves the mover, in pit order; the
     /// searched ones side by side ([`Search::values`]), `solved` hearing of each turn as it
-    /// is solved.
+    /// is solved exactly; a turn the search's budget left open has the bounds proven.
     pub fn turns(
         &self,
         search: Option<&Search>,
@@ -422,10 +524,11 @@ impl Solver {
         solved: &(dyn Fn(&Turn) + Sync),
     ) -> Result<Vec<Turn>, SolverError> {
         let turns = p.turns(self.game.rules());
-        let turn = |i: usize, v: i32| -> Turn {
+        // A margin of the player to move after turn `i`, seen by the mover at `p`.
+        let turn = |i: usize, m: Margin| -> Turn {
             let (pits, next) = &turns[i];
-            let mine = if next.to_move() == p.to_move() { v } else { -v };
-            (turn_name(pits), *next, mine)
+            let margin = if next.to_move() == p.to_move() { m } else { m.negated() };
+            Turn { name: turn_name(pits), next: *next, margin }
         };
         let mut margins = vec![None; turns.len()];
         let mut searched = Vec::new();
@@ -438,21 +541,24 @@ impl Solver {
                     searched.push(i)
                 }
                 _ => {
-                    let v = self.margin(None, next)?;
-                    solved(&turn(i, v));
-                    margins[i] = Some(v);
+                    let m = Margin::exact(self.margin(None, next)?);
+                    solved(&turn(i, m));
+                    margins[i] = Some(m);
                 }
             }
         }
         if let Some(search) = search {
             let boards: Vec<_> = searched.iter().map(|&i| turns[i].1.board()).collect();
-            let margin = |j: usize, rest: i16| turns[searched[j]].1.store_difference() + rest as i32;
-            let rests = search.values(&boards, &|j, rest| solved(&turn(searched[j], margin(j, rest))))?;
+            let margin = |j: usize, lower: i16, upper: i16| {
+                let stores = turns[searched[j]].1.store_difference();
+                Margin { lower: stores + i32::from(lower), upper: stores + i32::from(upper) }
+            };
+            let rests = search.values(&boards, &|j, rest| solved(&turn(searched[j], margin(j, rest, rest))))?;
             for (j, rest) in rests.into_iter().enumerate() {
-                margins[searched[j]] = Some(margin(j, rest));
+                margins[searched[j]] = Some(margin(j, rest.lower, rest.upper));
             }
         }
-        Ok(margins.into_iter().enumerate().map(|(i, v)| turn(i, v.expect("every turn valued"))).collect())
+        Ok(margins.into_iter().enumerate().map(|(i, m)| turn(i, m.expect("every turn valued"))).collect())
     }
 
     /// Best play from `p` (worth `margin` to its mover), at most `max` turns, and the
@@ -486,9 +592,15 @@ impl Solver {
                 turns.sort_by_key(|(pits, _)| std::cmp::Reverse(shared(pits)));
             }
             for (pits, next) in turns {
-                if self.turn_at_least(search, &p, &next, margin)? {
-                    chosen = Some((pits, next));
-                    break;
+                match self.turn_at_least(search, &p, &next, margin) {
+                    Ok(true) => {
+                        chosen = Some((pits, next));
+                        break;
+                    }
+                    Ok(false) => {}
+                    // The line as far as proven.
+                    Err(SolverError::Spent(_)) => break,
+                    Err(e) => return Err(e),
                 }
             }
             let Some((pits, next)) = chosen else { break };
@@ -518,6 +630,19 @@ impl Solver {
         }
         pits
     }
+}
+
+/// The best of `turns` for their mover: bounds on the margin of the position they are
+/// played from (`None` where there is no turn).
+fn best_of(turns: &[Turn]) -> Option<Margin> {
+    let lower = turns.iter().map(|t| t.margin.lower).max()?;
+    let upper = turns.iter().map(|t| t.margin.upper).max()?;
+    Some(Margin { lower, upper })
+}
+
+/// What ended `search`'s budget, as the error of an answer that had to be exact.
+fn spent(search: Option<&Search>) -> SearchError {
+    SearchError::Spent(search.and_then(Search::spent).unwrap_or(Stop::Asked))
 }
 
 /// The largest K whose tables (every board up to K seeds) stay within the automatic

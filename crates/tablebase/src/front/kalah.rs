@@ -1,26 +1,29 @@
-//! Kalah's front end: `solve kalah`, `/api/kalah`. The server answers Kalah from tables
-//! alone: every position whose pits hold no more seeds than the largest table is one
-//! probe (the store difference still to be gained), and so is each of its turns.
-//! Positions above the tables are answered by the search every game's are
-//! ([`super::search_above`]), move by move (a sowing that ends in the store is a move of
-//! its own), not by `solve kalah`'s.
+//! Kalah's front end: `solve kalah`, `/api/kalah`. Every position whose pits hold no
+//! more seeds than the largest table is one probe (the store difference still to be
+//! gained), and so is each of its turns. Positions above the tables are answered by
+//! Kalah's own search ([`search::kalah`]) within the request's budget, by complete turns
+//! as the tables' answers are, exact or bounded: the search `solve kalah` runs. One
+//! report is assembled for both ([`solved_report`]).
 //!
 //! Parameters: `pits`, `rules` (a preset: `empty-capture` by default, `standard`,
 //! `bassett`), then `seeds` (the start) or `position`.
 
 use super::key::Key;
 use super::{counted, holding, Asked, Described, FrontEnd};
+use crate::analysis::stop_name;
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
 use crate::registry::{self, RegistryError};
-use crate::report::{Bound, LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
+use crate::report::{
+    LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
+};
 use games::kalah::board::{Board as KalahBoard, PositionError, MAX_PITS, MAX_SEEDS};
 use games::kalah::notation::{self, NotationError};
 use games::kalah::Side;
 use games::kalah::{Kalah, Position, Rules};
 use retro::{store, Game, Tables};
 use search::kalah::solver::{LARGE_AUTO_POSITIONS, TABLE_BYTES_PER_POSITION};
-use search::kalah::Solver;
+use search::kalah::{Margin, Search, Solver, SolverError, Turn};
 use search::tree::Budget;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -150,56 +153,71 @@ impl Database for Searched {
         super::above(self.solver.game(), self.solver.tables(), request)
     }
 
-    /// The search above the tables every game's is: its positions are boards, so the
-    /// answer is given the stores of the position asked about ([`with_stores`]).
+    /// Kalah's own search, as `solve kalah`'s: by complete turns, as the tables' answers
+    /// are, on one thread with a transposition table of `budget.table_entries`.
     fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
-        let answer = super::search_above(self.solver.game(), self.solver.tables(), &self.holding, request, budget)?;
+        if !self.above(request) {
+            return Err(QueryError::NotHere);
+        }
         let asked = Kalah::asked(request)?;
-        Ok(with_stores(&asked.position, self.solver.game().rules(), answer))
+        let solver = &self.solver;
+        let bits = budget.table_entries.max(2).ilog2();
+        let search = Search::new(solver.game(), solver.tables(), solver.endgame_seeds(), bits)
+            .map_err(tables_error)?
+            .with_budget(budget);
+        let started = Instant::now();
+        let solved =
+            solve(solver, Some(&search), &asked.position, true, request.max_line()?, &|_| {}).map_err(tables_error)?;
+        let details = search_details(&search, started.elapsed().as_secs_f64());
+        let solving = Solving { endgame_seeds: solver.endgame_seeds(), search: Some(details), seconds: None };
+        let rules = *solver.game().rules();
+        let tables = self.holding.tables.clone();
+        let report = solved_report(&asked.position, asked.start, &rules, &solved, &solving, tables, None);
+        Ok(Answer {
+            line_positions: solved.positions.iter().map(ToString::to_string).collect(),
+            report,
+            board: board(&asked.position),
+            title: Kalah::title(&asked),
+            board_and_rules: self.holding.parameters.clone(),
+        })
     }
 }
 
-/// An answer whose positions are Kalah's boards (the stores left out, the mover's row
-/// first) and its values what is still to be gained, as Kalah's game plays, made one of
-/// `position` as the notation writes it: each value the final margin (the stores'
-/// difference added), each position with its stores and its player to move.
-fn with_stores(position: &Position, rules: &Rules, mut answer: Answer) -> Answer {
-    let stores = position.store_difference();
-    let report = &mut answer.report;
-    report.position = position.to_string();
-    report.value = plus(report.value, stores);
-    let after = |name: &str| name.parse().ok().and_then(|pit| position.play(rules, pit));
-    for m in report.moves.iter_mut().flatten() {
-        m.value = plus(m.value, stores);
-        if let Some(next) = after(&m.name) {
-            m.position = next.to_string();
-        }
-    }
-    let mut here = *position;
-    let mut line = vec![here.to_string()];
-    for name in &report.line {
-        match name.parse().ok().and_then(|pit| here.play(rules, pit)) {
-            Some(next) => here = next,
-            None => break,
-        }
-        line.push(here.to_string());
-    }
-    report.line_end.position = here.to_string();
-    answer.line_positions = line;
-    answer
-}
-
-/// A margin still to be gained, or bounds on it, with `stores` already gained added.
-fn plus(value: ValueReport, stores: i32) -> ValueReport {
-    let bound = |b: Bound| match b {
-        Bound::Score(s) => Bound::Score(s + stores),
-        outcome => outcome,
+/// `position` solved from `solver`'s tables, by `search` above them where it needs one,
+/// within its budget: the margin, every turn's where `turns` asks (`heard` hears of each
+/// turn as it is solved exactly), exact or bounded, and the principal line of at most
+/// `max_line` turns where the margin is exact (as far as the budget leaves it proven).
+pub fn solve(
+    solver: &Solver,
+    search: Option<&Search>,
+    position: &Position,
+    turns: bool,
+    max_line: usize,
+    heard: &(dyn Fn(&Turn) + Sync),
+) -> Result<Solved, SolverError> {
+    let (margin, turns) = if turns {
+        let (margin, turns) = solver.margin_and_turns(search, position, heard)?;
+        (margin, Some(turns))
+    } else {
+        (solver.margin_bounds(search, position)?, None)
     };
-    match value {
-        ValueReport::Score { score, .. } => ValueReport::score(score + stores),
-        ValueReport::Bounds { lower, upper } => ValueReport::Bounds { lower: bound(lower), upper: bound(upper) },
-        outcome => outcome,
-    }
+    let (line, positions) = match margin.value() {
+        Some(v) => solver.principal_line(search, position, v, max_line)?,
+        None => (Vec::new(), vec![*position]),
+    };
+    Ok(Solved { margin, turns, line, positions })
+}
+
+/// What a report says of Kalah's search (`docs/json.md`, Details: `search`): its nodes,
+/// tables probed, `seconds`, and why it stopped; no horizon (MTD(f) searches to the end).
+pub fn search_details(search: &Search, seconds: f64) -> serde_json::Value {
+    json!({
+        "nodes": search.nodes(),
+        "probes": search.probes(),
+        "seconds": seconds,
+        "horizon": null,
+        "stopped": search.spent().map(stop_name),
+    })
 }
 
 /// The rules a request names by preset.
@@ -299,66 +317,124 @@ fn command(asked: &Asked<Kalah>) -> Result<(String, Option<String>), QueryError>
 fn answer(db: &Searched, request: &Request) -> Result<Answer, QueryError> {
     let asked = Kalah::asked(request)?;
     let title = Kalah::title(&asked);
-    let Asked { game, position, start: seeds, .. } = asked;
+    let Asked { game, position, start, .. } = asked;
     let solver = &db.solver;
     let rules = *solver.game().rules();
-    let m = game.pits();
     // A finished game needs no table: its stores and rows give its value.
     let above = position.seeds_in_pits() > solver.endgame_seeds() && position.final_difference(&rules).is_none();
     if game.table_key() != solver.game().table_key() || above {
         return Err(QueryError::NotHere);
     }
-    let (margin, turns) = solver.margin_and_turns(None, &position, &|_| {}).map_err(tables_error)?;
-    let moves: Vec<MoveReport> = turns
-        .iter()
-        .map(|(name, next, value)| MoveReport {
-            name: name.clone(),
-            value: ValueReport::score(*value),
-            position: next.to_string(),
-            captures: None,
-        })
-        .collect();
-    let best = turns.iter().find(|t| t.2 == margin).map(|t| t.0.clone());
-    let (names, line) = solver.principal_line(None, &position, margin, request.max_line()?).map_err(tables_error)?;
-    let here = *line.last().expect("a line starts with its position");
-    let positions = line.iter().map(ToString::to_string).collect();
-    let over = here.final_difference(&rules).is_some();
-    let report = PositionReport {
-        schema: SCHEMA,
-        game: "kalah".to_owned(),
-        parameters: json!({ "pits": m, "seeds": seeds }),
-        rules: rules.name(),
-        position: position.to_string(),
-        start: seeds.is_some(),
-        to_move: position.to_move().name().to_lowercase(),
-        over: position.final_difference(&rules).is_some(),
-        value: ValueReport::score(margin),
-        moves: Some(moves),
-        best,
-        line: names,
-        line_end: LineEnd {
-            kind: if over { LineEndKind::Over } else { LineEndKind::Cut },
-            position: here.to_string(),
-            repeats_ply: None,
-        },
-        tables: db.holding.tables.clone(),
-        reachable: None,
-        details: Some(json!({
-            "switches": rules.switches(),
-            "endgame_seeds": solver.endgame_seeds(),
-            "solved": "strongly",
-            // One probe a position: no search, and no time of its own to report.
-            "search_nodes": null,
-            "seconds": null,
-        })),
-    };
+    let solved = solve(solver, None, &position, true, request.max_line()?, &|_| {}).map_err(tables_error)?;
+    // One probe a position: no search, and no time of its own to report.
+    let solving = Solving { endgame_seeds: solver.endgame_seeds(), search: None, seconds: None };
+    let report = solved_report(&position, start, &rules, &solved, &solving, db.holding.tables.clone(), None);
     Ok(Answer {
+        line_positions: solved.positions.iter().map(ToString::to_string).collect(),
         report,
         board: board(&position),
-        line_positions: positions,
         title,
         board_and_rules: db.holding.parameters.clone(),
     })
+}
+
+/// What Kalah's solver found for a position: its margin (exact, or proven bounds), every
+/// turn's, and the principal line as far as proven.
+pub struct Solved {
+    /// The margin for the player to move.
+    pub margin: Margin,
+    /// Every turn with the margin it leaves its mover, in pit order; `None` where not
+    /// valued (`--value-only`).
+    pub turns: Option<Vec<Turn>>,
+    /// The principal line's turns, by name.
+    pub line: Vec<String>,
+    /// The positions along the line, the position first.
+    pub positions: Vec<Position>,
+}
+
+/// How a position was solved, as its report's `details` say.
+pub struct Solving {
+    /// Seeds of the largest boards in the endgame tables.
+    pub endgame_seeds: u32,
+    /// What the search above them did (`details.search`), where one ran.
+    pub search: Option<serde_json::Value>,
+    /// Seconds the whole answer took, where it is a command's.
+    pub seconds: Option<f64>,
+}
+
+/// The report of `position` (a start of `start` seeds a pit, or not) under `rules`, as
+/// `solved`, `solving` saying how: the one place a Kalah report is assembled, for the
+/// command line and the server alike.
+pub fn solved_report(
+    position: &Position,
+    start: Option<u32>,
+    rules: &Rules,
+    solved: &Solved,
+    solving: &Solving,
+    tables: TablesReport,
+    reachable: Option<ReachableReport>,
+) -> PositionReport {
+    let last = solved.positions.last().expect("a line starts with its position");
+    let over = position.final_difference(rules).is_some();
+    let exact = solved.margin.value();
+    let how = if over || solving.endgame_seeds >= position.seeds_in_pits() {
+        Some("strongly")
+    } else {
+        exact.map(|_| "weakly")
+    };
+    PositionReport {
+        schema: SCHEMA,
+        game: Kalah::NAME.to_owned(),
+        parameters: json!({ "pits": position.pits(), "seeds": start }),
+        rules: rules.name(),
+        position: position.to_string(),
+        start: start.is_some(),
+        to_move: position.to_move().name().to_lowercase(),
+        over,
+        value: margin_report(solved.margin),
+        moves: solved.turns.as_ref().map(|turns| {
+            let report = |t: &Turn| MoveReport {
+                name: t.name.clone(),
+                value: margin_report(t.margin),
+                position: t.next.to_string(),
+                captures: None,
+            };
+            turns.iter().map(report).collect()
+        }),
+        best: solved.turns.as_ref().and_then(|turns| best_turn(turns, exact)).map(|t| t.name.clone()),
+        line: solved.line.clone(),
+        line_end: LineEnd {
+            kind: if last.final_difference(rules).is_some() { LineEndKind::Over } else { LineEndKind::Cut },
+            position: last.to_string(),
+            repeats_ply: None,
+        },
+        tables,
+        reachable,
+        details: Some(json!({
+            "switches": rules.switches(),
+            "endgame_seeds": solving.endgame_seeds,
+            "solved": how,
+            "seconds": solving.seconds,
+            "search": solving.search,
+        })),
+    }
+}
+
+/// A margin's report: a score where proven, else its bounds.
+fn margin_report(margin: Margin) -> ValueReport {
+    ValueReport::between(ValueReport::score(margin.lower), ValueReport::score(margin.upper))
+}
+
+/// The best turn: with the margin proven (`exact`), the first that makes it; else the
+/// first of the greatest lower bound, the one the search prefers.
+fn best_turn(turns: &[Turn], exact: Option<i32>) -> Option<&Turn> {
+    match exact {
+        Some(v) => turns.iter().find(|t| t.margin.value() == Some(v)),
+        None => {
+            let most = turns.iter().map(|t| t.margin.lower).max()?;
+            turns.iter().find(|t| t.margin.lower == most)
+        }
+    }
 }
 
 /// The board from South's chair: North's row on top, his pit 1 at the right; North's

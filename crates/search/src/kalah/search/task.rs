@@ -138,8 +138,9 @@ impl<'s, 't> Task<'s, 't> {
             seeds: board.seeds(),
             key,
             goal,
-            lower: 0,
-            upper: 0,
+            // Nothing proven before the first pass.
+            lower: i16::MIN,
+            upper: i16::MAX,
             guess: 0,
             pass_beta: 0,
             stack: Vec::new(),
@@ -209,14 +210,23 @@ impl<'s, 't> Task<'s, 't> {
         }
     }
 
+    /// The bounds on the board's value its passes proved so far, for a goal of its value
+    /// (a null-window test's bounds are not the value's).
+    pub(super) fn proven(&self) -> Option<(i16, i16)> {
+        matches!(self.goal, Goal::Value { .. }).then_some((self.lower, self.upper))
+    }
+
     /// The answer at once if the game is over or the board in the tables; else MTD(f)'s
-    /// bounds set for the goal and its first pass started.
+    /// bounds set for the goal and its first pass started, unless the budget is spent.
     fn start(&mut self, s: &Search<'t>) -> Result<Step, Halt> {
         if let Some(v) = self.board.outcome(&s.rules) {
             return Ok(Step::Solved(v));
         }
         if self.seeds <= s.probe_seeds {
             return Ok(Step::Solved(s.probe(&self.board, self.seeds)?));
+        }
+        if s.spent().is_some() {
+            return Err(Halt::Spent);
         }
         match self.goal {
             Goal::Value { guess } => {
@@ -285,7 +295,7 @@ impl<'t> Search<'t> {
         (f.done, f.current) = (false, NONE);
         (f.count, f.taken, f.next, f.later, f.round) = (0, 0, 0, 0, 0);
         board.live_moves_into(&self.rules, &mut f.list);
-        self.child_sources(&f.list, seeds, &mut f.sources)?;
+        self.child_sources(&f.list, seeds, &mut f.sources, worker)?;
         for source in &f.sources[..f.list.len()] {
             match *source {
                 Source::Known(_) => {}
