@@ -131,12 +131,12 @@ fi
 echo
 echo "Kalah(6,4), empty-capture, the value from an empty directory (automatic endgame tables)"
 rm -rf "$work/data"
-json=$("$solve" kalah --pits 6 --seeds 4 --value-only --out "$work/data" --json)
+json=$("$solve" kalah --time 86400 --pits 6 --seeds 4 --value-only --out "$work/data" --json)
 python3 - "$json" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 t, s = r["tables"], r["details"]["seconds"]
-b, n, k = t["seconds"], r["details"]["search_nodes"], t["positions"]
+b, n, k = t["seconds"], r["details"]["search"]["nodes"], t["positions"]
 v = r["value"]
 e = r["details"]["endgame_seeds"]
 print(f"value:                {v['score']:+} ({v['outcome']})")

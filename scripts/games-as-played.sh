@@ -23,7 +23,9 @@ THI` QUADRAT, original|thi --board quadrat --rules original
 THI` QUADRAT, original-pass|thi --board quadrat --rules original-pass
 THI` QUADRAT, fixed1|thi --board quadrat --rules fixed1
 THI` QUADRAT, fixed2|thi --board quadrat --rules fixed2
-THI` QUADRAT, fixed2-pass|thi --board quadrat --rules fixed2-pass'
+THI` QUADRAT, fixed2-pass|thi --board quadrat --rules fixed2-pass
+Kalah(6,6), empty-capture|kalah --pits 6 --seeds 6
+Kalah(6,6), standard|kalah --pits 6 --seeds 6 --rules standard'
 
 echo "| start | value for the first player | preferred move | line | horizon | nodes | nodes/s | seconds | command |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -55,7 +57,9 @@ line = " ".join(r.get("line") or []) or "–"
 s = r["details"].get("search") if r.get("details") else None
 if s:
     rate = s["nodes"] / s["seconds"] if s["seconds"] > 0 else 0
-    search = "{} | {:,} | {:.2e} | {:.1f}".format(s["horizon"], s["nodes"], rate, s["seconds"])
+    # Kalah MTD(f) searches to the end: it has no horizon.
+    horizon = "–" if s["horizon"] is None else s["horizon"]
+    search = "{} | {:,} | {:.2e} | {:.1f}".format(horizon, s["nodes"], rate, s["seconds"])
 else:
     search = "– | – | – | – (tables)"
 print("| {} | {} | {}{} | {} | {} | `{}` |".format(label, value, best, "" if proven else " (not proven)", line, search, command))

@@ -25,7 +25,7 @@ for m in $pits; do
       row+=" — |"
       continue
     fi
-    if ! json=$("$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" --value-only --out "$out" --json 2>"$err"); then
+    if ! json=$("$solve" kalah --time 86400 --pits "$m" --seeds "$n" --rules "$preset" --value-only --out "$out" --json 2>"$err"); then
       echo "error: solve kalah --pits $m --seeds $n --rules $preset failed:" >&2
       tail -n 20 "$err" >&2
       exit 1

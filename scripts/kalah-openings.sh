@@ -20,7 +20,7 @@ mkdir -p "$out"
 runs=()
 for preset in $presets; do
   json="$out/kalah-$m-$n-$preset.json"
-  if ! /usr/bin/time -f '%e %M' -o "$json.time" "$solve" kalah --pits "$m" --seeds "$n" --rules "$preset" \
+  if ! /usr/bin/time -f '%e %M' -o "$json.time" "$solve" kalah --time 86400 --pits "$m" --seeds "$n" --rules "$preset" \
     ${endgame[@]+"${endgame[@]}"} --out "$out" --json > "$json" 2> "$json.err"; then
     echo "error: solve kalah --pits $m --seeds $n --rules $preset failed (all of it in $json.err):" >&2
     tail -n 20 "$json.err" >&2
@@ -54,7 +54,7 @@ for path, report in reports:
     seconds, peak_kb = open(path + ".time").read().split()[-2:]
     details = report["details"]
     # No search where the tables hold the whole game.
-    nodes = "no search" if details["search_nodes"] is None else f"{details['search_nodes']:,} nodes"
+    nodes = "no search" if details["search"] is None else f"{details['search']['nodes']:,} nodes"
     timing.append(f"{report['rules']} {float(seconds):.1f} s ({details['endgame_seeds']}-seed tables, "
                   f"{nodes}, peak {memory(int(peak_kb))})")
 print()

@@ -1,9 +1,11 @@
 //! Kalah hot paths: sowing every move of a board, ranking a board in its tier, and the
-//! weak solver's search (MTD(f) over endgame tables) on a small instance.
+//! weak solver's search (MTD(f) over endgame tables) on a small instance, beside the
+//! search above the tables every game has (`search::tree`) on the same instance.
 //!
-//! `cargo bench -p mancala-search --bench kalah`. The search figure is for one thread and
-//! a transposition table small enough to stay out of the way (2^20 entries); divide the
-//! nodes it prints by the time per iteration for nodes per second.
+//! `cargo bench -p mancala-search --bench kalah`. The search figures are for one thread
+//! and a transposition table small enough to stay out of the way (2^20 entries for
+//! Kalah's, the default 2^22 positions for the other); divide the nodes each prints by
+//! its time per iteration for nodes per second.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use games::kalah::{Board, Kalah, MoveList, Position, Rules};
@@ -11,6 +13,7 @@ use retro::solve::Silent;
 use retro::store::{self, BuildOptions};
 use retro::{Game, Location};
 use search::kalah::Search;
+use search::tree::{self, Budget};
 
 /// Boards spread over the tiers of six pits up to `seeds` seeds.
 fn sample(game: &Kalah, seeds: u32) -> Vec<Board> {
@@ -58,6 +61,14 @@ fn bench(c: &mut Criterion) {
         search.nodes()
     };
     println!("kalah search of Kalah(6,3) over 12-seed tables: {nodes} nodes per value");
+    let value = |found: &tree::Searched<Board, i16>| (found.lower == found.upper).then_some(found.lower);
+    let general = tree::search(&small, &tables, &start, Budget::default(), &mut |_| {}).unwrap();
+    println!(
+        "the search of every game on Kalah(6,3) over 12-seed tables: {} nodes, {} probes per value and every move ({:?})",
+        general.nodes,
+        general.probes,
+        value(&general)
+    );
     let mut group = c.benchmark_group("kalah search");
     group.sample_size(10);
     group.bench_function("value of Kalah(6,3), one thread, fresh 2^20-entry table", |b| {
@@ -65,6 +76,9 @@ fn bench(c: &mut Criterion) {
             let search = Search::new(&small, &tables, endgame, 20).unwrap();
             search.value(black_box(&start)).unwrap()
         })
+    });
+    group.bench_function("value and every move of Kalah(6,3), the search of every game", |b| {
+        b.iter(|| value(&tree::search(&small, &tables, black_box(&start), Budget::default(), &mut |_| {}).unwrap()))
     });
     group.finish();
 }

@@ -184,7 +184,7 @@ impl Database for Searched {
 }
 
 /// `position` solved from `solver`'s tables, by `search` above them where it needs one,
-/// within its budget: the margin, every turn's where `turns` asks (`heard` hears of each
+/// within its budget: the margin, then every turn's where `turns` asks (`heard` hears of each
 /// turn as it is solved exactly), exact or bounded, and the principal line of at most
 /// `max_line` turns where the margin is exact (as far as the budget leaves it proven).
 pub fn solve(
@@ -195,11 +195,14 @@ pub fn solve(
     max_line: usize,
     heard: &(dyn Fn(&Turn) + Sync),
 ) -> Result<Solved, SolverError> {
+    // The margin first: within a budget it is what matters most, and once it is proven
+    // the turns' searches start from what it left in the transposition table.
+    let margin = solver.margin_bounds(search, position)?;
     let (margin, turns) = if turns {
         let (margin, turns) = solver.margin_and_turns(search, position, heard)?;
         (margin, Some(turns))
     } else {
-        (solver.margin_bounds(search, position)?, None)
+        (margin, None)
     };
     let (line, positions) = match margin.value() {
         Some(v) => solver.principal_line(search, position, v, max_line)?,
