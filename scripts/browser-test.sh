@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Drives the page of `solve serve` in headless Chromium: builds THI` PRIMUS tables, serves
-# them, clicks a move and checks the page shows the new position's values
-# (scripts/browser/page.test.mjs). Needs Chromium (Debian: apt-get install chromium) and
-# Node.js with npm; installs playwright-core (no browser download) under scripts/browser/.
-# Usage: scripts/browser-test.sh [SCREENSHOT.png]
+# Drives the page of `solve serve` in headless Chromium (scripts/browser/page.test.mjs):
+# builds THI` PRIMUS and Kalah(3,2) tables and serves them; reads the start (moves best
+# first, grouped), clicks a move, steps back, reopens a copied link; plays a whole game of
+# PRIMUS and one of Kalah against the page by clicking the board, with hint and take-back;
+# sets up a position in the editor; downloads the PRIMUS game as a record, replays it
+# with `solve thi --record` and loads it back. Needs Chromium (Debian: apt-get install
+# chromium) and Node.js with npm; installs playwright-core (no browser download) under
+# scripts/browser/.
+# Usage: scripts/browser-test.sh [DIR]: with DIR, writes the screenshots DIR/serve.png (a
+# phone, after one move), DIR/page-play.png (a Kalah game played) and DIR/page-edit.png
+# (the editor), as docs/ holds them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/preamble.sh "$@"
-screenshot="${1:-}"
-if [[ -n $screenshot && $screenshot != *.png ]]; then
-    echo "browser-test: the screenshot is written as PNG; name it *.png, not $screenshot" >&2
+shots="${1:-}"
+if [[ -n $shots && ! -d $shots ]]; then
+    echo "browser-test: $shots is not a directory: give the directory the screenshots go to" >&2
     exit 2
 fi
 chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
@@ -28,11 +34,14 @@ cleanup() {
     rm -rf "$tables" "$log" "$errors"
 }
 trap cleanup EXIT
-if ! "$solve" thi --board primus --out "$tables" >/dev/null 2>"$errors"; then
-    echo "browser-test: building the PRIMUS tables failed:" >&2
-    cat "$errors" >&2
-    exit 1
-fi
+for build in "thi --board primus" "kalah --pits 3 --seeds 2 --table"; do
+    # shellcheck disable=SC2086 # the words of each build are its arguments
+    if ! "$solve" $build --out "$tables" >/dev/null 2>"$errors"; then
+        echo "browser-test: building the tables of \`solve $build\` failed:" >&2
+        cat "$errors" >&2
+        exit 1
+    fi
+done
 "$solve" serve --tables "$tables" --addr 127.0.0.1:0 >"$log" 2>"$errors" &
 server=$!
 for _ in $(seq 50); do
@@ -45,4 +54,4 @@ if [[ -z "$url" ]]; then
     cat "$errors" >&2
     exit 1
 fi
-CHROMIUM="$chromium" node scripts/browser/page.test.mjs "$url" ${screenshot:+"$(realpath -m "$screenshot")"}
+CHROMIUM="$chromium" node scripts/browser/page.test.mjs "$url" "$solve" "$tables" ${shots:+"$(realpath "$shots")"}

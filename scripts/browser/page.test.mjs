@@ -1,77 +1,223 @@
-// Drives the page of `solve serve` in headless Chromium: the start is drawn with every
-// move's value, clicking a move shows the new position with its own values, Back returns,
-// a copied link reopens the position. Usage: node page.test.mjs URL [SCREENSHOT.png]
+// Drives the page of `solve serve` in headless Chromium, over THI` PRIMUS and Kalah(3,2)
+// tables: the start is drawn with every move's value, best first; clicking a move shows
+// the new position, Back returns, a copied link reopens it; a whole game of PRIMUS and
+// one of Kalah are played against the page (moves by clicking the board), with hint and
+// take-back; the editor sets up a position, names what is wrong with an impossible one
+// and values a legal one; a game is downloaded as a record, replayed by
+// `solve thi --record`, and loaded back.
+// Usage: node page.test.mjs URL SOLVE TABLES [SCREENSHOT_DIR]
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-const [url, screenshot] = process.argv.slice(2);
+const [url, solve, tables, shots] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync"],
 });
 const failures = [];
-try {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-  page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
-  page.on("console", (m) => m.type() === "error" && failures.push(`console: ${m.text()}`));
-  await page.goto(url);
-  await page.waitForSelector("#moves button");
-  const start = await page.textContent("#title");
-  const startValue = await page.textContent("#value");
-  const moves = await page.$$eval("#moves button", (bs) => bs.map((b) => ({ move: b.dataset.move, text: b.textContent, title: b.title })));
-  assert.ok(moves.length > 0, "the start lists its moves");
-  console.log(`start: ${start} | ${startValue} | ${moves.length} moves`);
+const downloads = mkdtempSync(join(tmpdir(), "page-test-"));
 
-  // Play the first move by clicking it: the page must show the position it leads to,
-  // with that position's value and moves, as the API gives them.
-  const first = moves[0];
-  const target = first.title.split(": ").slice(1).join(": ");
-  await page.click(`#moves button[data-move="${first.move}"]`);
-  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, target);
-  const after = await page.textContent("#value");
-  const api = await page.evaluate(async () => {
+function watch(page) {
+  page.on("pageerror", (e) => failures.push(`page error: ${e.message}`));
+  // The browser logs every refusal of the API; the editor's check of an impossible
+  // position is refused with a 400 on purpose, and shown.
+  const refused = /^Failed to load resource: the server responded with a status of 400/;
+  page.on("console", (m) => m.type() === "error" && !refused.test(m.text()) && failures.push(`console: ${m.text()}`));
+}
+
+// The answer the page shows, asked of the API again.
+function shownAnswer(page) {
+  return page.evaluate(async () => {
     const u = new URL(location.href);
     const game = u.searchParams.get("game");
     u.searchParams.delete("game");
     return (await fetch(`/api/${game}?${u.searchParams}`)).json();
   });
-  assert.equal(api.position, target, "the link in the address bar names the position shown");
-  const shown = await page.$$eval("#moves button", (bs) => bs.map((b) => b.dataset.move));
-  assert.deepEqual(shown, (api.moves || []).map((m) => m.move), "the moves shown are the position's");
-  console.log(`after ${first.move}: ${target} | ${after} | ${shown.length} moves`);
+}
 
-  // Back returns to the start; the copied link reopens the position.
+// A value's order for its player, as the page sorts: a score, or an outcome (a win the
+// sooner the better, a loss the later).
+function rank(v) {
+  if (v.kind === "score") return v.score;
+  return { win: 1, draw: 0, loss: -1 }[v.outcome] * (1e6 - (v.plies || 0));
+}
+
+async function reading(page) {
+  await page.goto(url);
+  await page.waitForSelector("#moves button");
+  const start = await page.textContent("#title");
+  const api = await shownAnswer(page);
+  const shown = await page.$$eval("#moves button", (bs) => bs.map((b) => b.dataset.move));
+  const sorted = [...api.moves].map((m, i) => ({ m, i })).sort((x, y) => rank(y.m.value) - rank(x.m.value) || x.i - y.i);
+  assert.deepEqual(shown, sorted.map((x) => x.m.move), "the moves are listed best first");
+  const groups = await page.$$eval("#moves h3", (hs) => hs.map((h) => h.textContent));
+  assert.ok(groups.length > 0 && groups.every((g) => ["Winning", "Drawing", "Losing"].includes(g)), `grouped: ${groups}`);
+  console.log(`start: ${start} | ${await page.textContent("#value")} | ${shown.length} moves in ${groups.join(", ")}`);
+
+  // A move clicked in the list shows the position it leads to, with its moves.
+  const first = api.moves[0];
+  await page.click(`#moves button[data-move="${first.move}"]`);
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, first.position);
+  const after = await shownAnswer(page);
+  assert.equal(after.position, first.position, "the link in the address bar names the position shown");
+  const afterShown = await page.$$eval("#moves button", (bs) => bs.map((b) => b.dataset.move).sort());
+  assert.deepEqual(afterShown, after.moves.map((m) => m.move).sort(), "the moves shown are the position's");
+
+  // Back (the key ←) returns; the copied link reopens the position; the line's second
+  // move jumps two moves.
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((t) => document.querySelector("#title").textContent === t, start);
+  const again = await browser.newPage();
+  watch(again);
+  await again.goto(new URL(`/?game=${after.game}&${new URLSearchParams({ ...after.board_and_rules, position: after.position })}`, url).href);
+  await again.waitForSelector("#moves button");
+  assert.equal(await again.inputValue("#position"), after.position, "a link reopens its position");
+  await again.close();
+  await page.click(".line .ply >> nth=1");
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, api.line_positions[2]);
+  assert.equal(await page.$$eval("#played span", (s) => s.length), 2, "two moves played along the line");
+  await page.click("#back");
   await page.click("#back");
   await page.waitForFunction((t) => document.querySelector("#title").textContent === t, start);
-  const link = new URL(`/?game=${encodeURIComponent(api.game === "thi" ? "thi" : api.game)}`, url);
-  const params = new URL(page.url()).searchParams;
-  for (const [k, v] of params) if (k !== "game") link.searchParams.set(k, v);
-  const again = await browser.newPage();
-  await again.goto(link.href);
-  await again.waitForSelector("#moves button");
-  assert.equal(await again.textContent("#title"), start, "a link reopens its position");
-  // A move of the best line jumps to the position after it.
-  const lastPly = await page.$$eval(".line .ply", (bs) => bs.length);
-  if (lastPly > 1) {
-    const api2 = await page.evaluate(async () => {
-      const u = new URL(location.href);
-      const game = u.searchParams.get("game");
-      u.searchParams.delete("game");
-      return (await fetch(`/api/${game}?${u.searchParams}`)).json();
-    });
-    await page.click(".line .ply >> nth=1");
-    await page.waitForFunction((pos) => document.querySelector("#position").value === pos, api2.line_positions[2]);
-    await page.click("#back");
-    await page.waitForFunction((t) => document.querySelector("#title").textContent === t, start);
-    console.log(`best line: jumped two moves and back`);
+  console.log("read: best first, grouped, back, link, the line followed");
+}
+
+// Plays the move `name` by clicking the board: its cell, then the choice under the board
+// where the cell starts several moves.
+async function clickMove(page, name) {
+  const cells = await page.$$eval(".board .cell.playable", (cs) => cs.map((c) => c.dataset.move));
+  const from = cells.find((c) => name === c || (name.startsWith(c) && "-:".includes(name[c.length])));
+  assert.ok(from, `a cell starts ${name} (cells: ${cells})`);
+  await page.click(`.board .cell.playable[data-move="${from}"]`);
+  if (await page.isVisible("#choose")) await page.click(`#choose button:text-is("${name}")`);
+}
+
+// Plays a whole game as `side`, choosing with `pick` among the moves listed best first,
+// until the game is over; the page's status at the end. With `shot`, the page is
+// photographed there after the first blunder, a hint shown.
+async function playGame(page, side, pick, plies, shot) {
+  await page.click("#mode-play");
+  await page.selectOption("#play-side", side);
+  await page.click("#play-new");
+  let blunders = 0;
+  for (let ply = 0; ; ply++) {
+    assert.ok(ply < plies, `the game ends within ${plies} moves`);
+    await page.waitForFunction(() => ["player", "over"].includes(document.querySelector("#play-status").dataset.turn));
+    if ((await page.getAttribute("#play-status", "data-turn")) === "over") break;
+    const moves = await page.$$eval("#moves button", (bs) => bs.map((b) => b.dataset.move));
+    const before = await page.inputValue("#position");
+    await clickMove(page, pick(moves));
+    await page.waitForFunction((pos) => document.querySelector("#position").value !== pos, before);
+    if (!(await page.textContent("#play-status")).includes("changed the value")) continue;
+    if (blunders++ === 0 && shot) {
+      await page.waitForFunction(() => document.querySelector("#play-status").dataset.turn === "player");
+      await page.keyboard.press("h");
+      await page.screenshot({ path: shot });
+    }
   }
-  if (screenshot) {
-    await page.click("#forward");
-    await page.waitForFunction((t) => document.querySelector("#title").textContent !== t, start);
-    await page.screenshot({ path: screenshot, fullPage: true });
-    console.log(`screenshot: ${screenshot}`);
+  return { status: await page.textContent("#play-status"), blunders };
+}
+
+async function playing(page) {
+  // PRIMUS as White, always the worst move: the page wins, pointing out the blunders,
+  // and its own moves keep their value (the record replayed says so below).
+  await page.goto(`${url}?game=thi&board=primus`);
+  await page.waitForSelector("#moves button");
+  const shot = shots && join(shots, "page-play.png");
+  const primus = await playGame(page, "white", (moves) => moves[moves.length - 1], 80, shot);
+  assert.match(primus.status, /Game over: You lose/);
+  assert.ok(primus.blunders > 0, "a move that lost the draw is pointed out");
+  console.log(`PRIMUS played: ${primus.status} (${primus.blunders} blunders pointed out)`);
+
+  // The game as a record: replayed by the command, every move of Black's (the page's)
+  // keeps the value; loaded back, it ends where the game ended.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-game")]);
+  const file = join(downloads, "primus-game.txt");
+  await download.saveAs(file);
+  const record = readFileSync(file, "utf8");
+  assert.match(record, /^\[Game "thi"\]\n\[Board "[^"]*"\]\n\[Rules "original"\]\n\[Start "b,b,b\/-,-,-\/w,w,w w"\]/);
+  const replay = execFileSync(solve, ["thi", "--out", tables, "--record", file], { encoding: "utf8" });
+  const black = replay.split("\n").filter((l) => /^\s+\d+\. Black /.test(l));
+  assert.ok(black.length > 0 && black.every((l) => !l.includes("??")), `the page's moves keep their value:\n${replay}`);
+  assert.ok(replay.split("\n").some((l) => /^\s+\d+\. White .*\?\?/.test(l)), `the player's blunders are marked:\n${replay}`);
+  const end = await page.inputValue("#position");
+  const played = await page.$$eval("#played span", (s) => s.length);
+  await page.goto(url);
+  await page.waitForSelector("#moves button");
+  await page.setInputFiles("#load-record", file);
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, end);
+  assert.equal(await page.$$eval("#played span", (s) => s.length), played, "the record's moves are the moves played");
+  console.log(`record: ${played} moves downloaded, replayed by solve thi --record, loaded back`);
+
+  // Kalah(3,2) as North, the best move each time: the page opens, hint and take-back work.
+  await page.goto(`${url}?game=kalah&pits=3&seeds=2`);
+  await page.waitForSelector("#moves button");
+  await page.click("#mode-play");
+  await page.selectOption("#play-side", "north");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.querySelector("#play-status").dataset.turn === "player");
+  await page.keyboard.press("h");
+  assert.ok((await page.$$(".board .cell.hint")).length > 0, "a hint marks a best move on the board");
+  const beforeTakeBack = await page.inputValue("#position");
+  await clickMove(page, (await page.$$eval("#moves button", (bs) => bs.map((b) => b.dataset.move)))[0]);
+  await page.waitForFunction((pos) => document.querySelector("#position").value !== pos, beforeTakeBack);
+  await page.waitForFunction(() => ["player", "over"].includes(document.querySelector("#play-status").dataset.turn));
+  await page.click("#play-takeback");
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, beforeTakeBack);
+  const kalah = await playGame(page, "north", (moves) => moves[0], 40);
+  assert.match(kalah.status, /Game over: (You win|You lose|A draw) \([+-]?\d+\)\./);
+  assert.equal(kalah.blunders, 0, "best moves are no blunders");
+  console.log(`Kalah(3,2) played as North: ${kalah.status}`);
+}
+
+async function editing(page) {
+  await page.goto(`${url}?game=thi&board=primus`);
+  await page.waitForSelector("#moves button");
+  await page.click("#mode-edit");
+  await page.click("#edit-clear");
+  // The board's cells from the top left: a3 b3 c3 / a2 b2 c2 / a1 b1 c1.
+  const cell = (i) => page.click(`.board .cell >> nth=${i}`);
+  await page.click('#edit-tools button[data-tool="white"]');
+  await cell(0);
+  await page.waitForFunction(() => document.querySelector("#edit-status").dataset.ok === "no");
+  assert.match(await page.textContent("#edit-status"), /first row/, "an impossible position says what is wrong");
+  await page.click('#edit-tools button[data-tool="remove"]');
+  await cell(0);
+  await page.click('#edit-tools button[data-tool="white"]');
+  await cell(4);
+  await cell(7);
+  await page.click('#edit-tools button[data-tool="black"]');
+  await cell(1);
+  await cell(4);
+  await page.waitForFunction(() => document.querySelector("#edit-status").dataset.ok === "yes");
+  const status = await page.textContent("#edit-status");
+  assert.match(status, /^Legal\. .* for White\.$/);
+  if (shots) await page.screenshot({ path: join(shots, "page-edit.png") });
+  await page.click("#edit-done");
+  await page.waitForFunction(() => document.querySelector("#position").value === "-,b,-/-,wb,-/-,w,- w");
+  assert.ok((await page.$$("#moves button")).length > 0, "the position set up is analysed");
+  console.log(`edit: impossible named, then -,b,-/-,wb,-/-,w,- w: ${status}`);
+}
+
+try {
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  watch(phone);
+  await reading(phone);
+  if (shots) {
+    await phone.click("#forward");
+    await phone.waitForFunction(() => document.querySelectorAll("#played span").length === 1);
+    await phone.screenshot({ path: join(shots, "serve.png"), fullPage: true });
   }
+  const desktop = await browser.newPage({ viewport: { width: 1100, height: 820 }, acceptDownloads: true });
+  watch(desktop);
+  await playing(desktop);
+  await editing(desktop);
+  if (shots) console.log(`screenshots: ${join(shots, "serve.png")}, page-play.png, page-edit.png`);
 } finally {
   await browser.close();
 }

@@ -5,7 +5,7 @@
 
 use crate::answer::{self, Asking, Subcommand};
 use crate::memory;
-use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, SearchBudget, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::{counted, print_json};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
@@ -67,19 +67,19 @@ pub enum RulesArg {
 )]
 pub struct AwariArgs {
     /// Rule set.
-    #[arg(long, value_enum, ignore_case = true, default_value = "awari")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "awari", conflicts_with = "record")]
     pub(crate) rules: RulesArg,
     /// Pits per row, 1 to 6 (default: the --position's, else 6).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub(crate) pits: Option<usize>,
     /// Solve the start with this many stones in every pit.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub(crate) seeds: Option<u32>,
     /// Stones to capture to win (trysse and wari only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub(crate) target: Option<u32>,
     /// Awari: build (or reuse) every table up to this many stones on the board (at most 48).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pub(crate) stones: Option<u32>,
     /// Analyse this position (see the notation above).
     #[arg(long, allow_hyphen_values = true)]
@@ -94,6 +94,8 @@ pub struct AwariArgs {
     pub(crate) line: LineLength,
     #[command(flatten)]
     pub(crate) search: SearchBudget,
+    #[command(flatten)]
+    pub(crate) record: RecordFile,
     #[command(flatten)]
     pub force: ForceFlag,
     #[command(flatten)]
@@ -111,6 +113,9 @@ pub(crate) fn pits(given: Option<usize>, in_position: Option<usize>) -> Result<u
 }
 
 pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
+    if let Some(file) = &args.record.record {
+        return replay(file, &args, flags);
+    }
     match args.rules {
         RulesArg::Trysse => return crate::oware::run(TargetRules::Trysse, &args, flags),
         RulesArg::Wari => return crate::oware::run(TargetRules::Wari, &args, flags),
@@ -144,6 +149,26 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
     let answered = answer::answer::<Awari>(&request, &asking, flags)?;
     let notes = vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()];
     answer::print(&answered, args.json, notes)
+}
+
+/// `--record FILE`: an Awari, Trysse or Wari record replayed, each position answered as
+/// `--position` answers it (Awari's from the tables built, Trysse's and Wari's building
+/// theirs).
+fn replay(file: &std::path::Path, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
+    let record = crate::record::read(file)?;
+    let asking = |build| Asking {
+        out: &args.tables.out,
+        build,
+        verify: false,
+        census: false,
+        json: false,
+        max_line: args.line.max_line,
+        search: args.search,
+    };
+    match record.game()? {
+        "oware" => crate::record::replay::<games::oware::Oware>(&record, &asking(true), flags),
+        _ => crate::record::replay::<Awari>(&record, &asking(false), flags),
+    }
 }
 
 /// `--stones K` alone: every table up to K stones built, each tier's counts printed (or

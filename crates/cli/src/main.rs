@@ -30,6 +30,7 @@ mod options;
 mod oware;
 mod printer;
 mod progress;
+mod record;
 mod serve;
 mod tables;
 mod thi;

@@ -33,17 +33,17 @@ use tablebase::report::{LineEndKind, PositionReport};
 )]
 pub struct NjakaArgs {
     /// Holes in the circle, even, 2 to 12 (the source's board has 12).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     holes: Option<usize>,
     /// Counters in every hole at the start (the source's game has 4).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     counters: Option<u32>,
     /// Who owns the holes: `standard` (two halves, for the whole game) or `advanced`
     /// (alternate holes, ownership won by captures).
-    #[arg(long, default_value = "standard", value_parser = variant)]
+    #[arg(long, default_value = "standard", value_parser = variant, conflicts_with = "record")]
     variant: Variant,
     /// Which way sowing goes: `ccw` (counterclockwise, the source's) or `cw`.
-    #[arg(long, default_value = "ccw", value_parser = direction)]
+    #[arg(long, default_value = "ccw", value_parser = direction, conflicts_with = "record")]
     direction: Direction,
     #[command(flatten)]
     query: QueryArgs,
@@ -60,6 +60,9 @@ fn direction(name: &str) -> Result<Direction, String> {
 }
 
 pub fn run(args: NjakaArgs, flags: BuildFlags) -> Result<()> {
+    if let Some(file) = &args.query.record.record {
+        return crate::record::replay::<Njaka>(&crate::record::read(file)?, &Asking::of(&args.query), flags);
+    }
     let request = answer::request(&[
         ("holes", args.holes.map(|h| h.to_string())),
         ("counters", args.counters.map(|s| s.to_string())),

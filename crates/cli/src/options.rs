@@ -29,6 +29,17 @@ pub struct LineLength {
     pub max_line: usize,
 }
 
+/// `--record`, on every game's command that answers positions through the shared flow
+/// ([`crate::answer`]).
+#[derive(Args)]
+pub struct RecordFile {
+    /// Replay the game kept in FILE (the text record the web page downloads; format in
+    /// docs/records.md), printing every move with its value and marking each that changed
+    /// the value of the position it was played at. The board and rules are the record's.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "json"])]
+    pub record: Option<PathBuf>,
+}
+
 /// The options of the games built on the tier-game API alone (`solve trias`, `solve
 /// njaka`) for building tables and asking them about a position. THI`, Kalah and Awari
 /// flatten the shared pieces ([`TablesRoot`], [`LineLength`]) beside options these do not
@@ -55,6 +66,8 @@ pub struct QueryArgs {
     pub line: LineLength,
     #[command(flatten)]
     pub search: SearchBudget,
+    #[command(flatten)]
+    pub record: RecordFile,
 }
 
 /// `--time` and `--nodes`: what an answer may spend where the tables a position needs

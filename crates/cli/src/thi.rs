@@ -1,7 +1,7 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::answer::{self, Answered, Asking, Subcommand};
-use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, SearchBudget, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::counted;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -79,10 +79,10 @@ pub struct ThiArgs {
     /// with --position, the smallest setup of the position's board that holds its
     /// counters, or, where that setup is too large to number, tables up to the position's
     /// own counters).
-    #[arg(long, conflicts_with_all = ["size", "height", "rows"])]
+    #[arg(long, conflicts_with_all = ["size", "height", "rows", "record"])]
     board: Option<String>,
     /// Board side for a custom setup (with --height or --rows).
-    #[arg(long, requires = "setup_kind")]
+    #[arg(long, requires = "setup_kind", conflicts_with = "record")]
     size: Option<usize>,
     /// Custom setup: a stack of K counters on every square of each first row.
     #[arg(long, group = "setup_kind", requires = "size")]
@@ -91,12 +91,12 @@ pub struct ThiArgs {
     #[arg(long, group = "setup_kind", requires = "size")]
     rows: Option<u8>,
     /// Rule set.
-    #[arg(long, value_enum, ignore_case = true, default_value = "original")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "original", conflicts_with = "record")]
     rules: RulesArg,
     /// Bonus moves: a move that bears off one of the mover's own counters earns him
     /// another move; `--bonus any`: one that bears off any counter, his or his
     /// opponent's (the source says "bears off one or several counters", not whose).
-    #[arg(long, value_enum, ignore_case = true, num_args = 0..=1, default_missing_value = "own", value_name = "WHOSE")]
+    #[arg(long, value_enum, ignore_case = true, num_args = 0..=1, default_missing_value = "own", value_name = "WHOSE", conflicts_with = "record")]
     bonus: Option<BonusArg>,
     #[command(flatten)]
     tables: TablesRoot,
@@ -115,10 +115,12 @@ pub struct ThiArgs {
     /// Count the positions reachable from the start, by value (done anyway for tables of
     /// up to 10⁹ positions; above that a search about as long as the build). A start's
     /// count: not with --position.
-    #[arg(long, conflicts_with = "position")]
+    #[arg(long, conflicts_with_all = ["position", "record"])]
     census: bool,
     #[command(flatten)]
     search: SearchBudget,
+    #[command(flatten)]
+    record: RecordFile,
     #[command(flatten)]
     pub force: ForceFlag,
     #[command(flatten)]
@@ -145,6 +147,9 @@ pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
         max_line: args.line.max_line,
         search: args.search,
     };
+    if let Some(file) = &args.record.record {
+        return crate::record::replay::<Thi>(&crate::record::read(file)?, &asking, flags);
+    }
     let answered = answer::answer::<Thi>(&request, &asking, flags)?;
     let notes = claim(&answered).into_iter().collect();
     answer::print(&answered, args.json, notes)

@@ -37,10 +37,10 @@ use tablebase::report::{PositionReport, ReachableReport};
 )]
 pub struct TriasArgs {
     /// Holes a row, 1 to 12 (the source's board has 12).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     holes: Option<usize>,
     /// Stones in every hole at the start (the source's game has 4).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     stones: Option<u32>,
     #[command(flatten)]
     query: QueryArgs,
@@ -53,6 +53,9 @@ pub struct TriasArgs {
 }
 
 pub fn run(args: TriasArgs, flags: BuildFlags) -> Result<()> {
+    if let Some(file) = &args.query.record.record {
+        return crate::record::replay::<Trias>(&crate::record::read(file)?, &Asking::of(&args.query), flags);
+    }
     let request = answer::request(&[
         ("holes", args.holes.map(|k| k.to_string())),
         ("stones", args.stones.map(|s| s.to_string())),

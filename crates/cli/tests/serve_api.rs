@@ -173,6 +173,22 @@ fn every_game_answers_as_its_command_does() {
         }
         let board = &answer["board"];
         assert!(board["rows"].as_array().is_some_and(|r| !r.is_empty()), "{query}: {board}");
+        // Every move but a pass starts at one cell, which names how it begins: the page
+        // plays a move by its cell.
+        let named: Vec<&str> = board["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .filter_map(|c| c["move"].as_str())
+            .collect();
+        for m in
+            answer["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).filter(|&m| m != "pass")
+        {
+            let starts =
+                |from: &&&str| m == **from || m.strip_prefix(**from).is_some_and(|rest| rest.starts_with(['-', ':']));
+            assert_eq!(named.iter().filter(starts).count(), 1, "{query}: move {m} on {board}");
+        }
         // The line's positions start at the position and follow the line's moves.
         let positions = answer["line_positions"].as_array().unwrap();
         assert_eq!(positions[0], answer["position"], "{query}");

@@ -488,3 +488,50 @@ fn rule_and_board_names_are_read_in_any_case() {
     assert_eq!(report["rules"], "fixed1");
     assert_eq!(report["parameters"]["board"], "primus");
 }
+
+/// `--record`: a record of PRIMUS replayed, every move with its value, the first move that
+/// loses the draw (found by walking the best line) marked, and nothing else; a move that
+/// is not legal, a record of another game and a board flag beside it refused, named.
+#[test]
+fn a_record_is_replayed_with_every_move_valued_and_the_blunder_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut report = json(&solve(dir.path(), &["--board", "primus", "--json"]));
+    let mut moves = Vec::new();
+    let blunder = loop {
+        let all = report["moves"].as_array().unwrap().clone();
+        if let Some(lost) = all.iter().find(|m| m["value"]["outcome"] == "loss") {
+            break lost["move"].as_str().unwrap().to_owned();
+        }
+        let best = all.iter().find(|m| m["move"] == report["best"]).unwrap();
+        moves.push(best["move"].as_str().unwrap().to_owned());
+        report = json(&solve(dir.path(), &["--position", best["position"].as_str().unwrap(), "--json"]));
+    };
+    moves.push(blunder.clone());
+    let numbered: Vec<String> = moves.iter().enumerate().map(|(i, m)| format!("{}. {m}", i + 1)).collect();
+    let record = dir.path().join("primus.txt");
+    let header = "[Game \"thi\"]\n[Board \"size=3 bonus=no\"]\n[Rules \"original\"]\n[Start \"b,b,b/-,-,-/w,w,w w\"]\n";
+    std::fs::write(&record, format!("{header}\n{}\n", numbered.join(" "))).unwrap();
+    let out = solve(dir.path(), &["--record", record.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
+    assert_eq!(lines.len(), moves.len(), "{text}");
+    for (line, m) in lines.iter().zip(&moves) {
+        assert!(line.contains(&format!(" {m} ")), "{line}");
+        assert_eq!(line.contains("??"), *m == blunder, "{text}");
+    }
+    assert!(lines.last().unwrap().contains("?? the position was draw; best "), "{text}");
+
+    let refused = |text: &str, args: &[&str], why: &str| {
+        std::fs::write(&record, text).unwrap();
+        let mut all = vec!["--record", record.to_str().unwrap()];
+        all.extend(args);
+        let out = solve(dir.path(), &all);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    };
+    refused(&format!("{header}\n1. a1:S"), &[], "move 1 of the record, `a1:S`, is not legal at b,b,b/-,-,-/w,w,w w");
+    refused("[Game \"kalah\"]\n[Start \"2,2/2,2 0-0 S\"]", &[], "the record is of the game `kalah`, not `thi`");
+    refused(header, &["--board", "duo"], "cannot be used with");
+    refused("[Game \"thi\"]\n1. a1:N", &[], "no [Start \"…\"] tag");
+}

@@ -1,13 +1,28 @@
 // The page over the API of docs/api.md: a position is a request (a game and its
-// parameters); every answer carries its title, the board to draw, every move with its
-// value and the position it leads to, the best line's positions, and the parameters that
-// ask for any other position of its game. The page knows no game: what it shows of one
-// is what the server sends.
+// parameters); every answer carries its title, the board to draw (each cell naming the
+// moves that start there), every move with its value and the position it leads to, the
+// best line's positions, and the parameters that ask for any other position of its game.
+// Reading, playing and keeping records know no game. Only the editor does: it writes a
+// board back in each game's notation (EDITORS), and the server says whether it stands.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 
-const state = { starts: [], current: null, answer: null, back: [] };
+const state = {
+  starts: [],
+  origin: null, // the start chosen last: the editor's "Start"
+  current: null, // the request shown
+  answer: null, // its answer
+  // The moves played from the first position shown: [{ request, answer, move, side }],
+  // the first entry's move null. Back walks it; the game record is written from it.
+  trail: [],
+  mode: "analyse",
+  flipped: false,
+  hint: false,
+  play: { human: null, active: false, note: "" },
+  edit: null, // { game, rules: board_and_rules, board, side, tool, checked }
+  token: 0, // the last load asked for: an older answer arriving late is dropped
+};
 
 function element(tag, className, text) {
   const e = document.createElement(tag);
@@ -16,9 +31,23 @@ function element(tag, className, text) {
   return e;
 }
 
+function button(className, text, title, onClick) {
+  const b = element("button", className, text);
+  b.type = "button";
+  if (title) b.title = title;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function plies(n) {
   return n === 1 ? "1 ply" : `${n} plies`;
 }
+
+function capital(s) {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+// ---------------------------------------------------------------- values
 
 // A value bounded by a search above the tables (kind `bounds`) has no outcome of its own:
 // its ends are scores (numbers) or outcomes, and it says it is not proven.
@@ -38,12 +67,67 @@ function outcomeOf(v) {
   return v.kind === "bounds" ? "bounds" : v.outcome;
 }
 
-// What a search above the tables did, where one answered.
-function searchedText(a) {
-  const s = a.details && a.details.search;
-  if (!s) return "";
-  return `searched above the tables: ${s.nodes} nodes in ${s.seconds.toFixed(2)} s${s.stopped ? `, stopped (${s.stopped})` : ""}`;
+const OUTCOMES = { win: 1, draw: 0, loss: -1 };
+
+// A number that orders values for the player they belong to, the greater the better: a
+// score itself; an outcome, a win the sooner the better, a loss the later. Bounds by
+// their lower end (what the search proved at least).
+function rank(v) {
+  if (v.kind === "bounds") return typeof v.lower === "number" ? v.lower : rank(v.lower);
+  if (v.kind === "score") return v.score;
+  const distance = v.plies === null || v.plies === undefined ? 0 : v.plies;
+  return OUTCOMES[v.outcome] * (1e6 - distance);
 }
+
+// Whether a move's value is worse for its player than the position's: a blunder loses a
+// whole outcome (win to draw, draw to loss) or, for scores, any of the score. A slower win
+// is no blunder. Bounds prove nothing of the kind.
+function blunder(move, position) {
+  if (move.kind === "bounds" || position.kind === "bounds") return false;
+  if (move.kind === "score") return move.score < position.score;
+  return OUTCOMES[move.outcome] < OUTCOMES[position.outcome];
+}
+
+// The moves best first; equal moves in the game's order.
+function sortedMoves(a) {
+  return (a.moves || []).map((m, i) => ({ m, i })).sort((x, y) => rank(y.m.value) - rank(x.m.value) || x.i - y.i).map((x) => x.m);
+}
+
+// The moves a best reply chooses among: with exact values every move of the best value
+// (so that games differ); with bounds the one the search prefers.
+function bestMoves(a) {
+  const moves = a.moves || [];
+  if (a.value.kind === "bounds") return moves.filter((m) => m.move === a.best);
+  if (moves.length === 0) return [];
+  const top = Math.max(...moves.map((m) => rank(m.value)));
+  return moves.filter((m) => rank(m.value) === top);
+}
+
+// ---------------------------------------------------------------- sides
+
+// The two players of the answer's game, the first to move at its starts first.
+function sidesOf(a) {
+  return a.to_move === "white" || a.to_move === "black" ? ["white", "black"] : ["south", "north"];
+}
+
+function other(side) {
+  return { white: "black", black: "white", south: "north", north: "south" }[side];
+}
+
+// Who moves at the trail's last position: the answer's `to_move`, or where a position
+// does not say (Awari's and Oware's `mover`), the other player than the one who made the
+// move before it; at a first position that does not say, South.
+function sideToMove() {
+  const last = state.trail[state.trail.length - 1];
+  return last ? last.side : null;
+}
+
+function sideAfter(answer, previous) {
+  if (answer.to_move !== "mover") return answer.to_move;
+  return previous ? other(previous) : "south";
+}
+
+// ---------------------------------------------------------------- loading
 
 function requestUrl(req) {
   return `/api/${encodeURIComponent(req.game)}?${new URLSearchParams(req.params)}`;
@@ -62,41 +146,78 @@ function showError(body) {
   box.hidden = false;
 }
 
-async function load(req, remember) {
-  let body;
-  let ok = false;
+// The answer to `req`: { ok, body }, body the report or the server's error.
+async function ask(req) {
   let res;
   try {
     res = await fetch(requestUrl(req));
   } catch (e) {
-    body = { error: `no answer from the server: ${e.message}` };
+    return { ok: false, body: { error: `no answer from the server: ${e.message}` } };
   }
-  if (res) {
-    try {
-      body = await res.json();
-      ok = res.ok;
-    } catch (e) {
-      // Refused below the API (a request too long for the HTTP layer, say): no JSON.
-      body = { error: `the server answered ${res.status} ${res.statusText} without an explanation` };
-    }
+  try {
+    return { ok: res.ok, body: await res.json() };
+  } catch {
+    // Refused below the API (a request too long for the HTTP layer, say): no JSON.
+    return { ok: false, body: { error: `the server answered ${res.status} ${res.statusText} without an explanation` } };
   }
-  if (!ok) {
-    showError(body);
-    return;
-  }
-  $("error").hidden = true;
-  if (remember && state.current) state.back.push(state.current);
-  state.current = req;
-  state.answer = body;
-  history.replaceState(null, "", pageUrl(req));
-  render();
-  showStart(req);
 }
 
-// The board menu names the start shown, or nothing once play has left it.
+// Shows `req`: as the position after `move` on the trail, or, without one, as a first
+// position (a start, a position typed or set up, a record's). Resolves to whether it was
+// shown.
+async function load(req, move) {
+  const token = ++state.token;
+  const { ok, body } = await ask(req);
+  if (token !== state.token) return false;
+  if (!ok) {
+    showError(body);
+    return false;
+  }
+  $("error").hidden = true;
+  if (move) {
+    state.trail.push({ request: req, answer: body, move, side: sideAfter(body, sideToMove()) });
+  } else {
+    state.trail = [{ request: req, answer: body, move: null, side: sideAfter(body, null) }];
+  }
+  settle();
+  return true;
+}
+
+// Shows the trail's last position.
+function settle() {
+  const last = state.trail[state.trail.length - 1];
+  state.current = last.request;
+  state.answer = last.answer;
+  state.hint = false;
+  history.replaceState(null, "", pageUrl(state.current));
+  render();
+  showStart(state.current);
+  if (state.mode === "play") playOn();
+}
+
+function back() {
+  if (state.trail.length < 2) return;
+  state.token++;
+  state.trail.pop();
+  state.play.note = "";
+  settle();
+}
+
+// Plays `m` (a move of the position shown) as the player to move.
+function playMove(m) {
+  const a = state.answer;
+  if (state.mode === "play" && state.play.active && sideToMove() === state.play.human) {
+    state.play.note = blunder(m.value, a.value)
+      ? `Your move ${m.move} changed the value: ${valueText(a.value)} became ${valueText(m.value)}.`
+      : "";
+  }
+  return load(atPosition(m.position), m.move);
+}
+
+// The board menu names the start shown (by its title, however it was asked for), or
+// nothing once play has left it.
 function showStart(req) {
-  const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => String(a[k]) === String(b[k]));
-  const i = state.starts.findIndex((s) => s.game === req.game && same(s.params, req.params));
+  const i = state.answer.start ? state.starts.findIndex((s) => s.game === req.game && s.title === state.answer.title) : -1;
   $("start").value = i >= 0 ? String(i) : "";
 }
 
@@ -104,98 +225,569 @@ function atPosition(position) {
   return { game: state.current.game, params: { ...state.answer.board_and_rules, position } };
 }
 
-function drawCell(cell, grid) {
-  const c = element("div", `cell${cell.owner ? " " + cell.owner : ""}`);
+// ---------------------------------------------------------------- the board
+
+// The legal moves that start at a cell: named as its `move`, or beginning with it and a
+// `-` (a Kalah turn) or `:` (a THI` direction).
+function movesFrom(cell) {
+  if (!cell.move || !state.answer) return [];
+  return (state.answer.moves || []).filter((m) => m.move === cell.move || (m.move.startsWith(cell.move) && "-:".includes(m.move[cell.move.length])));
+}
+
+// Side names for rows and owners that say only `mover` and `opponent`, where the trail
+// knows who moves.
+function ownerName(owner) {
+  const side = sideToMove();
+  if (owner === "mover" && side) return side;
+  if (owner === "opponent" && side) return other(side);
+  return owner;
+}
+
+function labelText(label) {
+  const side = sideToMove();
+  if (side && (label === "mover" || label === "opponent")) return capital(ownerName(label));
+  return label;
+}
+
+function drawCell(cell, grid, place) {
+  const owner = cell.owner ? ownerName(cell.owner) : "";
+  const c = element("div", `cell${owner ? " " + owner : ""}`);
   if (grid) {
     for (const letter of cell.text) c.append(element("span", `counter ${letter}`));
     c.title = cell.text || "empty";
   } else {
     c.textContent = cell.text;
   }
+  if (state.edit) {
+    c.classList.add("editable");
+    c.addEventListener("click", () => editCell(place));
+    return c;
+  }
+  const moves = movesFrom(cell);
+  if (moves.length > 0 && !computerToMove()) {
+    c.classList.add("playable");
+    if (state.hint && moves.some((m) => bestMoves(state.answer).includes(m))) c.classList.add("hint");
+    c.tabIndex = 0;
+    c.title = `play ${moves.map((m) => m.move).join(" or ")}`;
+    c.dataset.move = cell.move;
+    c.addEventListener("click", () => chooseFrom(moves));
+  }
   return c;
 }
 
-function drawRows(board, grid) {
-  return board.rows.map((row, i) => {
+// One move from a cell is played at once; several (Kalah's turns, THI`'s directions) are
+// offered beneath the board.
+function chooseFrom(moves) {
+  const box = $("choose");
+  if (moves.length === 1) {
+    box.hidden = true;
+    playMove(moves[0]);
+    return;
+  }
+  box.replaceChildren(element("span", "note", "Which move?"));
+  for (const m of sortedMoves({ moves })) {
+    box.append(button(`choice ${outcomeOf(m.value)}`, m.move, `play ${m.move}`, () => chooseFrom([m])));
+  }
+  box.hidden = false;
+}
+
+function drawRows(board, grid, cells) {
+  const order = (xs) => (state.flipped ? [...xs].reverse() : xs);
+  return order(board.rows.map((row, i) => ({ row, i }))).map(({ row, i }) => {
     const r = element("div", "row");
-    r.append(element("span", "row-label", board.labels[i] || ""));
-    for (const cell of row) r.append(drawCell(cell, grid));
+    r.append(element("span", "row-label", labelText(board.labels[i] || "")));
+    for (const { cell, j } of order(row.map((cell, j) => ({ cell, j })))) r.append(cells(cell, grid, { row: i, cell: j }));
     return r;
   });
 }
 
+// Njaka's circle: the holes round a ring counterclockwise from hole 1, the first half
+// (South's in the standard game) along the bottom.
+function drawRing(board, box) {
+  const holes = board.rows[0];
+  const ring = element("div", "ring");
+  const n = holes.length;
+  const first = Math.PI / 2 + (Math.PI * (n / 2 - 1)) / n + (state.flipped ? Math.PI : 0);
+  holes.forEach((cell, j) => {
+    // Screen angles grow clockwise (y points down): counterclockwise is less.
+    const angle = first - (2 * Math.PI * j) / n;
+    const c = drawCell(cell, false, { row: 0, cell: j });
+    c.style.left = `${50 + 40 * Math.cos(angle)}%`;
+    c.style.top = `${50 + 40 * Math.sin(angle)}%`;
+    c.append(element("span", "hole-name", String(j + 1)));
+    ring.append(c);
+  });
+  ring.append(element("div", "ring-label", board.labels[0] || ""));
+  box.replaceChildren(ring);
+}
+
 function drawBoard(board) {
   const box = $("board");
-  box.className = `board ${board.layout}`;
+  box.className = `board ${board.layout}${state.edit ? " editing" : ""}`;
+  if (board.layout === "ring") return drawRing(board, box);
   if (board.layout === "pits" && board.stores && board.stores.length === 2) {
     const wrap = element("div", "pits");
     const rows = element("div", "rows");
-    rows.append(...drawRows(board, false));
-    wrap.append(element("div", "store", board.stores[0].text), rows, element("div", "store", board.stores[1].text));
+    rows.append(...drawRows(board, false, drawCell));
+    const stores = board.stores.map((s, k) => {
+      const store = drawCell(s, false, { store: k });
+      store.classList.add("store");
+      return store;
+    });
+    if (state.flipped) stores.reverse();
+    wrap.append(stores[0], rows, stores[1]);
     box.replaceChildren(wrap);
   } else {
-    box.replaceChildren(...drawRows(board, board.layout === "grid"));
+    box.replaceChildren(...drawRows(board, board.layout === "grid", drawCell));
   }
 }
 
+// ---------------------------------------------------------------- the panel
+
 function render() {
+  if (state.edit) return renderEdit();
   const a = state.answer;
   $("title").textContent = `${a.title} — ${a.position}`;
   $("position").value = a.position;
+  $("choose").hidden = true;
   drawBoard(a.board);
-  const who = a.to_move === "mover" ? "the player to move" : `${a.to_move[0].toUpperCase()}${a.to_move.slice(1)} (to move)`;
+  const side = sideToMove();
+  const who = a.to_move === "mover" && side ? `${capital(side)} (to move)` : a.to_move === "mover" ? "the player to move" : `${capital(a.to_move)} (to move)`;
   const value = $("value");
   value.textContent = a.over ? `Game over: ${valueText(a.value)} for ${who}` : `${who}: ${valueText(a.value)}`;
   value.dataset.outcome = outcomeOf(a.value);
   const searched = $("searched");
   searched.textContent = searchedText(a);
   searched.hidden = searched.textContent === "";
+  renderMoves(a);
+  renderLine(a);
+  renderPlayed();
+  $("back").disabled = state.trail.length < 2;
+  $("forward").disabled = nextOnLine() === null || computerToMove();
+  $("save-line").disabled = a.line.length === 0;
+  $("save-game").disabled = state.trail.length < 2;
+  $("copied").hidden = true;
+  renderPlayBar();
+}
 
+// What a search above the tables did, where one answered.
+function searchedText(a) {
+  const s = a.details && a.details.search;
+  if (!s) return "";
+  return `searched above the tables: ${s.nodes} nodes in ${s.seconds.toFixed(2)} s${s.stopped ? `, stopped (${s.stopped})` : ""}`;
+}
+
+const GROUPS = { win: "Winning", draw: "Drawing", loss: "Losing", bounds: "Not proven" };
+
+// The moves best first, grouped by outcome as syzygy-tables.info does.
+function renderMoves(a) {
   const list = $("moves");
   list.replaceChildren();
-  for (const m of a.moves || []) {
-    const best = m.move === a.best;
-    const b = element("button", `${outcomeOf(m.value)}${best ? " best" : ""}`);
-    b.type = "button";
+  const best = bestMoves(a);
+  let group = null;
+  let ol = null;
+  for (const m of sortedMoves(a)) {
+    const outcome = outcomeOf(m.value);
+    if (outcome !== group) {
+      group = outcome;
+      list.append(element("h3", `group ${outcome}`, GROUPS[outcome] || outcome));
+      ol = element("ol", "group-moves");
+      list.append(ol);
+    }
+    const isBest = m.move === a.best;
+    const b = button(`${outcome}${isBest ? " best" : ""}${state.hint && best.includes(m) ? " hint" : ""}`, "", `play ${m.move}: ${m.position}`, () => playMove(m));
     b.dataset.move = m.move;
-    b.title = `play ${m.move}: ${m.position}`;
     b.append(element("span", "mv", m.move), element("span", "val", valueText(m.value)));
     // The move a search prefers when it proved no value: the greatest lower bound.
-    if (best && a.value.kind === "bounds") b.append(element("span", "note", "preferred, not proven best"));
-    b.addEventListener("click", () => load(atPosition(m.position), true));
+    if (isBest && a.value.kind === "bounds") b.append(element("span", "note", "preferred, not proven best"));
+    b.disabled = computerToMove();
     const li = element("li");
     li.append(b);
-    list.append(li);
+    ol.append(li);
   }
-  if (!a.moves || a.moves.length === 0) list.append(element("li", "note", a.over ? "none: the game is over" : "none"));
+  if (!a.moves || a.moves.length === 0) list.append(element("p", "note", a.over ? "none: the game is over" : "none"));
+}
 
-  // Each move of the line is a link to the position after it, where the server kept them.
+// Each move of the line is a link to the position after it, where the server kept them.
+function renderLine(a) {
   const line = $("line");
   line.replaceChildren(
     ...a.line.map((name, i) => {
       const after = a.line_positions && a.line_positions[i + 1];
       if (!after) return element("span", "", name);
-      const b = element("button", "ply", name);
-      b.type = "button";
-      b.title = `go to the position after ${name}: ${after}`;
-      b.addEventListener("click", () => load(atPosition(after), true));
-      return b;
+      return button("ply", name, `go to the position after ${name}: ${after}`, () => alongLine(i));
     }),
   );
   const ends = { over: "game over", repetition: "repeats: endless play", cut: "…" };
   line.append(element("span", "end", ends[a.line_end.kind] || ""));
+}
 
-  $("back").disabled = state.back.length === 0;
-  $("forward").disabled = nextOnLine() === null;
-  $("copied").hidden = true;
+// Follows the best line `i + 1` moves, each on the trail.
+async function alongLine(i) {
+  const a = state.answer;
+  for (let k = 0; k <= i; k++) {
+    if (!(await load(atPosition(a.line_positions[k + 1]), a.line[k]))) return;
+  }
+}
+
+function renderPlayed() {
+  const played = $("played");
+  const moves = state.trail.slice(1);
+  played.replaceChildren(...moves.map((t, i) => element("span", t.request === state.current ? "here" : "", `${i + 1}. ${t.move}`)));
+  if (moves.length === 0) played.append(element("span", "end", "none yet"));
 }
 
 function nextOnLine() {
   const a = state.answer;
-  if (a.line_positions && a.line_positions.length > 1) return a.line_positions[1];
+  if (a.line_positions && a.line_positions.length > 1 && a.line.length > 0) return { move: a.line[0], position: a.line_positions[1] };
   const best = (a.moves || []).find((m) => m.move === a.best);
-  return best ? best.position : null;
+  return best ? { move: best.move, position: best.position } : null;
 }
+
+function forward() {
+  const next = nextOnLine();
+  if (next === null || computerToMove()) return;
+  const m = (state.answer.moves || []).find((x) => x.move === next.move);
+  if (m) playMove(m);
+  else load(atPosition(next.position), next.move);
+}
+
+// ---------------------------------------------------------------- play
+
+function computerToMove() {
+  const p = state.play;
+  return state.mode === "play" && p.active && !state.answer.over && sideToMove() !== p.human;
+}
+
+// In play, after every position shown: the computer answers, or the game is over.
+function playOn() {
+  if (!computerToMove()) return;
+  const token = state.token;
+  setTimeout(() => {
+    if (token !== state.token || !computerToMove()) return;
+    const a = state.answer;
+    const choices = bestMoves(a);
+    if (choices.length === 0) return;
+    const m = choices[Math.floor(Math.random() * choices.length)];
+    if (a.value.kind === "bounds") state.play.note = `Beyond the tables: ${m.move} is the move a search prefers, not proven best.`;
+    load(atPosition(m.position), m.move);
+  }, 350);
+}
+
+function resultText() {
+  const a = state.answer;
+  const mover = sideToMove();
+  const yours = mover === state.play.human;
+  const v = a.value;
+  if (v.kind === "bounds") return "Game over.";
+  const outcome = yours ? v.outcome : { win: "loss", loss: "win", draw: "draw" }[v.outcome];
+  const words = { win: "You win", draw: "A draw", loss: "You lose" }[outcome];
+  const mine = yours ? v.score : -v.score;
+  const score = v.kind === "score" ? ` (${mine > 0 ? "+" : ""}${mine})` : "";
+  return `Game over: ${words}${score}.`;
+}
+
+function renderPlayBar() {
+  const p = state.play;
+  const select = $("play-side");
+  const sides = sidesOf(state.answer);
+  if ([...select.options].map((o) => o.value).join() !== sides.join()) {
+    select.replaceChildren(...sides.map((s) => Object.assign(element("option", "", capital(s)), { value: s })));
+  }
+  if (!p.active) {
+    $("play-status").textContent = "Choose your side and press New game: the page answers every move with a best move.";
+    $("play-takeback").disabled = true;
+    $("play-hint").disabled = true;
+    return;
+  }
+  let status;
+  const turn = state.answer.over ? "over" : computerToMove() ? "page" : "player";
+  if (turn === "over") status = resultText();
+  else if (turn === "page") status = `${capital(sideToMove())} (the tables) is thinking…`;
+  else status = `Your move, ${capital(p.human)}.`;
+  $("play-status").textContent = [p.note, status].filter(Boolean).join(" ");
+  $("play-status").dataset.turn = turn;
+  $("play-takeback").disabled = !state.trail.slice(1).some((t, i) => state.trail[i].side === p.human);
+  $("play-hint").disabled = state.answer.over || computerToMove();
+}
+
+function newGame() {
+  const p = state.play;
+  p.human = $("play-side").value;
+  p.active = true;
+  p.note = "";
+  state.token++;
+  state.trail = [state.trail[state.trail.length - 1]];
+  settle();
+}
+
+// Takes back the human's last move and the computer's answers to it.
+function takeBack() {
+  const p = state.play;
+  state.token++;
+  while (state.trail.length > 1) {
+    const undone = state.trail.pop();
+    if (state.trail[state.trail.length - 1].side === p.human && undone.move) break;
+  }
+  p.note = "";
+  settle();
+}
+
+function showHint() {
+  state.hint = true;
+  render();
+}
+
+// ---------------------------------------------------------------- modes
+
+function setMode(mode) {
+  if (mode === state.mode) return;
+  if (state.mode === "edit") state.edit = null;
+  state.mode = mode;
+  for (const m of ["analyse", "play", "edit"]) $(`mode-${m}`).setAttribute("aria-selected", String(m === mode));
+  $("play-bar").hidden = mode !== "play";
+  $("edit-bar").hidden = mode !== "edit";
+  document.body.dataset.mode = mode;
+  if (mode !== "play") state.play.active = false;
+  if (mode === "edit") startEditing();
+  else if (state.answer) render();
+}
+
+// ---------------------------------------------------------------- the editor
+
+// Each game's notation written from the board the server draws (docs/api.md, Board; the
+// notations: `solve <game> --help`): `sides` the players the editor offers to move (none
+// where the mover's row is the bottom one), `tools` what a click does.
+const COUNTS = ["add", "remove"];
+const EDITORS = {
+  thi: {
+    sides: ["white", "black"],
+    tools: ["white", "black", "remove"],
+    write: (b, side) => `${b.rows.map((r) => r.map((c) => c.text || "-").join(",")).join("/")} ${side[0]}`,
+  },
+  kalah: {
+    sides: ["south", "north"],
+    tools: COUNTS,
+    write: (b, side) =>
+      `${texts(b.rows[1]).join(",")}/${texts(b.rows[0]).reverse().join(",")} ${b.stores[1].text}-${b.stores[0].text} ${side[0].toUpperCase()}`,
+  },
+  awari: { sides: null, tools: COUNTS, write: (b) => [...texts(b.rows[1]), ...texts(b.rows[0]).reverse()].join(",") },
+  oware: {
+    sides: null,
+    tools: COUNTS,
+    write: (b) => `${[...texts(b.rows[1]), ...texts(b.rows[0]).reverse()].join(",")} ${b.stores[1].text}-${b.stores[0].text}`,
+  },
+  trias: {
+    sides: ["south", "north"],
+    tools: COUNTS,
+    write: (b, side) => `${b.rows.map((r) => texts(r).join(",")).join("/")} ${side[0].toUpperCase()}`,
+  },
+  njaka: {
+    sides: ["south", "north"],
+    tools: [...COUNTS, "owner"],
+    write: (b, side) => `${b.rows[0].map((c) => `${c.text}${c.owner[0]}`).join(",")} ${side[0].toUpperCase()}`,
+  },
+};
+
+function texts(row) {
+  return row.map((c) => c.text);
+}
+
+const TOOL_NAMES = { add: "+1", remove: "−1", owner: "owner", white: "+ white", black: "+ black" };
+
+function startEditing() {
+  const a = state.answer;
+  const editor = EDITORS[state.current.game];
+  if (!a || !editor) {
+    showError({ error: `no editor for ${state.current ? state.current.game : "this game"}` });
+    return;
+  }
+  const board = JSON.parse(JSON.stringify(a.board));
+  // The bottom row is the mover's in a game whose position does not say who moves.
+  for (const row of board.rows) for (const c of row) if (c.owner === "mover" || c.owner === "opponent") c.owner = c.owner === "mover" ? "south" : "north";
+  const side = editor.sides ? (editor.sides.includes(a.to_move) ? a.to_move : editor.sides[0]) : null;
+  state.edit = { game: state.current.game, rules: { ...a.board_and_rules }, board, side, tool: editor.tools[0], checked: null };
+  const tools = $("edit-tools");
+  tools.replaceChildren(
+    ...editor.tools.map((t) => {
+      const b = button("tool", TOOL_NAMES[t], `a click on a cell: ${TOOL_NAMES[t]}`, () => {
+        state.edit.tool = t;
+        renderEdit();
+      });
+      b.dataset.tool = t;
+      return b;
+    }),
+  );
+  const select = $("edit-side");
+  $("edit-side-label").hidden = !editor.sides;
+  select.replaceChildren(...(editor.sides || []).map((s) => Object.assign(element("option", "", capital(s)), { value: s })));
+  if (side) select.value = side;
+  checkEdit();
+}
+
+function editCell(place) {
+  const e = state.edit;
+  const cell = place.store !== undefined ? e.board.stores[place.store] : e.board.rows[place.row][place.cell];
+  if (e.game === "thi") {
+    if (e.tool === "remove") cell.text = cell.text.slice(0, -1);
+    else if (cell.text.length < 8) cell.text += e.tool[0];
+    cell.owner = cell.text ? (cell.text.endsWith("w") ? "white" : "black") : undefined;
+  } else if (e.tool === "owner") {
+    if (cell.owner) cell.owner = other(cell.owner);
+  } else {
+    cell.text = String(Math.max(0, Number(cell.text) + (e.tool === "add" ? 1 : -1)));
+  }
+  checkEdit();
+}
+
+function clearEdit() {
+  const e = state.edit;
+  for (const row of e.board.rows) for (const c of row) {
+    c.text = e.game === "thi" ? "" : "0";
+    if (e.game === "thi") c.owner = undefined;
+  }
+  for (const s of e.board.stores || []) s.text = "0";
+  checkEdit();
+}
+
+// The position set up, asked of the server: its value, or what is wrong with it.
+async function checkEdit() {
+  const e = state.edit;
+  const notation = EDITORS[e.game].write(e.board, e.side);
+  e.checked = { notation, ok: null, body: null };
+  renderEdit();
+  const token = ++state.token;
+  const { ok, body } = await ask({ game: e.game, params: { ...e.rules, position: notation } });
+  if (token !== state.token || state.edit !== e) return;
+  e.checked = { notation, ok, body };
+  renderEdit();
+}
+
+function renderEdit() {
+  const e = state.edit;
+  $("title").textContent = `Setting up a position — ${e.checked ? e.checked.notation : ""}`;
+  if (e.checked) $("position").value = e.checked.notation;
+  drawBoard(e.board);
+  for (const b of $("edit-tools").children) b.setAttribute("aria-pressed", String(b.dataset.tool === e.tool));
+  const status = $("edit-status");
+  const c = e.checked;
+  if (!c || c.ok === null) {
+    status.textContent = "Checking…";
+    status.dataset.ok = "";
+  } else if (c.ok) {
+    const who = c.body.to_move === "mover" ? "the player to move" : capital(c.body.to_move);
+    status.textContent = `Legal. ${c.body.over ? "Game over: " : ""}${valueText(c.body.value)} for ${who}.`;
+    status.dataset.ok = "yes";
+  } else {
+    status.textContent = `Not a position here: ${c.body.error}`;
+    status.dataset.ok = "no";
+  }
+  $("edit-done").disabled = !(c && c.ok);
+}
+
+async function doneEditing() {
+  const e = state.edit;
+  if (!e.checked || !e.checked.ok) return;
+  const req = { game: e.game, params: { ...e.rules, position: e.checked.notation } };
+  setMode("analyse");
+  await load(req, null);
+}
+
+async function editStart() {
+  const s = state.origin;
+  if (!s) return;
+  const { ok, body } = await ask(s);
+  if (!ok) return showError(body);
+  state.current = s;
+  state.answer = body;
+  state.edit = null;
+  startEditing();
+}
+
+// ---------------------------------------------------------------- records
+
+// docs/records.md: tags `[Name "value"]`, then the moves, numbered.
+function writeRecord(first, moves, kind) {
+  const a = first.answer;
+  const params = { ...a.board_and_rules };
+  const rules = params.rules;
+  delete params.rules;
+  const tag = (name, value) => `[${name} "${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`;
+  const tags = [tag("Game", first.request.game), tag("Board", Object.entries(params).map(([k, v]) => `${k}=${v}`).join(" "))];
+  if (rules !== undefined) tags.push(tag("Rules", rules));
+  tags.push(tag("Start", a.position), tag("Title", a.title), tag("Moves", kind));
+  const numbered = moves.map((m, i) => `${i + 1}. ${m}`);
+  const lines = [];
+  for (let i = 0; i < numbered.length; i += 8) lines.push(numbered.slice(i, i + 8).join(" "));
+  return `${tags.join("\n")}\n\n${lines.join("\n")}\n`;
+}
+
+// A record read: { tags, moves }, or an error naming what is wrong.
+function readRecord(text) {
+  const tags = {};
+  const moves = [];
+  let rest = text.replace(/\r/g, "");
+  for (;;) {
+    rest = rest.replace(/^\s+/, "");
+    const m = /^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]/.exec(rest);
+    if (!m) break;
+    tags[m[1]] = m[2].replace(/\\(.)/g, "$1");
+    rest = rest.slice(m[0].length);
+  }
+  rest = rest.replace(/\{[^}]*\}/g, " ");
+  for (const token of rest.split(/\s+/).filter(Boolean)) {
+    if (/^\d+\.$/.test(token)) continue;
+    if (token.startsWith("[")) throw new Error(`a tag after the moves: ${token}`);
+    moves.push(token);
+  }
+  for (const need of ["Game", "Start"]) if (!(need in tags)) throw new Error(`no [${need} "…"] tag`);
+  return { tags, moves };
+}
+
+function recordRequest(record) {
+  const params = {};
+  for (const pair of (record.tags.Board || "").split(/\s+/).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`the Board tag's \`${pair}\` is not name=value`);
+    params[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  if (record.tags.Rules !== undefined) params.rules = record.tags.Rules;
+  params.position = record.tags.Start;
+  return { game: record.tags.Game, params };
+}
+
+function download(name, text) {
+  const a = element("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function loadRecord(file) {
+  let record;
+  let req;
+  try {
+    record = readRecord(await file.text());
+    req = recordRequest(record);
+  } catch (e) {
+    showError({ error: `${file.name}: ${e.message}` });
+    return;
+  }
+  if (!(await load(req, null))) return;
+  for (const [i, name] of record.moves.entries()) {
+    const m = (state.answer.moves || []).find((x) => x.move === name);
+    if (!m) {
+      showError({ error: `${file.name}: move ${i + 1}, ${name}, is not a legal move at ${state.answer.position}` });
+      return;
+    }
+    if (!(await load(atPosition(m.position), m.move))) return;
+  }
+}
+
+// ---------------------------------------------------------------- start
 
 function fillStarts() {
   const select = $("start");
@@ -211,15 +803,31 @@ function fillStarts() {
   if (state.starts.length === 0) select.append(element("option", "", "no tables: build some with solve"));
 }
 
-async function init() {
-  $("back").addEventListener("click", () => {
-    const previous = state.back.pop();
-    if (previous) load(previous, false);
-  });
-  $("forward").addEventListener("click", () => {
-    const next = nextOnLine();
-    if (next !== null) load(atPosition(next), true);
-  });
+function loadStart(s) {
+  state.origin = { game: s.game, params: { ...s.params } };
+  if (state.edit) return editStart();
+  return load(state.origin, null);
+}
+
+function onKey(e) {
+  if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey || state.edit) return;
+  const keys = { ArrowRight: forward, " ": forward, ArrowLeft: back, Backspace: back, f: flip, h: () => (state.mode === "play" ? showHint() : null) };
+  const action = keys[e.key];
+  if (!action) return;
+  e.preventDefault();
+  action();
+}
+
+function flip() {
+  state.flipped = !state.flipped;
+  if (state.edit) renderEdit();
+  else render();
+}
+
+function wire() {
+  $("back").addEventListener("click", back);
+  $("forward").addEventListener("click", forward);
+  $("flip").addEventListener("click", flip);
   $("copy").addEventListener("click", async () => {
     const link = new URL(pageUrl(state.current), location.href).href;
     const note = $("copied");
@@ -233,13 +841,41 @@ async function init() {
   });
   $("start").addEventListener("change", (e) => {
     const s = state.starts[Number(e.target.value)];
-    if (s) load({ game: s.game, params: { ...s.params } }, true);
+    if (s) loadStart(s);
   });
   $("goto").addEventListener("submit", (e) => {
     e.preventDefault();
-    if (state.current) load(atPosition($("position").value.trim()), true);
+    if (state.current && !state.edit) load(atPosition($("position").value.trim()), null);
   });
+  for (const m of ["analyse", "play", "edit"]) $(`mode-${m}`).addEventListener("click", () => setMode(m));
+  $("play-new").addEventListener("click", newGame);
+  $("play-hint").addEventListener("click", showHint);
+  $("play-takeback").addEventListener("click", takeBack);
+  $("play-hide").addEventListener("change", (e) => document.body.classList.toggle("hide-values", e.target.checked));
+  $("edit-clear").addEventListener("click", clearEdit);
+  $("edit-start").addEventListener("click", editStart);
+  $("edit-done").addEventListener("click", doneEditing);
+  $("edit-side").addEventListener("change", (e) => {
+    state.edit.side = e.target.value;
+    checkEdit();
+  });
+  $("save-line").addEventListener("click", () => {
+    const here = state.trail[state.trail.length - 1];
+    download(`${state.current.game}-line.txt`, writeRecord(here, state.answer.line, "best line"));
+  });
+  $("save-game").addEventListener("click", () => {
+    download(`${state.current.game}-game.txt`, writeRecord(state.trail[0], state.trail.slice(1).map((t) => t.move), "game played"));
+  });
+  $("load-record").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (file) loadRecord(file);
+  });
+  document.addEventListener("keydown", onKey);
+}
 
+async function init() {
+  wire();
   let games;
   try {
     games = await (await fetch("/api/games")).json();
@@ -257,10 +893,11 @@ async function init() {
   if (asked.has("game")) {
     const game = asked.get("game");
     asked.delete("game");
-    load({ game, params: Object.fromEntries(asked) }, false);
+    const first = state.starts.find((s) => s.game === game);
+    if (first) state.origin = { game, params: { ...first.params } };
+    load({ game, params: Object.fromEntries(asked) }, null);
   } else if (state.starts.length > 0) {
-    const s = state.starts[0];
-    load({ game: s.game, params: { ...s.params } }, false);
+    loadStart(state.starts[0]);
   } else {
     showError({ error: "this server holds no tables", command: "solve thi --board trias" });
   }

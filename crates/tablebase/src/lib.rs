@@ -4,11 +4,13 @@
 //! of tables ([`analysis`]), each game's front end ([`front`]: its parameters, its key,
 //! its board, its report's header, the command that builds its tables), requests and
 //! answers over opened tables ([`query`]), the registry of games: the list of front ends
-//! ([`registry`]), and where tables lie on disk ([`layout`]).
+//! ([`registry`]), where tables lie on disk ([`layout`]), and games kept as text
+//! ([`record`]).
 
 pub mod analysis;
 pub mod front;
 pub mod layout;
 pub mod query;
+pub mod record;
 pub mod registry;
 pub mod report;

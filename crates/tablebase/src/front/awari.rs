@@ -122,16 +122,24 @@ impl FrontEnd for Awari {
 }
 
 /// A board of two rows of pits from the mover's chair: the opponent's row right to left
-/// on top, the mover's below; `stores` beside them (captures: the opponent's, the mover's).
+/// on top, the mover's below, each of his pits named as the move that sows it;
+/// `stores` beside them (captures: the opponent's, the mover's). At the start the mover
+/// is South; elsewhere the position does not say who he is, and the rows are the
+/// mover's and the opponent's.
 pub fn two_rows(cells: &[u8], stores: Vec<Cell>, start: bool) -> Board {
     let m = cells.len() / 2;
     let (top, bottom) = if start { ("North", "South") } else { ("opponent", "mover") };
-    let row = |cells: &mut dyn Iterator<Item = &u8>, owner: &str| -> Vec<Cell> {
-        cells.map(|&n| Cell { text: n.to_string(), owner: Some(owner.to_owned()) }).collect()
+    let cell = |n: u8, owner: &str, moves_from: Option<String>| Cell {
+        text: n.to_string(),
+        owner: Some(owner.to_lowercase()),
+        moves_from,
     };
     Board {
         layout: "pits",
-        rows: vec![row(&mut cells[m..].iter().rev(), "north"), row(&mut cells[..m].iter(), "south")],
+        rows: vec![
+            cells[m..].iter().rev().map(|&n| cell(n, top, None)).collect(),
+            cells[..m].iter().enumerate().map(|(pit, &n)| cell(n, bottom, Some((pit + 1).to_string()))).collect(),
+        ],
         labels: vec![top.to_owned(), bottom.to_owned()],
         stores,
     }

@@ -441,22 +441,26 @@ fn best_turn(turns: &[Turn], exact: Option<i32>) -> Option<&Turn> {
 }
 
 /// The board from South's chair: North's row on top, his pit 1 at the right; North's
-/// store on the left, South's on the right.
+/// store on the left, South's on the right. The mover's pits are named as his moves
+/// from them begin.
 pub fn board(position: &Position) -> Board {
-    let row = |cells: &mut dyn Iterator<Item = &u8>, side: Side| -> Vec<Cell> {
-        cells.map(|&n| Cell { text: n.to_string(), owner: Some(side.name().to_lowercase()) }).collect()
+    let to_move = position.to_move();
+    let row = |side: Side, cells: &[u8]| -> Vec<Cell> {
+        let cell = |(pit, &n): (usize, &u8)| Cell {
+            text: n.to_string(),
+            owner: Some(side.name().to_lowercase()),
+            moves_from: (side == to_move).then(|| (pit + 1).to_string()),
+        };
+        cells.iter().enumerate().map(cell).collect()
     };
+    let mut north = row(Side::North, position.north());
+    north.reverse();
     let stores = position.stores();
+    let store = |n: u16, side: &str| Cell { owner: Some(side.to_owned()), ..Cell::count(n) };
     Board {
         layout: "pits",
-        rows: vec![
-            row(&mut position.north().iter().rev(), Side::North),
-            row(&mut position.south().iter(), Side::South),
-        ],
+        rows: vec![north, row(Side::South, position.south())],
         labels: vec!["North".to_owned(), "South".to_owned()],
-        stores: vec![
-            Cell { text: stores[1].to_string(), owner: Some("north".to_owned()) },
-            Cell { text: stores[0].to_string(), owner: Some("south".to_owned()) },
-        ],
+        stores: vec![store(stores[1], "north"), store(stores[0], "south")],
     }
 }

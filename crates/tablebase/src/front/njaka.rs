@@ -134,18 +134,20 @@ impl FrontEnd for Njaka {
     }
 }
 
-/// The circle as two rows, as the text picture draws it: holes h/2 + 1 to h along the top
-/// right to left, 1 to h/2 along the bottom left to right, each with its owner.
+/// The circle as a ring: one row of the holes counterclockwise from hole 1, each with its
+/// owner, the mover's named as his moves (the hole's number).
 pub fn board(position: &Position) -> Board {
     let h = position.holes();
+    let to_move = position.to_move();
     let cell = |i: usize| Cell {
         text: position.cells()[i].to_string(),
         owner: Some(if position.owner(i) == Side::South { "south" } else { "north" }.to_owned()),
+        moves_from: (position.owner(i) == to_move).then(|| (i + 1).to_string()),
     };
     Board {
-        layout: "pits",
-        rows: vec![(h / 2..h).rev().map(cell).collect(), (0..h / 2).map(cell).collect()],
-        labels: vec![format!("holes {h}–{}", h / 2 + 1), format!("holes 1–{}", h / 2)],
+        layout: "ring",
+        rows: vec![(0..h).map(cell).collect()],
+        labels: vec![format!("holes 1 to {h}, counterclockwise")],
         stores: Vec::new(),
     }
 }

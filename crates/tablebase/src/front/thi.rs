@@ -148,9 +148,11 @@ pub fn shown(setup: Setup) -> String {
 }
 
 /// The board: rows from Black's first row down, each square's stack bottom to top, owned
-/// by its top counter.
+/// by its top counter; a stack the mover owns named as the square his moves from it
+/// begin with (`b1`).
 pub fn board(position: &Position) -> Board {
     let n = position.size();
+    let to_move = position.to_move();
     let rows = (0..n)
         .rev()
         .map(|row| {
@@ -160,6 +162,8 @@ pub fn board(position: &Position) -> Board {
                     Cell {
                         text: (0..stack.height()).map(|i| stack.counter(i).letter()).collect(),
                         owner: stack.top().map(|c| c.name().to_lowercase()),
+                        moves_from: (stack.top() == Some(to_move))
+                            .then(|| format!("{}{}", char::from(b'a' + file as u8), row + 1)),
                     }
                 })
                 .collect()

@@ -7,6 +7,7 @@ use super::{counted, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
 use crate::query::{Board, Cell, QueryError, Request};
 use crate::registry;
+use games::side::Side;
 use games::trias::{Lap, LapEnd, NotationError, Position, Trias, MAX_HOLES, MAX_STONES};
 use retro::Tables;
 use serde_json::json;
@@ -131,14 +132,21 @@ fn laps_json(position: &Position, laps: &[Lap]) -> serde_json::Value {
 }
 
 /// The board as South sees it: North's row, the middle row, South's row, each from
-/// South's left.
+/// South's left; the mover's holes named as his moves (files from his left).
 pub fn board(position: &Position) -> Board {
     let k = position.holes();
+    let mover = if position.to_move() == Side::South { 0 } else { 2 };
+    let move_name =
+        |row: usize, file: usize| (row == mover).then(|| if row == 0 { file } else { k + 1 - file }.to_string());
     let rows = [(2, "north"), (1, "middle"), (0, "south")]
         .iter()
         .map(|&(row, owner)| {
             (1..=k)
-                .map(|file| Cell { text: position.hole(row, file).to_string(), owner: Some(owner.to_owned()) })
+                .map(|file| Cell {
+                    text: position.hole(row, file).to_string(),
+                    owner: Some(owner.to_owned()),
+                    moves_from: move_name(row, file),
+                })
                 .collect()
         })
         .collect();

@@ -170,15 +170,21 @@ impl Request {
 pub struct Cell {
     /// What the cell shows: a count of stones, or a THI` stack bottom to top (`wb`).
     pub text: String,
-    /// Whose it is, where the game says: `south`/`north`, `white`/`black`.
+    /// Whose it is, where the game says: `south`/`north`, `white`/`black`; `mover` and
+    /// `opponent` where the position does not say which player moves (Awari's, Oware's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// Where the player to move may start a move here: the name his moves from this cell
+    /// begin with (a pit's `3`, which names the move `3` and Kalah's turn `3-6`; a
+    /// square's `b1`, which begins `b1:NE`). The page plays a move by its cell with it.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub moves_from: Option<String>,
 }
 
 impl Cell {
     /// A cell showing a count.
     pub fn count(n: impl std::fmt::Display) -> Cell {
-        Cell { text: n.to_string(), owner: None }
+        Cell { text: n.to_string(), owner: None, moves_from: None }
     }
 }
 
@@ -186,8 +192,8 @@ impl Cell {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Board {
     /// How to lay the rows out: `grid` (THI`: squares holding stacks), `pits` (two rows of
-    /// pits, stores at the ends: Kalah, Awari, Oware, Njaka's circle), `rows` (Trias: three
-    /// rows of holes).
+    /// pits, stores at the ends: Kalah, Awari, Oware), `rows` (Trias: three rows of
+    /// holes), `ring` (Njaka: one row, the holes round the circle from hole 1).
     pub layout: &'static str,
     /// The rows, top first, each cell left to right.
     pub rows: Vec<Vec<Cell>>,
