@@ -2,19 +2,20 @@
 //! the principal line; any position; full-game tables and the game-graph size.
 
 use crate::memory;
-use crate::options::{BuildFlags, ForceFlag, LineLength, SearchBudget, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::{counted, print_json, print_position, View};
 use crate::progress::BuildProgress;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use games::kalah::notation::{self, picture};
-use games::kalah::{Position, Rules};
+use games::kalah::{Kalah, Position, Rules};
 use indicatif::HumanCount;
 use search::kalah::solver::LARGE_INSTANCE;
 use search::kalah::{auto_endgame_seeds, default_tt_bits, Margin, Plan, Search, Solver, SolverError, Turn};
 use search::tree::Budget;
 use std::time::Instant;
 use tablebase::front::kalah::{self as kalah_front, solved_report, Solved, Solving};
+use tablebase::front::FrontEnd;
 use tablebase::registry;
 use tablebase::report::{PositionReport, ReachableReport, TablesReport};
 
@@ -110,13 +111,13 @@ impl EndgameSeeds {
 )]
 pub struct KalahArgs {
     /// Pits per row, 1 to 8 (default: the --position's, else 6).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     pits: Option<usize>,
     /// Seeds in each pit at the start (not with --position, which gives its own).
-    #[arg(long, default_value_t = 4, conflicts_with = "position")]
+    #[arg(long, default_value_t = 4, conflicts_with_all = ["position", "record"])]
     seeds: u32,
     /// Rule preset.
-    #[arg(long, value_enum, ignore_case = true, default_value = "empty-capture")]
+    #[arg(long, value_enum, ignore_case = true, default_value = "empty-capture", conflicts_with = "record")]
     rules: Preset,
     /// Capture switch: empty, standard or opposite-only (overrides the preset's).
     #[arg(long)]
@@ -169,6 +170,8 @@ pub struct KalahArgs {
     line: LineLength,
     #[command(flatten)]
     search: SearchBudget,
+    #[command(flatten)]
+    record: RecordFile,
     #[command(flatten)]
     pub force: ForceFlag,
 }
@@ -327,9 +330,8 @@ fn outcome_word(margin: i32) -> &'static str {
     }
 }
 
-/// The position asked about (`--position`, else the start of `--pits` and `--seeds`) and
-/// its pits a row.
-fn position(args: &KalahArgs) -> Result<(Position, usize)> {
+/// The position asked about (`--position`, else the start of `--pits` and `--seeds`).
+fn position(args: &KalahArgs) -> Result<Position> {
     match &args.position {
         Some(text) => {
             let p =
@@ -337,12 +339,9 @@ fn position(args: &KalahArgs) -> Result<(Position, usize)> {
             if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
                 bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
             }
-            Ok((p, p.pits()))
+            Ok(p)
         }
-        None => {
-            let m = args.pits.unwrap_or(6);
-            Ok((Position::start(m, args.seeds)?, m))
-        }
+        None => Ok(Position::start(args.pits.unwrap_or(6), args.seeds)?),
     }
 }
 
@@ -405,22 +404,51 @@ fn answer(
     })
 }
 
-pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
-    let started = Instant::now();
-    let rules = rules(&args)?;
-    let (position, m) = position(&args)?;
-    let total = position.seeds_in_pits();
+/// The solver for `position` under `rules`: its endgame tables built (or reused) as
+/// `args` ask, announced first, and the seeds a search must start from (none for a game
+/// already over).
+fn solver(args: &KalahArgs, flags: BuildFlags, position: &Position, rules: Rules) -> Result<(Solver, u32)> {
+    let (m, total) = (position.pits(), position.seeds_in_pits());
     let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
     // A finished game's value is what the stores and rows already hold: unless tables
     // are asked for, none is built for it, and nothing is searched.
     let over = position.final_difference(&rules).is_some();
-    let endgame_seeds = endgame_seeds(&args, m, total, tt_bits, &rules, over)?;
+    let endgame_seeds = endgame_seeds(args, m, total, tt_bits, &rules, over)?;
     let searched = if over { endgame_seeds } else { total };
     let plan =
         Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
     crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
-    let solver = build(plan, flags)?;
+    Ok((build(plan, flags)?, searched))
+}
+
+/// `--record`: the record replayed over one solver for its start, each position searched
+/// within its own `--time` and `--nodes`.
+fn replay(args: &KalahArgs, flags: BuildFlags, file: &std::path::Path) -> Result<()> {
+    let record = crate::record::read(file)?;
+    let requests = crate::record::Requests::of::<Kalah>(&record)?;
+    let asked = requests.asked::<Kalah>(crate::record::start(&record)?)?;
+    let rules = *asked.game.rules();
+    let (solver, searched) = solver(args, flags, &asked.position, rules)?;
+    crate::record::replay_with(&record, &Kalah::title(&asked), |text| {
+        let asked = requests.asked::<Kalah>(text)?;
+        let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, Instant::now())));
+        let solved = kalah_front::solve(&solver, search.as_ref(), &asked.position, true, args.line.max_line, &|_| {})?;
+        let solving = Solving { endgame_seeds: solver.endgame_seeds(), search: None, seconds: None };
+        let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, None);
+        Ok(solved_report(&asked.position, asked.start, &rules, &solved, &solving, tables, None))
+    })
+}
+
+pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
+    if let Some(file) = &args.record.record {
+        return replay(&args, flags, file);
+    }
+    let started = Instant::now();
+    let rules = rules(&args)?;
+    let position = position(&args)?;
+    let (solver, searched) = solver(&args, flags, &position, rules)?;
+    let endgame_seeds = solver.endgame_seeds();
     let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, started)));
     let search_started = Instant::now();
     let solved = answer(&args, &solver, search.as_ref(), &position, started)?;

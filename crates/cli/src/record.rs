@@ -7,6 +7,7 @@ use crate::answer::{self, Asking, Subcommand};
 use crate::options::BuildFlags;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
+use tablebase::front::{Asked, FrontEnd};
 use tablebase::query::Request;
 use tablebase::record::Record;
 use tablebase::report::{MoveReport, Outcome, PositionReport, ValueReport};
@@ -20,17 +21,34 @@ pub fn read(file: &Path) -> Result<Record> {
 /// Replays `record`, a record of the game `F`, each position answered from the tables as
 /// `asking` asks (built or named, or searched above them).
 pub fn replay<F: Subcommand>(record: &Record, asking: &Asking, flags: BuildFlags) -> Result<()> {
-    let game = record.game()?;
-    if game != F::NAME {
-        bail!("the record is of the game `{game}`, not `{}`", F::NAME);
+    let requests = Requests::of::<F>(record)?;
+    let title = F::title(&requests.asked::<F>(start(record)?)?);
+    replay_with(record, &title, |position| Ok(answer::answer::<F>(&requests.at(position)?, asking, flags)?.report))
+}
+
+/// The requests a record of the game `F` makes: its board and rules, at any position.
+pub struct Requests(Vec<(String, String)>);
+
+impl Requests {
+    /// The requests of `record`, which must be of the game `F`.
+    pub fn of<F: FrontEnd>(record: &Record) -> Result<Requests> {
+        let game = record.game()?;
+        if game != F::NAME {
+            bail!("the record is of the game `{game}`, not `{}`", F::NAME);
+        }
+        Ok(Requests(record.request()?))
     }
-    let pairs = record.request()?;
-    let request = |position: &str| {
-        let at = pairs.iter().map(|(n, v)| (n.as_str(), if n == "position" { position } else { v.as_str() }));
+
+    /// The request of the record's board and rules at `position` (in notation).
+    pub fn at(&self, position: &str) -> Result<Request> {
+        let at = self.0.iter().map(|(n, v)| (n.as_str(), if n == "position" { position } else { v.as_str() }));
         Request::new(at).map_err(answer::refusal)
-    };
-    let title = F::title(&F::asked(&request(start(record)?)?).map_err(answer::refusal)?);
-    replay_with(record, &title, |position| Ok(answer::answer::<F>(&request(position)?, asking, flags)?.report))
+    }
+
+    /// `position` asked of the record's board and rules, read as `F` reads a request.
+    pub fn asked<F: FrontEnd>(&self, position: &str) -> Result<Asked<F>> {
+        F::asked(&self.at(position)?).map_err(answer::refusal)
+    }
 }
 
 /// Replays `record` with `answer`, which reports a position given in notation: the hook
@@ -61,7 +79,7 @@ pub fn replay_with(record: &Record, title: &str, mut answer: impl FnMut(&str) ->
 }
 
 /// The record's first position (`Start`).
-fn start(record: &Record) -> Result<&str> {
+pub fn start(record: &Record) -> Result<&str> {
     record.tag("Start").context("the record has no [Start \"…\"] tag")
 }
 

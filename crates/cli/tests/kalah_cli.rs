@@ -521,3 +521,29 @@ fn no_search_answers_from_the_full_table() {
     assert_eq!(report["details"]["endgame_seeds"], 18, "{report}");
     assert_eq!(report["details"]["search"], serde_json::Value::Null, "{report}");
 }
+
+/// `--record` replays a Kalah game by whole turns, each valued as the full table values
+/// it, a turn that loses margin marked; a turn that is not legal is named.
+#[test]
+fn a_record_is_replayed_turn_by_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = json(&solve(dir.path(), &["kalah", "--pits", "3", "--seeds", "2", "--table", "--json"]));
+    let moves = start["moves"].as_array().unwrap();
+    let worst = moves.iter().min_by_key(|m| m["value"]["score"].as_i64()).unwrap();
+    assert!(worst["value"]["score"].as_i64() < start["value"]["score"].as_i64(), "{start}");
+    let record = dir.path().join("kalah.txt");
+    let header = "[Game \"kalah\"]\n[Board \"pits=3\"]\n[Rules \"empty-capture\"]\n[Start \"2,2,2/2,2,2 0-0 S\"]\n";
+    std::fs::write(&record, format!("{header}\n1. {}\n", worst["move"].as_str().unwrap())).unwrap();
+    let out = solve(dir.path(), &["kalah", "--record", record.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let line = text.lines().find(|l| l.trim_start().starts_with("1.")).unwrap();
+    assert!(line.contains(&format!(" {} ", worst["move"].as_str().unwrap())), "{line}");
+    assert!(line.contains("?? the position was"), "{line}");
+    std::fs::write(&record, format!("{header}\n1. 9\n")).unwrap();
+    let out = solve(dir.path(), &["kalah", "--record", record.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("move 1 of the record, `9`, is not legal at 2,2,2/2,2,2 0-0 S"), "{}", stderr(&out));
+    let out = solve(dir.path(), &["kalah", "--record", record.to_str().unwrap(), "--pits", "4"]);
+    assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+}
