@@ -1,12 +1,12 @@
-//! The tables a server holds: every table directory under a root, opened once and shared
-//! read-only by every request.
+//! Every table directory under a root, opened once and shared read-only by every
+//! request: what `solve serve` answers from, and the Python package's `Tables`.
 
+use crate::layout::{self, LayoutError};
+use crate::query::{Answer, Database, Holding, QueryError, Request};
+use crate::registry::{self, GameEntry};
 use search::tree::Budget;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use tablebase::layout::{self, LayoutError};
-use tablebase::query::{Answer, Database, Holding, QueryError, Request};
-use tablebase::registry::{self, GameEntry};
 
 /// A table directory that could not be opened, and why.
 #[derive(Debug, Clone, Serialize)]
