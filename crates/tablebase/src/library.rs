@@ -89,7 +89,7 @@ impl Library {
     pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
         // A bad parameter is the request's fault wherever the tables are.
         request.max_line()?;
-        for database in self.of(game) {
+        for database in self.databases(game) {
             match database.query(request) {
                 Err(QueryError::NotHere) => continue,
                 answer => return answer,
@@ -101,20 +101,20 @@ impl Library {
     /// Whether some directory holds the board and rules `request` asks of, though not its
     /// position's tier: a search above it answers ([`Library::search`]).
     pub fn above(&self, game: &GameEntry, request: &Request) -> bool {
-        self.of(game).any(|d| d.above(request))
+        self.databases(game).any(|d| d.above(request))
     }
 
     /// The answer to `request` about `game` by a search within `budget` above the first
     /// directory it is [`Library::above`]; [`QueryError::NotBuilt`] if there is none.
     pub fn search(&self, game: &GameEntry, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
-        match self.of(game).find(|d| d.above(request)) {
+        match self.databases(game).find(|d| d.above(request)) {
             Some(database) => database.search(request, budget),
             None => Err(self.not_built(game, request)?),
         }
     }
 
     /// The databases of `game`, in the order they answer.
-    fn of<'a>(&'a self, game: &'a GameEntry) -> impl Iterator<Item = &'a dyn Database> + 'a {
+    pub fn databases<'a>(&'a self, game: &'a GameEntry) -> impl Iterator<Item = &'a dyn Database> + 'a {
         self.databases.iter().map(|d| d.as_ref()).filter(|d| d.holding().game == game.name)
     }
 

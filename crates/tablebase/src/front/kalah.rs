@@ -11,7 +11,7 @@
 use super::key::Key;
 use super::{counted, holding, Asked, Described, FrontEnd};
 use crate::analysis::{Header, NamedMoves};
-use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use crate::query::{tables_error, Answer, Board, Cell, Chunk, Database, Holding, QueryError, Request};
 use crate::registry::{self, RegistryError};
 use crate::report::{Bound, LineEnd, LineEndKind, MoveReport, PositionReport, ValueReport, SCHEMA};
 use games::kalah::board::{Board as KalahBoard, PositionError, MAX_PITS, MAX_SEEDS};
@@ -156,6 +156,16 @@ impl Database for Searched {
         let answer = super::search_above(self.solver.game(), self.solver.tables(), &self.holding, request, budget)?;
         let asked = Kalah::asked(request)?;
         Ok(with_stores(&asked.position, self.solver.game().rules(), answer))
+    }
+
+    fn tiers(&self) -> Vec<(String, u64)> {
+        super::tiers(self.solver.tables())
+    }
+
+    /// The boards of a tier as the tables hold them: the stores left out, the mover's row
+    /// first, each valued by the margin still to be gained.
+    fn chunk(&self, tier: &str, ranks: std::ops::Range<u64>, positions: bool) -> Result<Chunk, QueryError> {
+        super::chunk(self.solver.game(), self.solver.tables(), tier, ranks, positions)
     }
 }
 
