@@ -18,7 +18,7 @@ use std::time::Duration;
 use tablebase::library::Library;
 use tablebase::query::{Database, QueryError, Request};
 use tablebase::registry::{self, GameEntry, GAMES};
-use tablebase::report::{Outcome, PositionReport, ValueReport};
+use tablebase::report::{Outcome, ValueReport};
 
 /// Every table directory under a root, opened once (each file's header and checksum
 /// checked) and shared by every question asked of it.
@@ -93,7 +93,9 @@ impl Tables {
         max_line: usize,
         params: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let reports = self.reports(py, game, &positions, max_line, params)?;
+        let reports = self.each(py, game, &positions, Some(max_line), params, |entry, request| {
+            Ok(self.library.query(entry, request)?.report)
+        })?;
         reports.iter().map(|r| to_python(py, r)).collect()
     }
 
@@ -107,8 +109,9 @@ impl Tables {
         positions: Vec<String>,
         params: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let reports = self.reports(py, game, &positions, 0, params)?;
-        reports.iter().map(|r| to_python(py, &r.value)).collect()
+        let values =
+            self.each(py, game, &positions, None, params, |entry, request| self.library.value(entry, request))?;
+        values.iter().map(|v| to_python(py, v)).collect()
     }
 
     /// The report of a position of a board and rules held, whose tier is not built, from
@@ -178,26 +181,26 @@ impl Tables {
 }
 
 impl Tables {
-    /// The reports of `positions`, answered in parallel, each with its line cut at
-    /// `max_line`.
-    fn reports(
+    /// What `ask` answers of each of `positions` (with `max_line` where given), asked in
+    /// parallel; the first refused raises, with its place as `index`.
+    fn each<T: Send>(
         &self,
         py: Python<'_>,
         game: &str,
         positions: &[String],
-        max_line: usize,
+        max_line: Option<usize>,
         params: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Vec<PositionReport>> {
+        ask: impl Fn(&GameEntry, &Request) -> Result<T, QueryError> + Sync,
+    ) -> PyResult<Vec<T>> {
         let entry = entry(py, game)?;
-        let base = pairs(params, None, Some(max_line))?;
-        let answered: Vec<Result<PositionReport, QueryError>> = py.detach(|| {
+        let base = pairs(params, None, max_line)?;
+        let answered: Vec<Result<T, QueryError>> = py.detach(|| {
             positions
                 .par_iter()
                 .map(|position| {
                     let mut pairs = base.clone();
                     pairs.push(("position".to_owned(), position.clone()));
-                    let answer = self.library.query(entry, &Request::new(pairs)?)?;
-                    Ok(answer.report)
+                    ask(entry, &Request::new(pairs)?)
                 })
                 .collect()
         });

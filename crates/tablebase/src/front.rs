@@ -26,7 +26,7 @@ pub mod trias;
 use crate::analysis::{position_report, searched_report, Header, NamedMoves, Reported};
 use crate::query::{tables_error, Answer, Board, Chunk, Database, Holding, QueryError, Request, Start};
 use crate::registry::{Build, RegistryError};
-use crate::report::{PositionReport, ReachableReport, TablesReport};
+use crate::report::{PositionReport, ReachableReport, TablesReport, ValueReport};
 use key::Key;
 use retro::{store, Game, Location, Tables};
 use search::tree::{Budget, Scale, Searched};
@@ -261,6 +261,10 @@ impl<F: FrontEnd> Database for Served<F> {
         answer(&self.game, &self.tables, &self.holding, request)
     }
 
+    fn value(&self, request: &Request) -> Result<ValueReport, QueryError> {
+        value(&self.game, &self.tables, request)
+    }
+
     fn above(&self, request: &Request) -> bool {
         above(&self.game, &self.tables, request)
     }
@@ -369,6 +373,18 @@ pub fn answer<F: FrontEnd>(
     }
     let reported = report(game, tables, &asked, request.max_line()?, holding.tables.clone(), None);
     Ok(answer_of(&asked, holding, reported.map_err(tables_error)?))
+}
+
+/// The value of the position `request` asks of, from `game`'s `tables`, as [`answer`]'s
+/// report gives it; [`QueryError::NotHere`] where it asks of another board or rules, or
+/// of a tier not built.
+pub fn value<F: FrontEnd>(game: &F, tables: &Tables<F>, request: &Request) -> Result<ValueReport, QueryError> {
+    let asked = F::asked(request)?;
+    let position = F::played(&asked.position);
+    if asked.game.table_key() != game.table_key() || tables.table(game.material_tier(&position)).is_none() {
+        return Err(QueryError::NotHere);
+    }
+    Ok(tables.value(game, &position).map_err(tables_error)?.report())
 }
 
 /// Whether `request` asks of `game`'s board and rules a position whose tier `tables` do

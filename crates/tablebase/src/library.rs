@@ -4,6 +4,7 @@
 use crate::layout::{self, LayoutError};
 use crate::query::{Answer, Database, Holding, QueryError, Request};
 use crate::registry::{self, GameEntry};
+use crate::report::ValueReport;
 use search::tree::Budget;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -87,10 +88,28 @@ impl Library {
     /// the board and rules asked for; [`QueryError::NotBuilt`] with the command that builds
     /// them if none does.
     pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
+        self.first(game, request, |database| database.query(request))
+    }
+
+    /// The value of the position `request` asks of, for its player to move, as
+    /// [`Library::query`]'s report gives it, without the rest of the report.
+    pub fn value(&self, game: &GameEntry, request: &Request) -> Result<ValueReport, QueryError> {
+        self.first(game, request, |database| database.value(request))
+    }
+
+    /// What `ask` answers of the first database of `game` that holds the board and rules
+    /// `request` asks of; [`QueryError::NotBuilt`] with the command that builds them if
+    /// none does.
+    fn first<T>(
+        &self,
+        game: &GameEntry,
+        request: &Request,
+        ask: impl Fn(&dyn Database) -> Result<T, QueryError>,
+    ) -> Result<T, QueryError> {
         // A bad parameter is the request's fault wherever the tables are.
         request.max_line()?;
         for database in self.databases(game) {
-            match database.query(request) {
+            match ask(database) {
                 Err(QueryError::NotHere) => continue,
                 answer => return answer,
             }

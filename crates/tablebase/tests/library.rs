@@ -1,6 +1,6 @@
 //! Tables built through the registry, opened under a root as the server and the Python
 //! package open them, and read a tier at a time: every rank's value is the one a query of
-//! its position answers.
+//! its position answers, and the one asked of it alone.
 
 use std::path::Path;
 use tablebase::front::BuildFailed;
@@ -52,6 +52,7 @@ fn every_rank_of_a_tier_has_the_value_its_position_is_answered() {
             asked.push(("max_line", "0"));
             let answer = library.query(entry, &request(&asked)).unwrap_or_else(|e| panic!("{game} {position}: {e}"));
             assert_eq!(answer.report.value, *value, "{game} {position}");
+            assert_eq!(library.value(entry, &request(&asked)).as_ref(), Ok(value), "{game} {position}");
         }
         let past = database.chunk(&tier, size..size + 10, false).unwrap();
         assert!(past.values.is_empty(), "{game}: nothing past the tier's end");

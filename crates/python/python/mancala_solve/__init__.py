@@ -8,6 +8,8 @@ See docs/python.md.
 """
 
 import array
+import contextlib
+import gc
 import sys
 
 from . import _native
@@ -64,6 +66,18 @@ class Tables(_native.Tables):
     - ``tier_arrays(game, tier, **params)``: a tier's values in arrays, a chunk at a time.
     """
 
+    def query_many(self, game, positions, *, max_line=0, **params):
+        """The reports of many positions of one game's board and rules, answered on every
+        core; the first refused raises, with its place in ``positions`` as ``index``."""
+        with _collector_paused():
+            return super().query_many(game, positions, max_line=max_line, **params)
+
+    def values(self, game, positions, **params):
+        """The value of each of ``positions`` for its player to move, as a report gives it;
+        the first refused raises, with its place in ``positions`` as ``index``."""
+        with _collector_paused():
+            return super().values(game, positions, **params)
+
     def tier(self, game, tier, **params):
         """Yields ``(position, value)`` for every position of ``tier`` in rank order: the
         position in the notation of the tables' positions (Kalah's: the board without its
@@ -99,6 +113,20 @@ class Tables(_native.Tables):
                 read["positions"] = names
             yield read
             first += len(outcomes)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cycle collector paused while a batch's answers are made: each is a new
+    container, and a collection every few hundred of them would scan all those made
+    before, which makes a large batch cost more than its parts."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _value(kind, outcome, amount):

@@ -272,6 +272,11 @@ pub trait Database: Send + Sync {
     /// The answer to `request`, or [`QueryError::NotHere`] if it asks of another board
     /// or other rules.
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
+    /// The value of the position `request` asks of, for its player to move, as
+    /// [`Database::query`]'s report gives it; the default reads it from that report.
+    fn value(&self, request: &Request) -> Result<ValueReport, QueryError> {
+        Ok(self.query(request)?.report.value)
+    }
     /// Whether `request` asks of this board and these rules a position whose tier is not
     /// built here: one [`Database::search`] answers.
     fn above(&self, request: &Request) -> bool;
