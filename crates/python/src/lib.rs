@@ -3,7 +3,7 @@
 //! and nothing else. A root of tables is opened once, as `solve serve` opens it
 //! ([`Library`]); every answer is the report of `solve … --json` (`docs/json.md`) as Python
 //! dicts and lists; every refusal is one of the package's exceptions with the message the
-//! command prints ([`errors`]). The package's Python half (`python/mancala_solve/`)
+//! command prints (`errors.rs`). The package's Python half (`python/mancala_solve/`)
 //! documents the API and reads tiers into arrays (`docs/python.md`).
 
 mod errors;
