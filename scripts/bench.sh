@@ -2,7 +2,9 @@
 # Measures a THI` TRIAS build under `original` from an empty table directory: wall time,
 # positions per second, bytes per position on disk, peak memory, and the speed-up of
 # 2 threads over 1; then the warm cost of a position query through the CLI, and through
-# `solve serve` under 64 concurrent clients (wrk: requests per second, p50/p99); then
+# `solve serve` under 64 concurrent clients (wrk: requests per second, p50/p99), and
+# through the Python package where it is installed (one query; positions per second for
+# many in one call); then
 # Kalah(6,4)'s value from an empty directory: endgame tables (boards per second, bytes per
 # board), the search (nodes per second) and peak memory; then a Trias build (3x3, 3 stones
 # a hole) on 1 and 2 threads. With --big, then the builds that take hours, on 2 threads
@@ -126,6 +128,43 @@ PY
   server=""
 else
   echo "skipped: no wrk on this machine (apt-get install wrk)"
+fi
+
+echo
+echo "the Python package (mancala_solve) on the TRIAS tables: one query, and many in one call"
+python=${PYTHON:-python3}
+if "$python" -c "import mancala_solve" 2>/dev/null; then
+  "$python" - "$work/data" "$position" <<'PY'
+import sys, time
+import mancala_solve
+root, start = sys.argv[1], sys.argv[2]
+began = time.perf_counter()
+tables = mancala_solve.Tables(root)
+print(f"open the root once:   {(time.perf_counter() - began) * 1e3:.1f} ms")
+def each(call, runs):
+    began = time.perf_counter()
+    for _ in range(runs):
+        call()
+    return (time.perf_counter() - began) / runs * 1e6
+print(f"one query (report, line of up to 200 moves): {each(lambda: tables.query('thi', start, board='trias'), 200):.0f} µs")
+print(f"one query (report, no line):                 {each(lambda: tables.query('thi', start, board='trias', max_line=0), 500):.0f} µs")
+held = next(h["parameters"] for h in tables.holdings if h["game"] == "thi")
+tier, size = max(tables.tiers("thi", **held), key=lambda t: t[1])
+began = time.perf_counter()
+positions = [p for chunk in tables.tier_arrays("thi", tier, positions=True, **held) for p in chunk["positions"]]
+print(f"tier {tier} read whole with positions: {len(positions):,} in {time.perf_counter() - began:.2f} s "
+      f"({len(positions) / (time.perf_counter() - began) / 1e6:.2f} M positions/s)")
+positions = positions[:200_000]
+for name, call in [("values", lambda: tables.values("thi", positions, board="trias")),
+                   ("query_many (no line)", lambda: tables.query_many("thi", positions, board="trias"))]:
+    began = time.perf_counter()
+    call()
+    spent = time.perf_counter() - began
+    print(f"{name + ':':<22}{len(positions):,} positions in {spent:.2f} s ({len(positions) / spent:,.0f} positions/s, "
+          f"{spent / len(positions) * 1e6:.1f} µs each)")
+PY
+else
+  echo "skipped: the Python package is not installed for $python (pip install ./crates/python, or give PYTHON=...)"
 fi
 
 echo

@@ -113,7 +113,7 @@ pub fn request(pairs: &[(&str, Option<String>)]) -> Result<Request> {
 /// A request refused, as the command line says it: a parameter by its flag.
 pub fn refusal(error: QueryError) -> anyhow::Error {
     match error {
-        QueryError::Parameter { name, why } => anyhow::anyhow!("--{}: {why}", name.replace('_', "-")),
+        QueryError::Parameter { .. } => anyhow::anyhow!(error.flag_message()),
         other => anyhow::Error::new(other),
     }
 }

@@ -11,10 +11,10 @@
 //! once, a request past them refused at once.
 
 mod api;
-mod library;
 mod page;
 
-pub use library::{Library, Skipped};
+use tablebase::library;
+pub use tablebase::library::{Library, Skipped};
 
 use api::SearchSlots;
 use axum::extract::Request;

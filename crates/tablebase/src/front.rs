@@ -24,11 +24,11 @@ pub mod toy;
 pub mod trias;
 
 use crate::analysis::{position_report, searched_report, Header, NamedMoves, Reported};
-use crate::query::{tables_error, Answer, Board, Database, Holding, QueryError, Request, Start};
+use crate::query::{tables_error, Answer, Board, Chunk, Database, Holding, QueryError, Request, Start};
 use crate::registry::{Build, RegistryError};
-use crate::report::{PositionReport, ReachableReport, TablesReport};
+use crate::report::{PositionReport, ReachableReport, TablesReport, ValueReport};
 use key::Key;
-use retro::{store, Game, Tables};
+use retro::{store, Game, Location, Tables};
 use search::tree::{Budget, Scale, Searched};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -174,6 +174,69 @@ pub fn searched<F: FrontEnd>(
     Ok((report, line))
 }
 
+/// Tables built for a request, or found built and checked: where they are and what they
+/// hold.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// Their directory.
+    pub dir: PathBuf,
+    /// What they hold, and what the build did.
+    pub tables: TablesReport,
+}
+
+/// Why the tables a request asks of were not built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildFailed {
+    /// The request itself is wrong.
+    #[error(transparent)]
+    Request(#[from] QueryError),
+    /// The tiers still to build need more memory than this machine has.
+    #[error(
+        "the tables need about {need} of memory at the peak and this machine has {free} available (forcing \
+         builds anyway)"
+    )]
+    TooBig {
+        /// The memory they need, for people.
+        need: String,
+        /// The memory available, for people.
+        free: String,
+    },
+    /// The build failed, or found a damaged table.
+    #[error("building tables in {}: {error}", .dir.display())]
+    Build {
+        /// The tables' directory.
+        dir: PathBuf,
+        /// What failed.
+        error: store::BuildError,
+    },
+}
+
+/// Builds under `root` the tables that answer `request` (the tiers
+/// [`FrontEnd::answering`] names and every tier they reach), or finds them built and
+/// checks them, each tier solved told to `observer`; refused where the tiers still to
+/// build need more memory than this machine has, unless `force`.
+pub fn build<F: FrontEnd>(
+    request: &Request,
+    root: &Path,
+    observer: &dyn retro::solve::Observer,
+    force: bool,
+) -> Result<Built, BuildFailed> {
+    let (game, roots) = F::answering(&F::asked(request)?)?;
+    let dir = game.directory(root);
+    let failed = |error| BuildFailed::Build { dir: dir.clone(), error };
+    let order = retro::order::tier_order(&game, &roots).map_err(|e| failed(e.into()))?;
+    let todo: Vec<F::Tier> = order.into_iter().filter(|&t| !store::has_tier_file(&dir, t)).collect();
+    if let (Err(big), false) = (retro::memory::check_build(&game, &todo, None), force) {
+        let human = retro::memory::human;
+        return Err(BuildFailed::TooBig { need: human(big.need.memory), free: human(big.free) });
+    }
+    let started = Instant::now();
+    let (tables, report) =
+        store::build(&game, &dir, &roots, observer, &store::BuildOptions::default()).map_err(failed)?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(Built { tables: TablesReport::new(&tables, &report, seconds, retro::memory::peak_resident()), dir })
+}
+
 /// The command that builds tables answering `request` under `root`, and where.
 pub fn command<F: FrontEnd>(request: &Request, root: &Path) -> Result<Build, QueryError> {
     let asked = F::asked(request)?;
@@ -198,6 +261,10 @@ impl<F: FrontEnd> Database for Served<F> {
         answer(&self.game, &self.tables, &self.holding, request)
     }
 
+    fn value(&self, request: &Request) -> Result<ValueReport, QueryError> {
+        value(&self.game, &self.tables, request)
+    }
+
     fn above(&self, request: &Request) -> bool {
         above(&self.game, &self.tables, request)
     }
@@ -205,6 +272,54 @@ impl<F: FrontEnd> Database for Served<F> {
     fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
         search_above(&self.game, &self.tables, &self.holding, request, budget)
     }
+
+    fn tiers(&self) -> Vec<(String, u64)> {
+        tiers(&self.tables)
+    }
+
+    fn chunk(&self, tier: &str, ranks: std::ops::Range<u64>, positions: bool) -> Result<Chunk, QueryError> {
+        chunk(&self.game, &self.tables, tier, ranks, positions)
+    }
+}
+
+/// The tiers of `tables`, each by the name its file has, with its positions.
+pub fn tiers<G: Game>(tables: &Tables<G>) -> Vec<(String, u64)> {
+    tables.tables().map(|(tier, table)| (tier.to_string(), table.entries())).collect()
+}
+
+/// Ranks `ranks` (cut at the tier's end) of the tier of `tables` named `tier`, with their
+/// values, and their positions in `game`'s notation if `positions`.
+pub fn chunk<F: FrontEnd>(
+    game: &F,
+    tables: &Tables<F>,
+    tier: &str,
+    ranks: std::ops::Range<u64>,
+    positions: bool,
+) -> Result<Chunk, QueryError> {
+    let held = F::tier_named(tier).filter(|&t| tables.table(t).is_some()).ok_or_else(|| {
+        let names: Vec<String> = tables.tiers().map(ToString::to_string).collect();
+        let tier = games::echo::excerpt(tier);
+        QueryError::parameter(
+            "tier",
+            format!("`{tier}` is not a tier of these tables (they hold {})", names.join(", ")),
+        )
+    })?;
+    let end = ranks.end.min(game.tier_size(held));
+    let first = ranks.start.min(end);
+    let mut chunk = Chunk { first, values: Vec::with_capacity((end - first) as usize), positions: Vec::new() };
+    let mut previous: Option<F::Position> = None;
+    for rank in first..end {
+        chunk.values.push(tables.probe(held, rank).map_err(tables_error)?.report());
+        if positions {
+            let position = match &previous {
+                Some(p) => game.next_position(held, rank, p),
+                None => game.position(Location::at(held, rank)),
+            };
+            chunk.positions.push(position.to_string());
+            previous = Some(position);
+        }
+    }
+    Ok(chunk)
 }
 
 /// What `tables` (every table file checked) of `game`, opened in `elapsed` seconds,
@@ -258,6 +373,18 @@ pub fn answer<F: FrontEnd>(
     }
     let reported = report(game, tables, &asked, request.max_line()?, holding.tables.clone(), None);
     Ok(answer_of(&asked, holding, reported.map_err(tables_error)?))
+}
+
+/// The value of the position `request` asks of, from `game`'s `tables`, as [`answer`]'s
+/// report gives it; [`QueryError::NotHere`] where it asks of another board or rules, or
+/// of a tier not built.
+pub fn value<F: FrontEnd>(game: &F, tables: &Tables<F>, request: &Request) -> Result<ValueReport, QueryError> {
+    let asked = F::asked(request)?;
+    let position = F::played(&asked.position);
+    if asked.game.table_key() != game.table_key() || tables.table(game.material_tier(&position)).is_none() {
+        return Err(QueryError::NotHere);
+    }
+    Ok(tables.value(game, &position).map_err(tables_error)?.report())
 }
 
 /// Whether `request` asks of `game`'s board and rules a position whose tier `tables` do

@@ -3,7 +3,7 @@
 //! verify-table` and every game's subcommand find tables through here, so a new game
 //! registers once ([`GAMES`]) and is found by every command that reads tables.
 
-use crate::front::{self, FrontEnd};
+use crate::front::{self, BuildFailed, Built, FrontEnd};
 use crate::query::{Database, QueryError, Request};
 use games::awari::{Awari, MAX_PITS as AWARI_MAX_PITS};
 use games::kalah::{Kalah, Rules as KalahRules};
@@ -73,6 +73,7 @@ pub struct GameEntry {
     sizes: fn(key: &str, tiers: &[String]) -> Result<Vec<u64>, RegistryError>,
     open: Opener,
     command: fn(&Request, &Path) -> Result<Build, QueryError>,
+    build: fn(&Request, &Path, &dyn retro::solve::Observer, bool) -> Result<Built, BuildFailed>,
     directory: fn(key: &str, root: &Path) -> Result<PathBuf, RegistryError>,
 }
 
@@ -100,6 +101,7 @@ impl GameEntry {
             sizes: |key, tiers| front::game_of_key::<F>(key, tiers).map(|(g, t)| sizes_of(&g, &t)),
             open: |key, dir, tiers| front::game_of_key::<F>(key, tiers).and_then(|(g, t)| g.open(key, dir, &t)),
             command: front::command::<F>,
+            build: front::build::<F>,
             directory: |key, root| front::game_of_key::<F>(key, &[]).map(|(g, _)| g.directory(root)),
         }
     }
@@ -127,6 +129,19 @@ impl GameEntry {
     /// where (an error if the request itself is wrong).
     pub fn command(&self, request: &Request, root: &Path) -> Result<Build, QueryError> {
         (self.command)(request, root)
+    }
+
+    /// Builds under `root` the tables that answer `request`, or finds them built
+    /// ([`front::build`]): each tier solved told to `observer`, refused where they do not fit
+    /// in memory unless `force`.
+    pub fn build(
+        &self,
+        request: &Request,
+        root: &Path,
+        observer: &dyn retro::solve::Observer,
+        force: bool,
+    ) -> Result<Built, BuildFailed> {
+        (self.build)(request, root, observer, force)
     }
 
     /// Where the tables of `key` belong under `root`: the directory this game's commands

@@ -12,7 +12,7 @@ use super::key::Key;
 use super::{counted, holding, Asked, Described, FrontEnd};
 use crate::analysis::stop_name;
 use crate::analysis::{Header, NamedMoves};
-use crate::query::{tables_error, Answer, Board, Cell, Database, Holding, QueryError, Request};
+use crate::query::{tables_error, Answer, Board, Cell, Chunk, Database, Holding, QueryError, Request};
 use crate::registry::{self, RegistryError};
 use crate::report::{
     LineEnd, LineEndKind, MoveReport, PositionReport, ReachableReport, TablesReport, ValueReport, SCHEMA,
@@ -180,6 +180,16 @@ impl Database for Searched {
             title: Kalah::title(&asked),
             board_and_rules: self.holding.parameters.clone(),
         })
+    }
+
+    fn tiers(&self) -> Vec<(String, u64)> {
+        super::tiers(self.solver.tables())
+    }
+
+    /// The boards of a tier as the tables hold them: the stores left out, the mover's row
+    /// first, each valued by the margin still to be gained.
+    fn chunk(&self, tier: &str, ranks: std::ops::Range<u64>, positions: bool) -> Result<Chunk, QueryError> {
+        super::chunk(self.solver.game(), self.solver.tables(), tier, ranks, positions)
     }
 }
 

@@ -8,7 +8,7 @@
 //! [`QueryError::NotHere`], and when none holds them the game's entry names the command
 //! that builds them ([`crate::registry::GameEntry::command`]).
 
-use crate::report::{PositionReport, TablesReport};
+use crate::report::{PositionReport, TablesReport, ValueReport};
 use search::tree::Budget;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -76,6 +76,15 @@ impl QueryError {
     /// An error about the parameter `name`.
     pub fn parameter(name: &str, why: impl ToString) -> QueryError {
         QueryError::Parameter { name: name.to_owned(), why: why.to_string() }
+    }
+
+    /// The error as the command line says it: a parameter by its flag (`--max-line: …`),
+    /// every other as it is.
+    pub fn flag_message(&self) -> String {
+        match self {
+            QueryError::Parameter { name, why } => format!("--{}: {why}", name.replace('_', "-")),
+            other => other.to_string(),
+        }
     }
 }
 
@@ -249,6 +258,19 @@ pub struct Holding {
     pub tables: TablesReport,
 }
 
+/// Ranks of one tier with their values and, where asked, their positions: what
+/// [`Database::chunk`] reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chunk {
+    /// The first rank.
+    pub first: u64,
+    /// Each rank's value for its player to move, from `first` on.
+    pub values: Vec<ValueReport>,
+    /// Each rank's position in the notation of the tables' positions, where asked (else
+    /// empty).
+    pub positions: Vec<String>,
+}
+
 /// One table directory, open for queries, shared by every request.
 pub trait Database: Send + Sync {
     /// What it holds.
@@ -256,6 +278,11 @@ pub trait Database: Send + Sync {
     /// The answer to `request`, or [`QueryError::NotHere`] if it asks of another board
     /// or other rules.
     fn query(&self, request: &Request) -> Result<Answer, QueryError>;
+    /// The value of the position `request` asks of, for its player to move, as
+    /// [`Database::query`]'s report gives it; the default reads it from that report.
+    fn value(&self, request: &Request) -> Result<ValueReport, QueryError> {
+        Ok(self.query(request)?.report.value)
+    }
     /// Whether `request` asks of this board and these rules a position whose tier is not
     /// built here: one [`Database::search`] answers.
     fn above(&self, request: &Request) -> bool;
@@ -263,6 +290,13 @@ pub trait Database: Send + Sync {
     /// exact where the search proves it, else bounded; [`QueryError::NotHere`], at once,
     /// where it is not [`Database::above`] them.
     fn search(&self, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError>;
+    /// The tiers held, each by the name its table file has, with its positions, lowest
+    /// first.
+    fn tiers(&self) -> Vec<(String, u64)>;
+    /// Ranks `ranks` (cut at the tier's end) of tier `tier`, named as [`Database::tiers`]
+    /// names it, with their values, and their positions if `positions`: every position of
+    /// a tier, read a chunk at a time.
+    fn chunk(&self, tier: &str, ranks: std::ops::Range<u64>, positions: bool) -> Result<Chunk, QueryError>;
 }
 
 /// A probe or line error, as the answer's error.

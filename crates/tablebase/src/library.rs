@@ -1,12 +1,13 @@
-//! The tables a server holds: every table directory under a root, opened once and shared
-//! read-only by every request.
+//! Every table directory under a root, opened once and shared read-only by every
+//! request: what `solve serve` answers from, and the Python package's `Tables`.
 
+use crate::layout::{self, LayoutError};
+use crate::query::{Answer, Database, Holding, QueryError, Request};
+use crate::registry::{self, GameEntry};
+use crate::report::ValueReport;
 use search::tree::Budget;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use tablebase::layout::{self, LayoutError};
-use tablebase::query::{Answer, Database, Holding, QueryError, Request};
-use tablebase::registry::{self, GameEntry};
 
 /// A table directory that could not be opened, and why.
 #[derive(Debug, Clone, Serialize)]
@@ -87,10 +88,28 @@ impl Library {
     /// the board and rules asked for; [`QueryError::NotBuilt`] with the command that builds
     /// them if none does.
     pub fn query(&self, game: &GameEntry, request: &Request) -> Result<Answer, QueryError> {
+        self.first(game, request, |database| database.query(request))
+    }
+
+    /// The value of the position `request` asks of, for its player to move, as
+    /// [`Library::query`]'s report gives it, without the rest of the report.
+    pub fn value(&self, game: &GameEntry, request: &Request) -> Result<ValueReport, QueryError> {
+        self.first(game, request, |database| database.value(request))
+    }
+
+    /// What `ask` answers of the first database of `game` that holds the board and rules
+    /// `request` asks of; [`QueryError::NotBuilt`] with the command that builds them if
+    /// none does.
+    fn first<T>(
+        &self,
+        game: &GameEntry,
+        request: &Request,
+        ask: impl Fn(&dyn Database) -> Result<T, QueryError>,
+    ) -> Result<T, QueryError> {
         // A bad parameter is the request's fault wherever the tables are.
         request.max_line()?;
-        for database in self.of(game) {
-            match database.query(request) {
+        for database in self.databases(game) {
+            match ask(database) {
                 Err(QueryError::NotHere) => continue,
                 answer => return answer,
             }
@@ -101,20 +120,20 @@ impl Library {
     /// Whether some directory holds the board and rules `request` asks of, though not its
     /// position's tier: a search above it answers ([`Library::search`]).
     pub fn above(&self, game: &GameEntry, request: &Request) -> bool {
-        self.of(game).any(|d| d.above(request))
+        self.databases(game).any(|d| d.above(request))
     }
 
     /// The answer to `request` about `game` by a search within `budget` above the first
     /// directory it is [`Library::above`]; [`QueryError::NotBuilt`] if there is none.
     pub fn search(&self, game: &GameEntry, request: &Request, budget: Budget<'_>) -> Result<Answer, QueryError> {
-        match self.of(game).find(|d| d.above(request)) {
+        match self.databases(game).find(|d| d.above(request)) {
             Some(database) => database.search(request, budget),
             None => Err(self.not_built(game, request)?),
         }
     }
 
     /// The databases of `game`, in the order they answer.
-    fn of<'a>(&'a self, game: &'a GameEntry) -> impl Iterator<Item = &'a dyn Database> + 'a {
+    pub fn databases<'a>(&'a self, game: &'a GameEntry) -> impl Iterator<Item = &'a dyn Database> + 'a {
         self.databases.iter().map(|d| d.as_ref()).filter(|d| d.holding().game == game.name)
     }
 
