@@ -248,3 +248,50 @@ fn a_search_asked_to_stop_answers_at_once() {
     assert!(found.lower < found.upper && found.lower >= -12 && found.upper <= 12, "{found:?}");
     assert!(search.nodes() <= 2, "{} nodes", search.nodes());
 }
+
+/// A solver's margin within a deadline, MTD(f) first and then bounds narrowed from both
+/// ends, holds the exact margin the full tables give, on 12-seed boards of three pits (as
+/// South to move, stores empty) and deadlines from none left to plenty.
+#[test]
+fn a_deadline_narrows_the_margin_to_bounds_that_hold_it() {
+    use games::kalah::{Position, Side};
+    use search::kalah::Solver;
+    let rules = Rules::STANDARD;
+    let (game, _dir, full) = built(3, 12, rules);
+    let small_dir = tempfile::tempdir().unwrap();
+    let (small, _) = store::build(&game, small_dir.path(), &[4], &Silent, &BuildOptions::default()).unwrap();
+    let solver = Solver::from_tables(game.clone(), small);
+    for rank in (0..game.tier_size(12)).step_by(13) {
+        let board = game.position(Location::at(12, rank));
+        if board.outcome(&rules).is_some() {
+            continue;
+        }
+        let exact = i32::from(full.probe(12, rank).unwrap());
+        let position = Position::new(board.mine(), board.theirs(), [0, 0], Side::South).unwrap();
+        for micros in [0, 200, 2_000, 200_000] {
+            let time = std::time::Duration::from_micros(micros);
+            let budget = Budget { time: Some(time), ..Budget::default() };
+            let search = Search::new(&game, solver.tables(), 4, 14).unwrap().with_budget(budget);
+            let margin = solver.margin_bounds(Some(&search), &position).unwrap();
+            assert!(margin.lower <= exact && exact <= margin.upper, "{board:?}, {micros} µs: {margin:?} {exact}");
+        }
+    }
+}
+
+/// Bounds narrowed from both ends with time enough reach the exact value, from no
+/// MTD(f) at all, on one thread and on three.
+#[test]
+fn narrowing_from_both_ends_reaches_the_value() {
+    let rules = Rules::BASSETT;
+    let (game, _dir, tables) = built(3, 12, rules);
+    for threads in [1, 3] {
+        for rank in (0..game.tier_size(12)).step_by(17) {
+            let board = game.position(Location::at(12, rank));
+            let exact = tables.probe(12, rank).unwrap();
+            let budget = Budget { time: Some(std::time::Duration::from_secs(3600)), ..Budget::default() };
+            let search = Search::new(&game, &tables, 4, 14).unwrap().with_threads(threads).with_budget(budget);
+            let found = search.narrowed(&board, std::time::Instant::now()).unwrap();
+            assert_eq!(found.exact(), Some(exact), "{threads} threads: {board:?}: {found:?}");
+        }
+    }
+}

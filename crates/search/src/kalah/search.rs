@@ -98,6 +98,10 @@ struct Spending<'a> {
     stop: Option<&'a AtomicBool>,
     /// 0 while the budget lasts, else the [`Stop`] that ended it ([`stop_code`]).
     spent: AtomicU8,
+    /// The end of the one search running now, where it has one of its own
+    /// ([`Search::bounds_until`]), and whether that end has come (the budget lasts).
+    until: Mutex<Option<Instant>>,
+    paused: AtomicBool,
 }
 
 /// A [`Stop`] as the byte [`Spending::spent`] holds.
@@ -118,13 +122,21 @@ pub struct Bounds {
     pub upper: i16,
 }
 
+impl From<Bounds> for (i16, i16) {
+    fn from(b: Bounds) -> (i16, i16) {
+        (b.lower, b.upper)
+    }
+}
+
 impl Bounds {
     /// The value, where proven.
     pub fn exact(self) -> Option<i16> {
         (self.lower == self.upper).then_some(self.lower)
     }
 
-    fn meet(self, other: (i16, i16)) -> Bounds {
+    /// What these bounds and `other` say together.
+    pub fn meet(self, other: impl Into<(i16, i16)>) -> Bounds {
+        let other = other.into();
         Bounds { lower: self.lower.max(other.0), upper: self.upper.min(other.1) }
     }
 }
@@ -288,9 +300,14 @@ impl<'a> Search<'a> {
             nodes: budget.nodes,
             deadline: budget.time.map(|t| Instant::now() + t),
             stop: budget.stop,
-            spent: AtomicU8::new(0),
+            ..Spending::default()
         };
         self
+    }
+
+    /// The end of the budget's time, if it has one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.spending.deadline
     }
 
     /// Why the budget ended, once it has.
@@ -303,12 +320,23 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether the budget is spent, looked at now (and kept once it is).
+    /// Whether the search running now must stop: the budget is spent, or the search's
+    /// own end has come.
+    fn halted(&self) -> bool {
+        self.spent().is_some() || self.spending.paused.load(Relaxed)
+    }
+
+    /// Whether the search running now must stop, looked at now: the budget spent (and
+    /// kept so once it is), or the search's own end come.
     fn budget_spent(&self) -> bool {
-        if self.spent().is_some() {
+        if self.halted() {
             return true;
         }
         let spending = &self.spending;
+        if locked(&spending.until).is_some_and(|end| Instant::now() >= end) {
+            spending.paused.store(true, Relaxed);
+            return true;
+        }
         let stop = if spending.stop.is_some_and(|flag| flag.load(Relaxed)) {
             Stop::Asked
         } else if spending.nodes.is_some_and(|most| self.nodes() >= most) {
@@ -389,6 +417,50 @@ impl<'a> Search<'a> {
     /// budget ends.
     pub fn bounds(&self, board: &Board, guess: i16) -> Result<Bounds, ProbeError> {
         Ok(self.run(&[*board], Goal::Value { guess }, &|_, _| {})?[0])
+    }
+
+    /// [`Search::bounds`], stopped at `end` too (the budget left as it is for what
+    /// follows).
+    pub fn bounds_until(&self, board: &Board, guess: i16, end: Instant) -> Result<Bounds, ProbeError> {
+        *locked(&self.spending.until) = Some(end);
+        let found = self.bounds(board, guess);
+        *locked(&self.spending.until) = None;
+        self.spending.paused.store(false, Relaxed);
+        found
+    }
+
+    /// The value of a board by MTD(f) until `mtdf_end`, then, where that leaves it open,
+    /// its bounds narrowed from both ends by null-window tests a quarter of the way in
+    /// from each, until the value is exact or the budget is spent. MTD(f) tests next to
+    /// the value, where a test costs the most: on a board far above its tables
+    /// (Kalah(6,6) above 24-seed tables) its first test did not end in ten minutes,
+    /// leaving the widest bounds, while tests far from the value end soon and each
+    /// proves a bound.
+    pub fn narrowed(&self, board: &Board, mtdf_end: Instant) -> Result<Bounds, ProbeError> {
+        let mut found = self.bounds_until(board, 0, mtdf_end)?;
+        let open = |found: &Bounds| found.exact().is_none() && self.spent().is_none();
+        while open(&found) {
+            let step = ((found.upper - found.lower) / 4).max(1);
+            found = found.meet(self.test(board, found.lower + step)?);
+            if open(&found) {
+                found = found.meet(self.test(board, found.upper - step + 1)?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// What one null-window test proves of a board's value: whether it reaches `target`,
+    /// by how much the fail-soft bound says, within the board's seeds and its stored
+    /// bounds; the bounds stored so far where the budget ends the test first.
+    pub fn test(&self, board: &Board, target: i16) -> Result<Bounds, ProbeError> {
+        let found = self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0];
+        let seeds = board.seeds() as i16;
+        let widest = Bounds { lower: -seeds, upper: seeds };
+        Ok(match found.exact() {
+            Some(v) if v >= target => widest.meet((v, seeds)),
+            Some(v) => widest.meet((-seeds, v)),
+            None => widest.meet((found.lower, found.upper)),
+        })
     }
 
     /// The values of several boards (say, the positions after each opening move), in
@@ -542,7 +614,7 @@ impl<'a> Search<'a> {
     /// Whether the board's value is at least `target`: one null-window search;
     /// [`SearchError::Spent`] where the budget ends first.
     pub fn at_least(&self, board: &Board, target: i16) -> Result<bool, SearchError> {
-        let found = self.run(&[*board], Goal::AtLeast(target), &|_, _| {})?[0];
+        let found = self.test(board, target)?;
         match self.spent() {
             // A pass cut short answers the bounds stored before it, which may decide.
             Some(stop) if found.lower < target && found.upper >= target => Err(SearchError::Spent(stop)),

@@ -4,7 +4,7 @@
 use super::search::{Search, SearchError};
 use crate::tree::Stop;
 use encoding::IndexError;
-use games::kalah::{turn_name, Capture, Kalah, Position, Rules};
+use games::kalah::{turn_name, Board, Capture, Kalah, Position, Rules};
 use retro::memory;
 use retro::solve::Observer;
 use retro::store::{self, BuildError, BuildOptions, BuildReport, ProbeError};
@@ -392,7 +392,7 @@ impl Solver {
         }
         let board = p.board();
         let rest = match search {
-            Some(s) if board.seeds() > self.endgame_seeds => s.bounds(&board, 0)?,
+            Some(s) if board.seeds() > self.endgame_seeds => narrowed(s, &board)?,
             _ => {
                 let v = self.tables.value(&self.game, &board)?;
                 super::Bounds { lower: v, upper: v }
@@ -630,6 +630,14 @@ impl Solver {
         }
         pits
     }
+}
+
+/// The value of `board` by `search` within its budget. With a deadline: MTD(f) for half
+/// the time left, then, where that leaves the value open, its bounds narrowed from both
+/// ends ([`Search::narrowed`]) for the rest.
+fn narrowed(search: &Search, board: &Board) -> Result<super::Bounds, ProbeError> {
+    let Some(end) = search.deadline() else { return search.bounds(board, 0) };
+    search.narrowed(board, Instant::now() + end.saturating_duration_since(Instant::now()) / 2)
 }
 
 /// The best of `turns` for their mover: bounds on the margin of the position they are

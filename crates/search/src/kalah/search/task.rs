@@ -225,7 +225,7 @@ impl<'s, 't> Task<'s, 't> {
         if self.seeds <= s.probe_seeds {
             return Ok(Step::Solved(s.probe(&self.board, self.seeds)?));
         }
-        if s.spent().is_some() {
+        if s.halted() {
             return Err(Halt::Spent);
         }
         match self.goal {
