@@ -223,12 +223,15 @@ where
     let stop = if root.is_settled() { None } else { on_threads(&mut searcher, &mut root)? };
     root.merge(&searcher);
     searcher.shown = (root.lower, root.upper, root.horizon);
+    searcher.tell();
     searcher.report();
     let best = root.best();
     let line = match best {
         Some(i) if root.lower == root.upper => line::principal_line(&mut searcher, position, &root.moves[i].step)?,
         _ => Vec::new(),
     };
+    // The probes of the root's moves and of the line, made on this thread alone.
+    searcher.tell();
     Ok(Searched {
         lower: root.lower,
         upper: root.upper,
@@ -244,8 +247,9 @@ where
 }
 
 /// The root searched on `budget.threads` threads at once, the caller's `searcher`'s
-/// among them (it alone tells the progress): why the search stopped before the end, if
-/// no thread reached it. Every thread's counts are told when it returns.
+/// among them (it alone tells the progress), `root` at the deepest horizon any reached:
+/// why the search stopped before the end, if no thread reached it. Every helper's
+/// counts are told when it returns.
 fn on_threads<G: Game>(
     searcher: &mut Searcher<'_, G>,
     root: &mut Root<G::Position, G::Value>,
@@ -262,14 +266,15 @@ where
                     let mut helper = Searcher::new(game, tables, shared, budget, None);
                     let ended = root.search(&mut helper);
                     helper.tell();
-                    ended
+                    (ended, root.horizon)
                 })
             })
             .collect();
         let mut ends = vec![root.search(searcher)];
-        searcher.tell();
         for helper in helpers {
-            ends.push(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+            let (ended, horizon) = helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            ends.push(ended);
+            root.horizon = root.horizon.max(horizon);
         }
         let ends = ends.into_iter().collect::<Result<Vec<_>, _>>()?;
         if ends.contains(&Ended::Done) {
