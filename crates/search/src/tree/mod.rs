@@ -25,6 +25,21 @@
 //! say how deep they were searched, because a bound found near the horizon is as proven
 //! as one found deep.
 //!
+//! ## Threads
+//! A search runs on [`Budget::threads`] threads (rayon's pool size by default), each a
+//! whole search of the root on its own path, sharing three things: the transposition
+//! table (sharded behind locks, so that an entry is only ever read whole), the counts
+//! and the node budget (taken a thousand nodes at a time), and the bounds proven on the
+//! root's moves. After each root move it searches, a thread intersects its bounds on the
+//! root's moves with the shared ones, both ways; it takes next the first move in its
+//! order that no other thread is searching, or else the first, and leaves a move whose
+//! window the shared bounds have decided. Nothing a thread takes from another is more
+//! than a proven bound on a value that holds on every path, so the argument below holds
+//! for each thread as it stands: every bound any thread proves contains the value, and
+//! an exact value is the tables' whatever the threads did. Which bounds a stopped search
+//! reaches, and its counts, vary from run to run; the first thread to finish the root
+//! and its moves stops the others.
+//!
 //! ## Repetitions, and the graph-history interaction
 //! In a tier whose moves can come back to a position (every engine but
 //! [`retro::Engine::Acyclic`]), a position met again on the path from the search's root

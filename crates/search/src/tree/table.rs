@@ -5,9 +5,10 @@
 //! entry is read and written whole under its shard's lock, so no thread ever reads
 //! bounds half written by another (bounds mixed from two writes, or two positions,
 //! would be a wrong proof). Keys are whole positions, never a hash of them, for the
-//! same reason. With many shards two threads seldom want the same lock at once.
+//! same reason. With many shards two threads seldom want the same lock at once. A
+//! position is hashed once: the hash chooses both its shard and its slot there.
 
-use std::collections::HashMap;
+use hashbrown::hash_table::{Entry as Slot, HashTable};
 use std::hash::{BuildHasher, Hash, RandomState};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -24,15 +25,22 @@ pub(super) struct Entry<V> {
 /// Shards of the table: a power of two, many more than threads.
 const SHARDS: usize = 256;
 
-/// One shard: the positions whose hash chooses it.
-type Shard<P, V> = Mutex<HashMap<P, Entry<V>>>;
+/// The bits of a position's hash that choose its shard: above those a shard's table
+/// uses for a slot (the low ones) and below those it keeps as a tag (the top seven).
+const SHARD_SHIFT: u32 = 40;
+
+/// One shard: the positions whose hash chooses it, each with its hash. Aligned to a
+/// cache line pair so that two threads locking neighbouring shards do not share a line.
+#[repr(align(128))]
+struct Shard<P, V>(Mutex<Slots<P, V>>);
+
+/// A shard's positions, each with its hash and its entry.
+type Slots<P, V> = HashTable<(u64, P, Entry<V>)>;
 
 /// A transposition table shared by threads.
 pub(super) struct Table<P, V> {
     shards: Box<[Shard<P, V>]>,
-    /// Chooses a position's shard; the shards' maps hash with their own keys, so that a
-    /// shard's positions still spread over its map.
-    shard_hasher: RandomState,
+    hasher: RandomState,
     /// Positions held, and the most it takes.
     len: AtomicUsize,
     most: usize,
@@ -41,30 +49,40 @@ pub(super) struct Table<P, V> {
 impl<P: Hash + Eq + Clone, V: Copy + Ord> Table<P, V> {
     /// An empty table that holds `most` positions at most.
     pub fn new(most: usize) -> Table<P, V> {
-        let shards = (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect();
-        Table { shards, shard_hasher: RandomState::new(), len: AtomicUsize::new(0), most }
+        let shards = (0..SHARDS).map(|_| Shard(Mutex::new(HashTable::new()))).collect();
+        Table { shards, hasher: RandomState::new(), len: AtomicUsize::new(0), most }
     }
 
-    fn shard(&self, position: &P) -> MutexGuard<'_, HashMap<P, Entry<V>>> {
-        let i = self.shard_hasher.hash_one(position) as usize % SHARDS;
+    /// The hash of `position` and its shard, locked.
+    fn shard(&self, position: &P) -> (u64, MutexGuard<'_, Slots<P, V>>) {
+        let hash = self.hasher.hash_one(position);
+        let i = (hash >> SHARD_SHIFT) as usize % SHARDS;
         // A thread that panicked under the lock left every entry whole: each is
         // written by one assignment of a copied value.
-        self.shards[i].lock().unwrap_or_else(PoisonError::into_inner)
+        (hash, self.shards[i].0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The entry of `position`, if it has one.
     pub fn get(&self, position: &P) -> Option<Entry<V>> {
-        self.shard(position).get(position).copied()
+        let (hash, shard) = self.shard(position);
+        shard.find(hash, |(_, p, _)| p == position).map(|&(_, _, entry)| entry)
     }
 
     /// Narrows the entry of `position` by `lower`, `upper` (bounds that hold on every
     /// path), keeping `best` where given; a full table takes no new position.
     pub fn store(&self, position: &P, lower: V, upper: V, best: Option<u16>) {
-        let mut shard = self.shard(position);
-        if let Some(entry) = shard.get_mut(position) {
-            *entry = Entry { lower: lower.max(entry.lower), upper: upper.min(entry.upper), best: best.or(entry.best) };
-        } else if self.reserve() {
-            shard.insert(position.clone(), Entry { lower, upper, best });
+        let (hash, mut shard) = self.shard(position);
+        match shard.entry(hash, |(_, p, _)| p == position, |&(h, _, _)| h) {
+            Slot::Occupied(mut slot) => {
+                let entry = &mut slot.get_mut().2;
+                *entry =
+                    Entry { lower: lower.max(entry.lower), upper: upper.min(entry.upper), best: best.or(entry.best) };
+            }
+            Slot::Vacant(slot) => {
+                if self.reserve() {
+                    slot.insert((hash, position.clone(), Entry { lower, upper, best }));
+                }
+            }
         }
     }
 
