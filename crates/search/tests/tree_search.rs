@@ -467,6 +467,141 @@ mod score {
     }
 }
 
+/// The checks above on a representative board of each game, and searches stopped by
+/// their budget, with the search on 1, 2 and 3 threads ([`Budget::default`] takes the
+/// threads of the rayon pool it is called in): more threads than the machine's cores
+/// interleave, and every exact value must still be the tables', every bound contain it.
+mod threads {
+    use super::*;
+    use games::kalah::{Kalah, Rules};
+    use games::njaka::{Direction, Njaka, Variant};
+    use games::thi::{Bonus, RuleSet, Setup, Thi, ThiTier};
+    use games::trias::Trias;
+    use retro::Value;
+    use std::time::Duration;
+
+    /// `f` run where [`Budget::default`] gives `threads` threads.
+    fn on<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+    }
+
+    #[test]
+    fn the_default_budget_takes_the_pools_threads() {
+        for threads in [1, 2, 3] {
+            assert_eq!(on(threads, || Budget::default().threads), threads);
+        }
+    }
+
+    #[test]
+    fn outcome_games_equal_their_tables_on_every_thread_count() {
+        for threads in [1, 2, 3] {
+            on(threads, || {
+                let game = Toy::outcome(5);
+                let dir = tempfile::tempdir().unwrap();
+                let all: Vec<u8> = (0..=9).collect();
+                check_game(&game, dir.path(), &all, &all[..4], &every_position(&game, &all[4..]), 40);
+                let game = Trias::new(3, 6).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let all = game.tiers_up_to(6);
+                let positions = spread(&every_position(&game, &all[3..]), 400);
+                check_game(&game, dir.path(), &all, &all[..3], &positions, 60);
+                let primus = Setup::named("primus").unwrap();
+                let game =
+                    Thi::for_setup(primus, games::thi::Rules { set: RuleSet::ALL[1], bonus: Bonus::No }).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let full = build(&game, dir.path(), &game.all_tiers());
+                let tier = ThiTier::new(2, 2);
+                let partial = store::open(&game, dir.path(), &game.child_tiers(tier)).unwrap();
+                let positions = spread(&every_position(&game, &[tier]), 40);
+                check_above_tables(&game, &full, &partial, &positions);
+                check_small_budgets(&game, &full, &partial, &spread(&positions, 10));
+            });
+        }
+    }
+
+    #[test]
+    fn score_games_equal_their_tables_on_every_thread_count() {
+        for threads in [1, 2, 3] {
+            on(threads, || {
+                let game = Toy::cyclic_score(5);
+                let dir = tempfile::tempdir().unwrap();
+                let all: Vec<u8> = (0..=9).collect();
+                check_game(&game, dir.path(), &all, &all[..4], &every_position(&game, &all[4..]), 40);
+                let game = Kalah::new(3, 6, Rules::EMPTY_CAPTURE).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let all = game.tiers_up_to(6);
+                check_game(&game, dir.path(), &all, &all[..3], &every_position(&game, &all[3..]), 100);
+                let game = Njaka::new(4, Variant::Standard, Direction::Counterclockwise, 9).unwrap();
+                let dir = tempfile::tempdir().unwrap();
+                let all: Vec<u8> = (0..=9).collect();
+                let positions = spread(&every_position(&game, &all[5..]), 300);
+                check_game(&game, dir.path(), &all, &all[..5], &positions, 60);
+            });
+        }
+    }
+
+    /// Searches of a start no table holds, stopped by each kind of budget while every
+    /// thread is busy: bounds that contain the start's value and each move's worth, and
+    /// a node budget kept by all threads together.
+    #[test]
+    fn stopped_searches_on_several_threads_answer_bounds_that_hold() {
+        let primus = Setup::named("primus").unwrap();
+        let game = Thi::for_setup(primus, games::thi::Rules { set: RuleSet::ALL[1], bonus: Bonus::No }).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let none = store::open(&game, dir.path(), &[]).unwrap();
+        let start = primus.start();
+        let values = retro::forward::solve_reachable(&game, &start);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        for threads in [2, 3] {
+            let budgets = [
+                Budget { nodes: Some(1_500), threads, ..Budget::default() },
+                Budget { nodes: Some(300_000), threads, ..Budget::default() },
+                Budget { time: Some(Duration::from_millis(300)), threads, ..Budget::default() },
+                Budget { stop: Some(&stop), threads, ..Budget::default() },
+            ];
+            for budget in budgets {
+                stop.store(false, std::sync::atomic::Ordering::Relaxed);
+                let found = std::thread::scope(|scope| {
+                    scope.spawn(|| {
+                        std::thread::sleep(Duration::from_millis(300));
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    });
+                    search(&game, &none, &start, budget, &mut |_| {}).unwrap()
+                });
+                let value = values[&start];
+                assert!(found.lower <= value && value <= found.upper, "{threads} threads, {budget:?}");
+                assert!(found.stop.is_some(), "{threads} threads, {budget:?}: the start is not proven so soon");
+                assert!(budget.nodes.is_none_or(|most| found.nodes <= most));
+                for m in &found.moves {
+                    let worth = Value::worth(values[&m.step.position], m.step.gain, m.step.turn);
+                    assert!(m.lower <= worth && worth <= m.upper, "{threads} threads, {budget:?}");
+                }
+            }
+        }
+    }
+
+    /// A start searched to the end on 1, 2 and 3 threads: the same exact value (the
+    /// forward search's), and every move's.
+    #[test]
+    fn a_start_has_one_value_on_every_thread_count() {
+        let game = Trias::new(2, 12).unwrap();
+        let start = game.start(2).unwrap();
+        let values = retro::forward::solve_reachable(&game, &start);
+        let dir = tempfile::tempdir().unwrap();
+        let none = store::open(&game, dir.path(), &[]).unwrap();
+        for threads in [1, 2, 3] {
+            let budget = Budget { threads, ..Budget::default() };
+            let found = search(&game, &none, &start, budget, &mut |_| {}).unwrap();
+            assert_eq!((found.lower, found.upper), (values[&start], values[&start]), "{threads} threads");
+            assert_eq!(found.stop, None);
+            for m in &found.moves {
+                let worth = Value::worth(values[&m.step.position], m.step.gain, m.step.turn);
+                assert_eq!((m.lower, m.upper), (worth, worth), "{threads} threads");
+            }
+        }
+    }
+}
+
 /// Nodes a second of the search on each game, printed, each search stopped after a
 /// minute (the test profile is optimised:
 /// `cargo test --release -p mancala-search --test tree_search -- --ignored --nocapture`).

@@ -25,6 +25,21 @@
 //! say how deep they were searched, because a bound found near the horizon is as proven
 //! as one found deep.
 //!
+//! ## Threads
+//! A search runs on [`Budget::threads`] threads (rayon's pool size by default), each a
+//! whole search of the root on its own path, sharing three things: the transposition
+//! table (sharded behind locks, so that an entry is only ever read whole), the counts
+//! and the node budget (taken a thousand nodes at a time), and the bounds proven on the
+//! root's moves. After each root move it searches, a thread intersects its bounds on the
+//! root's moves with the shared ones, both ways; it takes next the first move in its
+//! order that no other thread is searching, or else the first, and leaves a move whose
+//! window the shared bounds have decided. Nothing a thread takes from another is more
+//! than a proven bound on a value that holds on every path, so the argument below holds
+//! for each thread as it stands: every bound any thread proves contains the value, and
+//! an exact value is the tables' whatever the threads did. Which bounds a stopped search
+//! reaches, and its counts, vary from run to run; the first thread to finish the root
+//! and its moves stops the others.
+//!
 //! ## Repetitions, and the graph-history interaction
 //! In a tier whose moves can come back to a position (every engine but
 //! [`retro::Engine::Acyclic`]), a position met again on the path from the search's root
@@ -73,14 +88,18 @@
 
 mod line;
 mod node;
+mod root;
 pub mod scale;
+mod shared;
+mod table;
 
-use node::{Halt, Known, Searcher};
+use node::Searcher;
 use retro::line::LineError;
 use retro::store::ProbeError;
 use retro::{Game, Move, Tables};
+use root::{Ended, Root};
 pub use scale::Scale;
-use scale::{child_window, worth_bounds, ABOVE, BELOW};
+use shared::Shared;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use thiserror::Error;
@@ -97,12 +116,16 @@ pub struct Budget<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Positions the transposition table holds at most; past that, it takes no new one.
     pub table_entries: usize,
+    /// Threads that search at once (0 is taken as 1), sharing the transposition table
+    /// and `nodes`. Kalah's own search ([`crate::kalah`]) runs on one whatever this says.
+    pub threads: usize,
 }
 
 impl Default for Budget<'_> {
-    /// No limit, and a table of up to 2²² positions.
+    /// No limit, a table of up to 2²² positions, and as many threads as rayon's pool
+    /// has (one a core, or the `--threads` of the command line).
     fn default() -> Self {
-        Budget { nodes: None, time: None, stop: None, table_entries: 1 << 22 }
+        Budget { nodes: None, time: None, stop: None, table_entries: 1 << 22, threads: rayon::current_num_threads() }
     }
 }
 
@@ -209,235 +232,72 @@ pub fn search<G: Game>(
 where
     G::Value: Scale,
 {
-    let mut searcher = Searcher::new(game, tables, budget, progress);
+    let shared = Shared::new(budget.table_entries);
+    let mut searcher = Searcher::new(game, tables, &shared, budget, Some(progress));
     let mut root = Root::new(&mut searcher, position)?;
-    let stop = match root.deepen(&mut searcher)? {
-        None => root.settle_moves(&mut searcher)?,
-        stopped => stopped,
-    };
+    let stop = if root.is_settled() { None } else { on_threads(&mut searcher, &mut root)? };
+    root.merge(&searcher);
     searcher.shown = (root.lower, root.upper, root.horizon);
+    searcher.tell();
     searcher.report();
     let best = root.best();
     let line = match best {
         Some(i) if root.lower == root.upper => line::principal_line(&mut searcher, position, &root.moves[i].step)?,
         _ => Vec::new(),
     };
+    // The probes of the root's moves and of the line, made on this thread alone.
+    searcher.tell();
     Ok(Searched {
         lower: root.lower,
         upper: root.upper,
         best,
         line,
         moves: root.moves,
-        nodes: searcher.nodes,
-        probes: searcher.probes,
+        nodes: shared.nodes(),
+        probes: shared.probes(),
         horizon: root.horizon,
         seconds: searcher.seconds(),
         stop,
     })
 }
 
-/// The root of a search: its moves with their bounds, its own bounds, the horizon.
-struct Root<P, V> {
-    position: P,
-    moves: Vec<MoveBounds<P, V>>,
-    /// The table's value, where the root's tier is built.
-    tabled: Option<V>,
-    /// Some move not decided legal ([`Game::moves_decided`]): no upper bound below the
-    /// widest.
-    undecided: bool,
-    lower: V,
-    upper: V,
-    horizon: u32,
-}
-
-impl<P: Clone, V: Scale> Root<P, V> {
-    fn new<G: Game<Position = P, Value = V>>(searcher: &mut Searcher<'_, G>, position: &P) -> Result<Self, ProbeError> {
-        let tabled = match searcher.known(position)? {
-            Some(Known::Over(v)) => {
-                return Ok(Root {
-                    position: position.clone(),
-                    moves: Vec::new(),
-                    tabled: Some(v),
-                    undecided: false,
-                    lower: v,
-                    upper: v,
-                    horizon: 0,
+/// The root searched on `budget.threads` threads at once, the caller's `searcher`'s
+/// among them (it alone tells the progress), `root` at the deepest horizon any reached:
+/// why the search stopped before the end, if no thread reached it. Every helper's
+/// counts are told when it returns.
+fn on_threads<G: Game>(
+    searcher: &mut Searcher<'_, G>,
+    root: &mut Root<G::Position, G::Value>,
+) -> Result<Option<Stop>, ProbeError>
+where
+    G::Value: Scale,
+{
+    let (game, tables, shared, budget) = (searcher.game, searcher.tables, searcher.shared, searcher.budget);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..budget.threads.max(1))
+            .map(|_| {
+                let mut root = root.clone();
+                scope.spawn(move || {
+                    let mut helper = Searcher::new(game, tables, shared, budget, None);
+                    let ended = root.search(&mut helper);
+                    helper.tell();
+                    (ended, root.horizon)
                 })
-            }
-            Some(Known::Table(v)) => Some(v),
-            None => None,
-        };
-        let mut steps = Vec::new();
-        let decided = searcher.game.moves_decided(position, &mut steps);
-        let mut moves = Vec::with_capacity(steps.len());
-        for step in steps {
-            let child = match searcher.known(&step.position)? {
-                Some(Known::Over(v) | Known::Table(v)) => (v, v),
-                None => {
-                    let (lower, upper, _) = searcher.stored(&step.position);
-                    (lower, upper)
-                }
-            };
-            let (lower, upper) = worth_bounds(child, step.gain, step.turn);
-            moves.push(MoveBounds { step, lower, upper });
+            })
+            .collect();
+        let mut ends = vec![root.search(searcher)];
+        for helper in helpers {
+            let (ended, horizon) = helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            ends.push(ended);
+            root.horizon = root.horizon.max(horizon);
         }
-        let (lower, upper) = searcher.widest(position);
-        let mut root =
-            Root { position: position.clone(), moves, tabled, undecided: !decided, lower, upper, horizon: 0 };
-        root.combine();
-        Ok(root)
-    }
-
-    /// The root's bounds from its moves', and the table's value.
-    fn combine(&mut self) {
-        if let Some(lower) = self.moves.iter().map(|m| m.lower).max() {
-            self.lower = self.lower.max(lower);
+        let ends = ends.into_iter().collect::<Result<Vec<_>, _>>()?;
+        if ends.contains(&Ended::Done) {
+            return Ok(None);
         }
-        if let Some(upper) = self.moves.iter().map(|m| m.upper).max().filter(|_| !self.undecided) {
-            self.upper = self.upper.min(upper);
-        }
-        if let Some(v) = self.tabled {
-            (self.lower, self.upper) = (v, v);
-        }
-    }
-
-    /// The move with the greatest lower bound, the first of those in the game's order
-    /// (with an exact value, a move of proven best worth).
-    fn best(&self) -> Option<usize> {
-        let most = self.moves.iter().map(|m| m.lower).max()?;
-        self.moves.iter().position(|m| m.lower == most)
-    }
-
-    /// Moves in the order to search them: the best so far first.
-    fn order(&self) -> Vec<usize> {
-        let best = self.best();
-        best.into_iter().chain((0..self.moves.len()).filter(|&i| Some(i) != best)).collect()
-    }
-
-    /// Iterations on a growing horizon until the value is exact or the budget is spent.
-    fn deepen<G: Game<Position = P, Value = V>>(
-        &mut self,
-        searcher: &mut Searcher<'_, G>,
-    ) -> Result<Option<Stop>, ProbeError> {
-        while self.lower != self.upper {
-            self.horizon += 1;
-            searcher.shown = (self.lower, self.upper, self.horizon);
-            searcher.cut_off = false;
-            let iteration = if V::NULL_WINDOWS { self.null_windows(searcher) } else { self.full_window(searcher) };
-            self.combine();
-            searcher.store(&self.position, self.lower, self.upper, None);
-            match iteration {
-                Ok(()) => {}
-                Err(Halt::Stopped(stop)) => return Ok(Some(stop)),
-                Err(Halt::Probe(e)) => return Err(e),
-            }
-            if !searcher.cut_off {
-                debug_assert!(self.lower == self.upper, "a search with no cut-off is exact");
-                break;
-            }
-        }
-        Ok(None)
-    }
-
-    /// Once the value is exact: iterations on a growing horizon that prove each move's
-    /// own value (a report lists them all), until every one is exact or the budget is
-    /// spent.
-    fn settle_moves<G: Game<Position = P, Value = V>>(
-        &mut self,
-        searcher: &mut Searcher<'_, G>,
-    ) -> Result<Option<Stop>, ProbeError> {
-        while self.moves.iter().any(|m| m.lower != m.upper) {
-            self.horizon += 1;
-            searcher.shown = (self.lower, self.upper, self.horizon);
-            searcher.cut_off = false;
-            let open: Vec<usize> =
-                (0..self.moves.len()).filter(|&i| self.moves[i].lower != self.moves[i].upper).collect();
-            for i in open {
-                match self.search_move(searcher, i, (BELOW, ABOVE)) {
-                    Ok(()) => {}
-                    Err(Halt::Stopped(stop)) => return Ok(Some(stop)),
-                    Err(Halt::Probe(e)) => return Err(e),
-                }
-            }
-            if !searcher.cut_off {
-                break;
-            }
-        }
-        Ok(None)
-    }
-
-    /// Searches move `i` as a root of its own, deciding `window` on its worth; its
-    /// bounds narrowed by what that proves.
-    fn search_move<G: Game<Position = P, Value = V>>(
-        &mut self,
-        searcher: &mut Searcher<'_, G>,
-        i: usize,
-        window: (i32, i32),
-    ) -> Result<(), Halt> {
-        let step = &self.moves[i].step;
-        searcher.clear_path();
-        let child_window = child_window::<V>(window, step.gain, step.turn);
-        let found = searcher.node(&step.position, 0, self.horizon - 1, child_window)?;
-        let (lower, upper) = worth_bounds((found.lower, found.upper), step.gain, step.turn);
-        let m = &mut self.moves[i];
-        (m.lower, m.upper) = (m.lower.max(lower), m.upper.min(upper));
-        Ok(())
-    }
-
-    /// One iteration with the full window: each move searched for whether it beats the
-    /// best lower bound so far.
-    fn full_window<G: Game<Position = P, Value = V>>(&mut self, searcher: &mut Searcher<'_, G>) -> Result<(), Halt> {
-        for i in self.order() {
-            let floor = self.moves.iter().map(|m| m.lower.scale()).max().unwrap_or(BELOW);
-            let m = &self.moves[i];
-            if m.lower == m.upper || m.upper.scale() <= floor {
-                continue;
-            }
-            self.search_move(searcher, i, (floor, ABOVE))?;
-        }
-        Ok(())
-    }
-
-    /// One iteration of MTD(f): null-window tests of whether the value reaches a
-    /// target, each target the bound the last test proved, until the value is exact or
-    /// a test is left undecided by the horizon.
-    fn null_windows<G: Game<Position = P, Value = V>>(&mut self, searcher: &mut Searcher<'_, G>) -> Result<(), Halt> {
-        let mut guess = self.moves.get(self.best().unwrap_or(0)).map_or(0, |m| m.lower.scale().max(self.lower.scale()));
-        while self.lower != self.upper {
-            let target = guess.clamp(self.lower.scale() + 1, self.upper.scale());
-            let reached = self.test(searcher, target)?;
-            self.combine();
-            match reached {
-                Some(true) => guess = self.lower.scale(),
-                Some(false) => guess = self.upper.scale(),
-                None => return Ok(()),
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether the value is at least `target`: `None` if the horizon left it open.
-    fn test<G: Game<Position = P, Value = V>>(
-        &mut self,
-        searcher: &mut Searcher<'_, G>,
-        target: i32,
-    ) -> Result<Option<bool>, Halt> {
-        let mut open = false;
-        for i in self.order() {
-            let m = &self.moves[i];
-            if m.lower.scale() >= target {
-                return Ok(Some(true));
-            }
-            if m.upper.scale() < target {
-                continue;
-            }
-            self.search_move(searcher, i, (target - 1, target))?;
-            let m = &self.moves[i];
-            if m.lower.scale() >= target {
-                return Ok(Some(true));
-            }
-            open |= m.upper.scale() >= target;
-        }
-        Ok((!open).then_some(false))
-    }
+        Ok(ends.into_iter().find_map(|end| match end {
+            Ended::Stopped(stop) => Some(stop),
+            _ => None,
+        }))
+    })
 }

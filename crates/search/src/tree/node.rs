@@ -3,6 +3,7 @@
 //! [`super`] says why this is sound).
 
 use super::scale::{child_window, worth_bounds, Scale};
+use super::shared::Shared;
 use super::{Budget, Progress, Stop};
 use retro::store::ProbeError;
 use retro::{Engine, Game, Move, TableValue, Tables};
@@ -13,6 +14,11 @@ use std::time::{Duration, Instant};
 pub(super) enum Halt {
     /// The budget ran out, or the caller asked to stop.
     Stopped(Stop),
+    /// Another thread finished the search.
+    Overtaken,
+    /// The other threads' bounds on the root decided the window this thread's root move
+    /// was searched for.
+    Superseded,
     /// A table could not be read.
     Probe(ProbeError),
 }
@@ -39,15 +45,6 @@ impl<V: Copy> Found<V> {
     }
 }
 
-/// What the transposition table keeps of a position: bounds on its value that hold on
-/// every path, and the index of the move that proved the lower one.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Entry<V> {
-    pub lower: V,
-    pub upper: V,
-    pub best: Option<u16>,
-}
-
 /// Where a position's value comes from without a search.
 pub(super) enum Known<V> {
     /// The game is over there.
@@ -56,31 +53,39 @@ pub(super) enum Known<V> {
     Table(V),
 }
 
-/// One search: the game, its tables, the transposition table, the path, the counts and
-/// the budget.
+/// How a search's progress is told: on the thread that called it only.
+pub(super) type Told<'a, V> = Option<&'a mut dyn FnMut(&Progress<V>)>;
+
+/// One thread of a search: the game, its tables, what the threads share (the
+/// transposition table among it), this thread's path and counts, and the budget.
 pub(super) struct Searcher<'a, G: Game> {
     pub game: &'a G,
     pub tables: &'a Tables<G>,
-    pub table: HashMap<G::Position, Entry<G::Value>>,
-    table_entries: usize,
+    pub shared: &'a Shared<G::Position, G::Value>,
     /// The positions on the path from the root of the search under way, by ply: only
     /// those of tiers whose play can come back to a position.
     path: HashMap<G::Position, usize>,
     /// Move lists kept from node to node, one a ply.
     frames: Vec<Vec<Move<G::Position>>>,
-    pub nodes: u64,
-    pub probes: u64,
-    /// Whether a node was cut off at the horizon in the iteration under way.
+    /// This thread's nodes and probes, and how many of each it has told the others.
+    nodes: u64,
+    probes: u64,
+    told: (u64, u64),
+    /// The count of nodes this thread may reach before it takes more of the budget.
+    allowed: u64,
+    /// Whether a node was cut off at the horizon in this thread's iteration under way.
     pub cut_off: bool,
-    budget: Budget<'a>,
-    started: Instant,
+    /// The root move this thread searches and the window on its worth, while the other
+    /// threads' bounds may decide it.
+    pub watched: Option<(usize, (i32, i32))>,
+    pub budget: Budget<'a>,
     last_report: Instant,
-    progress: &'a mut dyn FnMut(&Progress<G::Value>),
+    progress: Told<'a, G::Value>,
     /// The root's bounds and the horizon, for the progress reports.
     pub shown: (G::Value, G::Value, u32),
 }
 
-/// Nodes between two looks at the clock and the stop flag.
+/// Nodes between two looks at the clock, the stop flags and the other threads.
 const CHECK_EVERY: u64 = 1 << 10;
 /// The least time between two progress reports.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
@@ -92,23 +97,24 @@ where
     pub fn new(
         game: &'a G,
         tables: &'a Tables<G>,
+        shared: &'a Shared<G::Position, G::Value>,
         budget: Budget<'a>,
-        progress: &'a mut dyn FnMut(&Progress<G::Value>),
+        progress: Told<'a, G::Value>,
     ) -> Searcher<'a, G> {
-        let now = Instant::now();
         Searcher {
             game,
             tables,
-            table: HashMap::new(),
-            table_entries: budget.table_entries,
+            shared,
             path: HashMap::new(),
             frames: Vec::new(),
             nodes: 0,
             probes: 0,
+            told: (0, 0),
+            allowed: if budget.nodes.is_some() { 0 } else { u64::MAX },
             cut_off: false,
+            watched: None,
             budget,
-            started: now,
-            last_report: now,
+            last_report: Instant::now(),
             progress,
             shown: (G::Value::LEAST, G::Value::MOST, 0),
         }
@@ -116,44 +122,62 @@ where
 
     /// Seconds since the search started.
     pub fn seconds(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
+        self.shared.started.elapsed().as_secs_f64()
     }
 
-    /// Counts a node; stops when the budget is spent or the caller asks; reports progress
-    /// now and then.
+    /// Counts a node; stops when the budget is spent, the caller asks, another thread
+    /// finished or decided what this one searches; reports progress now and then.
     fn count(&mut self) -> Result<(), Halt> {
-        if self.budget.nodes.is_some_and(|most| self.nodes >= most) {
-            return Err(Halt::Stopped(Stop::Nodes));
+        if self.nodes == self.allowed {
+            let taken = self.budget.nodes.map_or(0, |most| self.shared.take_nodes(most));
+            if taken == 0 {
+                return Err(Halt::Stopped(Stop::Nodes));
+            }
+            self.allowed += taken;
         }
         self.nodes += 1;
         if !self.nodes.is_multiple_of(CHECK_EVERY) {
             return Ok(());
         }
+        self.tell();
         if self.budget.stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(Halt::Stopped(Stop::Asked));
         }
-        let elapsed = self.started.elapsed();
-        if self.budget.time.is_some_and(|most| elapsed > most) {
+        if self.shared.is_finished() {
+            return Err(Halt::Overtaken);
+        }
+        if self.budget.time.is_some_and(|most| self.shared.started.elapsed() > most) {
             return Err(Halt::Stopped(Stop::Time));
         }
-        if self.last_report.elapsed() >= REPORT_EVERY {
+        if self.watched.is_some_and(|(i, window)| self.shared.decided(i, window, G::Value::scale)) {
+            return Err(Halt::Superseded);
+        }
+        if self.progress.is_some() && self.last_report.elapsed() >= REPORT_EVERY {
             self.report();
         }
         Ok(())
     }
 
-    /// Tells the caller how the search stands.
+    /// Tells the other threads the nodes and probes counted since the last time.
+    pub fn tell(&mut self) {
+        self.shared.tell(self.nodes - self.told.0, self.probes - self.told.1);
+        self.told = (self.nodes, self.probes);
+    }
+
+    /// Tells the caller how the search stands, all threads' counts as far as told.
     pub fn report(&mut self) {
         self.last_report = Instant::now();
         let seconds = self.seconds();
         let (lower, upper, horizon) = self.shown;
-        (self.progress)(&Progress {
-            nodes: self.nodes,
-            nodes_per_second: if seconds > 0.0 { self.nodes as f64 / seconds } else { 0.0 },
+        let nodes = self.shared.nodes();
+        let Some(progress) = self.progress.as_mut() else { return };
+        progress(&Progress {
+            nodes,
+            nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
             lower,
             upper,
             horizon,
-            probes: self.probes,
+            probes: self.shared.probes(),
             seconds,
         });
     }
@@ -182,7 +206,7 @@ where
     /// bounds.
     pub fn stored(&self, position: &G::Position) -> (G::Value, G::Value, Option<u16>) {
         let (least, most) = self.widest(position);
-        match self.table.get(position) {
+        match self.shared.table.get(position) {
             Some(e) => (e.lower.max(least), e.upper.min(most), e.best),
             None => (least, most, None),
         }
@@ -190,18 +214,14 @@ where
 
     /// Keeps bounds that hold on every path, with the move that proved the lower one;
     /// a full table takes no new position.
-    pub fn store(&mut self, position: &G::Position, lower: G::Value, upper: G::Value, best: Option<u16>) {
-        if let Some(entry) = self.table.get_mut(position) {
-            *entry = Entry { lower: lower.max(entry.lower), upper: upper.min(entry.upper), best: best.or(entry.best) };
-        } else if self.table.len() < self.table_entries {
-            self.table.insert(position.clone(), Entry { lower, upper, best });
-        }
+    pub fn store(&self, position: &G::Position, lower: G::Value, upper: G::Value, best: Option<u16>) {
+        self.shared.table.store(position, lower, upper, best);
     }
 
     /// Keeps what bounds that lean on the path prove on every path: an upper bound
     /// below endless play's value, a lower one above it (the module comment of
     /// [`super`] proves `upper ≥ min(V, ENDLESS)` and `lower ≤ max(V, ENDLESS)` for them).
-    fn store_path_free(&mut self, position: &G::Position, found: Found<G::Value>) {
+    fn store_path_free(&self, position: &G::Position, found: Found<G::Value>) {
         let endless = G::Value::ENDLESS;
         if found.upper < endless || found.lower > endless {
             let (least, most) = self.widest(position);
