@@ -280,8 +280,14 @@ async fn searched(
     let slot = Arc::clone(&searches.slots).try_acquire_owned().map_err(|e| searches.refusal(e))?;
     let (library, stop, time) = (Arc::clone(library), Arc::clone(&searches.stop), searches.time);
     let answer = tokio::task::spawn_blocking(move || {
-        let budget =
-            Budget { time: Some(time), stop: Some(&stop), table_entries: SEARCH_TABLE_ENTRIES, ..Budget::default() };
+        // One thread a search: `--searches` bounds the cores the searches take.
+        let budget = Budget {
+            time: Some(time),
+            stop: Some(&stop),
+            table_entries: SEARCH_TABLE_ENTRIES,
+            threads: 1,
+            ..Budget::default()
+        };
         let answer = library.search(entry, &request, budget);
         // Freed when the search ends, whether or not its client still waits.
         drop(slot);

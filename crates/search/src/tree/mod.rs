@@ -117,7 +117,7 @@ pub struct Budget<'a> {
     /// Positions the transposition table holds at most; past that, it takes no new one.
     pub table_entries: usize,
     /// Threads that search at once (0 is taken as 1), sharing the transposition table
-    /// and `nodes`. Kalah's own search ([`crate::kalah`]) runs on one whatever this says.
+    /// and `nodes`. Kalah's own search ([`crate::kalah`]) takes its threads from `Search::with_threads`.
     pub threads: usize,
 }
 
