@@ -281,20 +281,20 @@ async function editingPits(page, query, clicks) {
   console.log(`edit ${query}: ${notation}: ${status}`);
 }
 
-// A start above the tables (Kalah(3,8) beside the tables of Kalah(3,2)) is searched
+// A start above the tables (Kalah(3,20) beside the tables of Kalah(3,2)) is searched
 // within the server's time: its value and its reply in play are marked not proven.
 async function beyond(page) {
-  await page.goto(`${url}?game=kalah&pits=3&seeds=8`);
+  await page.goto(`${url}?game=kalah&pits=3&seeds=20`);
   await page.waitForSelector("#moves button", { timeout: 30000 });
   const api = await shownAnswer(page);
-  assert.equal(api.value.kind, "bounds", `Kalah(3,8) is answered by bounds: ${JSON.stringify(api.value)}`);
+  assert.equal(api.value.kind, "bounds", `Kalah(3,20) is answered by bounds: ${JSON.stringify(api.value)}`);
   assert.match(await page.textContent("#value"), /not proven/);
   assert.match(await page.textContent("#moves"), /preferred, not proven best/);
   await page.click("#mode-play");
   await page.selectOption("#play-side", "north");
   await page.click("#play-new");
   await page.waitForFunction(() => /not proven best/.test(document.querySelector("#play-status").textContent), null, { timeout: 30000 });
-  console.log(`beyond: Kalah(3,8) ${await page.textContent("#value")}; ${await page.textContent("#play-status")}`);
+  console.log(`beyond: Kalah(3,20) ${await page.textContent("#value")}; ${await page.textContent("#play-status")}`);
   await page.click("#mode-analyse");
 }
 
