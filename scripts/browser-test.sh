@@ -3,8 +3,9 @@
 # builds THI` PRIMUS and Kalah(3,2) tables and serves them; reads the start (moves best
 # first, grouped), clicks a move, steps back, reopens a copied link; plays a whole game of
 # PRIMUS and one of Kalah against the page by clicking the board, with hint and take-back;
-# sets up a position in the editor; downloads the PRIMUS game as a record, replays it
-# with `solve thi --record` and loads it back. Needs Chromium (Debian: apt-get install
+# sets up positions in the editor (THI`, Kalah, Awari); downloads the PRIMUS game as a
+# record, replays it with `solve thi --record` and loads it back; checks the sides' names,
+# Njaka's ring, flip, the bounds of a start above the tables, and Aualé's OGN. Needs Chromium (Debian: apt-get install
 # chromium) and Node.js with npm; installs playwright-core (no browser download) under
 # scripts/browser/.
 # Usage: scripts/browser-test.sh [DIR]: with DIR, writes the screenshots DIR/serve.png (a
@@ -34,7 +35,8 @@ cleanup() {
     rm -rf "$tables" "$log" "$errors"
 }
 trap cleanup EXIT
-for build in "thi --board primus" "kalah --pits 3 --seeds 2 --table"; do
+for build in "thi --board primus" "kalah --pits 3 --seeds 2 --table" "awari --pits 3 --seeds 2" \
+    "njaka --holes 4 --counters 2"; do
     # shellcheck disable=SC2086 # the words of each build are its arguments
     if ! "$solve" $build --out "$tables" >/dev/null 2>"$errors"; then
         echo "browser-test: building the tables of \`solve $build\` failed:" >&2
@@ -42,6 +44,13 @@ for build in "thi --board primus" "kalah --pits 3 --seeds 2 --table"; do
         exit 1
     fi
 done
+# Wari on the real board, its tables up to the 7 stones of the end of a match of Aualé's
+# (its OGN is loaded).
+if ! "$solve" awari --rules wari --position "1,0,0,1,1,0,2,0,0,1,1,0 17-24" --out "$tables" >/dev/null 2>"$errors"; then
+    echo "browser-test: building the tables of Wari up to 7 stones failed:" >&2
+    cat "$errors" >&2
+    exit 1
+fi
 "$solve" serve --tables "$tables" --addr 127.0.0.1:0 >"$log" 2>"$errors" &
 server=$!
 for _ in $(seq 50); do

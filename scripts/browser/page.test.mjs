@@ -3,8 +3,11 @@
 // the new position, Back returns, a copied link reopens it; a whole game of PRIMUS and
 // one of Kalah are played against the page (moves by clicking the board), with hint and
 // take-back; the editor sets up a position, names what is wrong with an impossible one
-// and values a legal one; a game is downloaded as a record, replayed by
-// `solve thi --record`, and loaded back.
+// and values a legal one, on THI`, Kalah and Awari; a game is downloaded as a record,
+// replayed by `solve thi --record`, and loaded back. Awari's board names South and North;
+// Njaka's is a ring of owned holes; flip turns boards round; a Kalah start above the
+// tables is answered by bounds and its reply in play marked not proven; a match in
+// Aualé's OGN loads until its grand slam and downloads as OGN.
 // Usage: node page.test.mjs URL SOLVE TABLES [SCREENSHOT_DIR]
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
@@ -14,6 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const [url, solve, tables, shots] = process.argv.slice(2);
+// A match Aualé wrote, whose sixth move is a grand slam (crates/tablebase/tests/ogn/).
+const grandSlam = new URL("../../crates/tablebase/tests/ogn/auale-grand-slam.ogn", import.meta.url).pathname;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -204,6 +209,123 @@ async function editing(page) {
   console.log(`edit: impossible named, then -,b,-/-,wb,-/-,w,- w: ${status}`);
 }
 
+// The answer shown's position and the labels of the board's rows, top first.
+async function rowLabels(page) {
+  return page.$$eval(".board .row-label", (ls) => ls.map((l) => l.textContent));
+}
+
+// Awari names South and North at the start; after a move, whose position says only who
+// moves ("mover"), the player to move is the one after the mover before, drawn at the
+// bottom; a position typed in (which does not say) is taken as South's to move.
+async function sides(page) {
+  await page.goto(`${url}?game=awari&pits=3&seeds=2`);
+  await page.waitForSelector("#moves button");
+  assert.deepEqual(await rowLabels(page), ["North", "South"], "the start names its rows");
+  assert.match(await page.textContent("#value"), /^South \(to move\): /);
+  const south = await page.$$eval(".board .row:last-child .cell", (cs) => cs.map((c) => c.className));
+  assert.ok(south.every((c) => c.includes("south")), `South's pits are South's: ${south}`);
+  const before = await page.inputValue("#position");
+  await page.click("#forward");
+  await page.waitForFunction((pos) => document.querySelector("#position").value !== pos, before);
+  assert.deepEqual(await rowLabels(page), ["South", "North"], "after South's move North moves, at the bottom");
+  assert.match(await page.textContent("#value"), /^North \(to move\): /);
+  const bottom = await page.$$eval(".board .row:last-child .cell", (cs) => cs.map((c) => c.className));
+  assert.ok(bottom.every((c) => c.includes("north")), `the mover's pits are North's: ${bottom}`);
+  // Flip turns the board round: the rows and each row's pits reversed.
+  const cells = () => page.$$eval(".board .cell", (cs) => cs.map((c) => c.textContent).join(" "));
+  const unflipped = await cells();
+  await page.keyboard.press("f");
+  assert.deepEqual(await rowLabels(page), ["North", "South"], "flipped, the mover's row is on top");
+  assert.equal(await cells(), unflipped.split(" ").reverse().join(" "), "flipped, every pit in the other place");
+  await page.click("#flip");
+  assert.equal(await cells(), unflipped, "flipped twice, as before");
+  const typed = await page.inputValue("#position");
+  await page.goto(`${url}?game=awari&pits=3&position=${encodeURIComponent(typed)}`);
+  await page.waitForSelector("#moves button");
+  assert.deepEqual(await rowLabels(page), ["North", "South"], "a position typed in is taken as South's to move");
+  console.log(`sides: Awari's start South/North, after a move North to move, flip, ${typed} typed in: South's`);
+}
+
+// Njaka's board is a ring of holes, each marked with its owner, flipped half a turn.
+async function ring(page) {
+  await page.goto(`${url}?game=njaka&holes=4&counters=2`);
+  await page.waitForSelector("#moves button");
+  assert.equal(await page.getAttribute("#board", "class"), "board ring", "Njaka's layout is a ring");
+  const holes = () => page.$$eval(".ring .cell", (cs) => cs.map((c) => ({ owner: c.classList.contains("south") ? "south" : c.classList.contains("north") ? "north" : "", name: c.querySelector(".hole-name").textContent, top: parseFloat(c.style.top) })));
+  const drawn = await holes();
+  assert.deepEqual(drawn.map((h) => `${h.name}${h.owner[0]}`), ["1s", "2s", "3n", "4n"], "holes 1 to 4 with their owners");
+  assert.ok(drawn[0].top > 50 && drawn[2].top < 50, `South's holes below, North's above: ${JSON.stringify(drawn)}`);
+  await page.click("#flip");
+  const flipped = await holes();
+  assert.ok(flipped[0].top < 50 && flipped[2].top > 50, `flipped, South's above: ${JSON.stringify(flipped)}`);
+  await page.click("#flip");
+  console.log("ring: Njaka's 4 holes round a ring, owners marked, flipped");
+}
+
+// The editor beyond THI`: a pit of Kalah and of Awari emptied by clicks, the position
+// valued, then analysed.
+async function editingPits(page, query, clicks) {
+  await page.goto(`${url}?${query}`);
+  await page.waitForSelector("#moves button");
+  await page.click("#mode-edit");
+  await page.click('#edit-tools button[data-tool="remove"]');
+  for (let i = 0; i < clicks; i++) await page.click(".board .row:last-child .cell >> nth=0");
+  await page.waitForFunction(() => ["yes", "no"].includes(document.querySelector("#edit-status").dataset.ok));
+  const status = await page.textContent("#edit-status");
+  const notation = await page.inputValue("#position");
+  assert.equal(await page.getAttribute("#edit-status", "data-ok"), "yes", `${notation}: ${status}`);
+  assert.match(status, /^Legal\. /);
+  await page.click("#edit-done");
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos && !document.body.dataset.mode.includes("edit"), notation);
+  await page.waitForSelector("#moves button");
+  console.log(`edit ${query}: ${notation}: ${status}`);
+}
+
+// A start above the tables (Kalah(3,20) beside the tables of Kalah(3,2)) is searched
+// within the server's time: its value and its reply in play are marked not proven.
+async function beyond(page) {
+  await page.goto(`${url}?game=kalah&pits=3&seeds=20`);
+  await page.waitForSelector("#moves button", { timeout: 30000 });
+  const api = await shownAnswer(page);
+  assert.equal(api.value.kind, "bounds", `Kalah(3,20) is answered by bounds: ${JSON.stringify(api.value)}`);
+  assert.match(await page.textContent("#value"), /not proven/);
+  assert.match(await page.textContent("#moves"), /preferred, not proven best/);
+  await page.click("#mode-play");
+  await page.selectOption("#play-side", "north");
+  await page.click("#play-new");
+  await page.waitForFunction(() => /not proven best/.test(document.querySelector("#play-status").textContent), null, { timeout: 30000 });
+  console.log(`beyond: Kalah(3,20) ${await page.textContent("#value")}; ${await page.textContent("#play-status")}`);
+  await page.click("#mode-analyse");
+}
+
+// Aualé's OGN: a match of Aualé's loads until its grand slam, which Wari plays
+// otherwise; the moves before it download as OGN, as Aualé writes them, and load back.
+async function ognRecords(page, ogn) {
+  await page.goto(`${url}?game=awari&pits=3&seeds=2`);
+  await page.waitForSelector("#moves button");
+  await page.setInputFiles("#load-record", ogn);
+  await page.waitForFunction(() => !document.querySelector("#error").hidden);
+  const error = await page.textContent("#error");
+  assert.match(error, /move 6, 6, captures 2 here; the record says 0 \(Aualé's Oware Abapa/, error);
+  assert.equal(await page.$$eval("#played span", (s) => s.length), 5, "the five moves before it are played");
+  assert.match(await page.textContent("#value"), /^South \(to move\)/, "North moved first, as the FEN says");
+  const end = await page.inputValue("#position");
+  await page.selectOption("#record-format", "ogn");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-game")]);
+  const file = join(downloads, "game.ogn");
+  await download.saveAs(file);
+  const written = readFileSync(file, "utf8");
+  const aualé = readFileSync(ogn, "utf8");
+  const fen = /\[FEN "[^"]*"\]/.exec(aualé)[0];
+  assert.ok(written.startsWith('[Variant "Wari"]\n') && written.includes(`\n${fen}\n`), written);
+  assert.ok(written.endsWith("\n\n1. d E 2. e+3 D 3. f\n"), `the moves as Aualé writes them:\n${written}`);
+  await page.goto(url);
+  await page.waitForSelector("#moves button");
+  await page.setInputFiles("#load-record", file);
+  await page.waitForFunction((pos) => document.querySelector("#position").value === pos, end);
+  console.log(`OGN: Aualé's match stopped at its grand slam; its first 5 moves written as OGN and loaded back`);
+}
+
 try {
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   watch(phone);
@@ -217,6 +339,12 @@ try {
   watch(desktop);
   await playing(desktop);
   await editing(desktop);
+  await sides(desktop);
+  await ring(desktop);
+  await editingPits(desktop, "game=kalah&pits=3&seeds=2", 1);
+  await editingPits(desktop, "game=awari&pits=3&seeds=2", 2);
+  await beyond(desktop);
+  await ognRecords(desktop, grandSlam);
   if (shots) console.log(`screenshots: ${join(shots, "serve.png")}, page-play.png, page-edit.png`);
 } finally {
   await browser.close();

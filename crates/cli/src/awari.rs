@@ -151,11 +151,11 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
     answer::print(&answered, args.json, notes)
 }
 
-/// `--record FILE`: an Awari, Trysse or Wari record replayed, each position answered as
-/// `--position` answers it (Awari's from the tables built, Trysse's and Wari's building
-/// theirs).
+/// `--record FILE`: an Awari, Trysse or Wari record (or an OGN match) replayed, each
+/// position answered as `--position` answers it (Awari's from the tables built, Trysse's
+/// and Wari's building theirs).
 fn replay(file: &std::path::Path, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
-    let record = crate::record::read(file)?;
+    let kept = crate::record::read(file)?;
     let asking = |build| Asking {
         out: &args.tables.out,
         build,
@@ -165,9 +165,9 @@ fn replay(file: &std::path::Path, args: &AwariArgs, flags: BuildFlags) -> Result
         max_line: args.line.max_line,
         search: args.search,
     };
-    match record.game()? {
-        "oware" => crate::record::replay::<games::oware::Oware>(&record, &asking(true), flags),
-        _ => crate::record::replay::<Awari>(&record, &asking(false), flags),
+    match kept.record.game()? {
+        "oware" => crate::record::replay::<games::oware::Oware>(&kept, &asking(true), flags),
+        _ => crate::record::replay::<Awari>(&kept, &asking(false), flags),
     }
 }
 

@@ -425,12 +425,12 @@ fn solver(args: &KalahArgs, flags: BuildFlags, position: &Position, rules: Rules
 /// `--record`: the record replayed over one solver for its start, each position searched
 /// within its own `--time` and `--nodes`.
 fn replay(args: &KalahArgs, flags: BuildFlags, file: &std::path::Path) -> Result<()> {
-    let record = crate::record::read(file)?;
-    let requests = crate::record::Requests::of::<Kalah>(&record)?;
-    let asked = requests.asked::<Kalah>(crate::record::start(&record)?)?;
+    let kept = crate::record::read(file)?;
+    let requests = crate::record::Requests::of::<Kalah>(&kept.record)?;
+    let asked = requests.asked::<Kalah>(crate::record::start(&kept.record)?)?;
     let rules = *asked.game.rules();
     let (solver, searched) = solver(args, flags, &asked.position, rules)?;
-    crate::record::replay_with(&record, &Kalah::title(&asked), |text| {
+    crate::record::replay_with(&kept, &Kalah::title(&asked), |text| {
         let asked = requests.asked::<Kalah>(text)?;
         let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, Instant::now())));
         let solved = kalah_front::solve(&solver, search.as_ref(), &asked.position, true, args.line.max_line, &|_| {})?;

@@ -33,9 +33,10 @@ pub struct LineLength {
 /// ([`crate::answer`]).
 #[derive(Args)]
 pub struct RecordFile {
-    /// Replay the game kept in FILE (the text record the web page downloads; format in
-    /// docs/records.md), printing every move with its value and marking each that changed
-    /// the value of the position it was played at. The board and rules are the record's.
+    /// Replay the game kept in FILE (the text record the web page downloads, or an Oware
+    /// match in Aualé's OGN, told by its first tag `Variant`; formats in docs/records.md),
+    /// printing every move with its value and marking each that changed the value of the
+    /// position it was played at. The board and rules are the record's.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "json"])]
     pub record: Option<PathBuf>,
 }

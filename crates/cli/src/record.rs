@@ -1,29 +1,53 @@
 //! `--record FILE`: a game kept as text (`docs/records.md`, read by
-//! [`tablebase::record`]) replayed from its first position, each position answered as
-//! `--position` answers it, every move printed with its value and marked where it
-//! changed the position's value (a win to a draw, a draw to a loss, a worse score).
+//! [`tablebase::record`], or an Oware match in Aualé's OGN, read by [`tablebase::ogn`])
+//! replayed from its first position, each position answered as `--position` answers it,
+//! every move printed with its value and marked where it changed the position's value (a
+//! win to a draw, a draw to a loss, a worse score).
 
 use crate::answer::{self, Asking, Subcommand};
 use crate::options::BuildFlags;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use tablebase::front::{Asked, FrontEnd};
+use tablebase::ogn::Ogn;
 use tablebase::query::Request;
 use tablebase::record::Record;
 use tablebase::report::{MoveReport, Outcome, PositionReport, ValueReport};
 
-/// The record in `file`.
-pub fn read(file: &Path) -> Result<Record> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read the record {}", file.display()))?;
-    Record::read(&text).with_context(|| format!("{} is not a record (docs/records.md)", file.display()))
+/// A record as a file keeps it: the record, and what an OGN match states beside its moves
+/// (the player to move first, what each move captured), for the replay to hold it to.
+pub struct Kept {
+    /// The record.
+    pub record: Record,
+    /// The player to move at the first position, where the file says (`South`, `North`).
+    pub first: Option<String>,
+    /// Stones each move captured, where the file says.
+    pub captures: Option<Vec<u32>>,
 }
 
-/// Replays `record`, a record of the game `F`, each position answered from the tables as
+/// The record in `file`: one of ours, or an OGN match (its first tag `Variant`) as one.
+pub fn read(file: &Path) -> Result<Kept> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read the record {}", file.display()))?;
+    if Ogn::is_ogn(&text) {
+        let not_ogn = || format!("{} is not an OGN match (Aualé's Oware notation, docs/records.md)", file.display());
+        let ogn = Ogn::read(&text).with_context(not_ogn)?;
+        return Ok(Kept {
+            record: ogn.record().with_context(not_ogn)?,
+            first: Some(ogn.start()?.to_move.to_string()),
+            captures: Some(ogn.moves.iter().map(|m| m.captures).collect()),
+        });
+    }
+    let record =
+        Record::read(&text).with_context(|| format!("{} is not a record (docs/records.md)", file.display()))?;
+    Ok(Kept { record, first: None, captures: None })
+}
+
+/// Replays `kept`, a record of the game `F`, each position answered from the tables as
 /// `asking` asks (built or named, or searched above them).
-pub fn replay<F: Subcommand>(record: &Record, asking: &Asking, flags: BuildFlags) -> Result<()> {
-    let requests = Requests::of::<F>(record)?;
-    let title = F::title(&requests.asked::<F>(start(record)?)?);
-    replay_with(record, &title, |position| Ok(answer::answer::<F>(&requests.at(position)?, asking, flags)?.report))
+pub fn replay<F: Subcommand>(kept: &Kept, asking: &Asking, flags: BuildFlags) -> Result<()> {
+    let requests = Requests::of::<F>(&kept.record)?;
+    let title = F::title(&requests.asked::<F>(start(&kept.record)?)?);
+    replay_with(kept, &title, |position| Ok(answer::answer::<F>(&requests.at(position)?, asking, flags)?.report))
 }
 
 /// The requests a record of the game `F` makes: its board and rules, at any position.
@@ -51,13 +75,14 @@ impl Requests {
     }
 }
 
-/// Replays `record` with `answer`, which reports a position given in notation: the hook
+/// Replays `kept` with `answer`, which reports a position given in notation: the hook
 /// for a game that answers a position outside the shared flow (Kalah's search).
-pub fn replay_with(record: &Record, title: &str, mut answer: impl FnMut(&str) -> Result<PositionReport>) -> Result<()> {
+pub fn replay_with(kept: &Kept, title: &str, mut answer: impl FnMut(&str) -> Result<PositionReport>) -> Result<()> {
+    let record = &kept.record;
     let mut report = answer(start(record)?)?;
     outln!("{title}")?;
     outln!("record of {}, from {}", counted_moves(record.moves.len()), report.position)?;
-    let mut side = mover(&report, None);
+    let mut side = kept.first.clone().unwrap_or_else(|| mover(&report, None));
     outln!("{side} to move: {}", report.value)?;
     for (i, name) in record.moves.iter().enumerate() {
         let Some(played) = report.moves.iter().flatten().find(|m| m.name == *name) else {
@@ -69,12 +94,31 @@ pub fn replay_with(record: &Record, title: &str, mut answer: impl FnMut(&str) ->
                 if legal.is_empty() { "none, the game is over".to_owned() } else { legal.join(" ") }
             );
         };
+        if let Some(stated) = kept.captures.as_ref().map(|c| c[i]) {
+            check_captures(i + 1, &side, played, stated)?;
+        }
         outln!("{:>4}. {side:<6} {name:<8} {}{}", i + 1, played.value, verdict(played, &report))?;
         report = answer(&played.position)?;
         side = mover(&report, Some(&side));
     }
     let end = if report.over { "game over" } else { "to move" };
     outln!("end: {} ({side} {end}): {}", report.position, report.value)?;
+    Ok(())
+}
+
+/// Whether move `number`, `played` by `side`, captured what the record states. Aualé's
+/// Abapa, read as Wari, parts from it at a grand slam (a capture of every stone the
+/// opponent has): Abapa's captures nothing, Wari's takes them all.
+fn check_captures(number: usize, side: &str, played: &MoveReport, stated: u32) -> Result<()> {
+    let here = played.captures.unwrap_or(0);
+    if here != stated {
+        bail!(
+            "move {number} of the record, {side}'s pit {}, captures {here} stones under these rules; the record \
+             says {stated} (Aualé's Oware Abapa, read as Wari, lets a grand slam, a capture of every stone the \
+             opponent has, take nothing; Wari takes them)",
+            played.name
+        );
+    }
     Ok(())
 }
 

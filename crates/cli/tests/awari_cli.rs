@@ -206,3 +206,50 @@ fn a_position_beyond_the_tables_built_names_what_it_needs() {
     let answered = json(&solve(dir.path(), &["awari", "--pits", "3", "--position", "1,1,1,1,1,0", "--json"]));
     assert_eq!(answered["tables"]["tiers_built"], 0);
 }
+
+/// A match Aualé wrote (`crates/tablebase/tests/ogn/`).
+fn aualé(name: &str) -> String {
+    format!("{}/../tablebase/tests/ogn/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `--record` reads Aualé's OGN (its first tag `Variant`) as Wari: the match from its FEN
+/// (North to move) replayed move by move, above the tables by a short search.
+#[test]
+fn an_ogn_match_of_aualé_is_replayed_as_wari() {
+    let dir = tempfile::tempdir().unwrap();
+    let budget = ["--time", "0.3", "--nodes", "200"];
+    let out = solve(dir.path(), &[&["awari", "--record", &aualé("auale-fen.ogn")][..], &budget].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        text.starts_with("wari 6x4: 6 pits a row, 4 stones in each (48 stones), first to capture 25 wins\n"),
+        "{text}"
+    );
+    assert!(text.contains("record of 12 moves, from 0,7,7,0,2,0,7,3,1,9,0,9 0-3\nNorth to move: "), "{text}");
+    assert!(text.contains("\n   1. North  3 ") && text.contains("\n  12. South  2 "), "{text}");
+}
+
+/// Aualé's Abapa lets a grand slam capture nothing; Wari takes the stones: the replay
+/// stops at the move whose captures are not the record's. A malformed match is refused
+/// with its line.
+#[test]
+fn an_ogn_match_that_parts_from_wari_or_breaks_the_notation_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let budget = ["--time", "0.3", "--nodes", "200"];
+    let out = solve(dir.path(), &[&["awari", "--record", &aualé("auale-grand-slam.ogn")][..], &budget].concat());
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(
+        error.contains("move 6 of the record, South's pit 6, captures 2 stones under these rules; the record says 0"),
+        "{error}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\n   5. North  6 "), "the moves before it are replayed: {text}");
+
+    let bad = dir.path().join("bad.ogn");
+    std::fs::write(&bad, "[Variant \"Oware Abapa\"]\n\n1. A b\n2. C+x d\n").unwrap();
+    let out = solve(dir.path(), &["awari", "--record", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let error = stderr(&out);
+    assert!(error.contains("is not an OGN match") && error.contains("line 4: `C+x` is not an OGN move"), "{error}");
+}

@@ -165,7 +165,7 @@ async function ask(req) {
 // Shows `req`: as the position after `move` on the trail, or, without one, as a first
 // position (a start, a position typed or set up, a record's). Resolves to whether it was
 // shown.
-async function load(req, move) {
+async function load(req, move, firstSide) {
   const token = ++state.token;
   const { ok, body } = await ask(req);
   if (token !== state.token) return false;
@@ -177,7 +177,7 @@ async function load(req, move) {
   if (move) {
     state.trail.push({ request: req, answer: body, move, side: sideAfter(body, sideToMove()) });
   } else {
-    state.trail = [{ request: req, answer: body, move: null, side: sideAfter(body, null) }];
+    state.trail = [{ request: req, answer: body, move: null, side: firstSide || sideAfter(body, null) }];
   }
   settle();
   return true;
@@ -366,6 +366,9 @@ function render() {
   $("forward").disabled = nextOnLine() === null || computerToMove();
   $("save-line").disabled = a.line.length === 0;
   $("save-game").disabled = state.trail.length < 2;
+  const ogn = $("record-format").querySelector('option[value="ogn"]');
+  ogn.disabled = !["awari", "oware"].includes(state.current.game);
+  if (ogn.disabled) $("record-format").value = "record";
   $("copied").hidden = true;
   renderPlayBar();
 }
@@ -766,25 +769,183 @@ function download(name, text) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+// A file read as one of our records or, its first tag `Variant`, as an OGN match: the
+// request of its first position, who moves there where it says, and its moves
+// ({ name, captured where it says }).
+function readKept(text) {
+  if (isOgn(text)) return readOgn(text);
+  const record = readRecord(text);
+  return { request: recordRequest(record), side: null, moves: record.moves.map((name) => ({ name })) };
+}
+
 async function loadRecord(file) {
-  let record;
-  let req;
+  let kept;
   try {
-    record = readRecord(await file.text());
-    req = recordRequest(record);
+    kept = readKept(await file.text());
   } catch (e) {
     showError({ error: `${file.name}: ${e.message}` });
     return;
   }
-  if (!(await load(req, null))) return;
-  for (const [i, name] of record.moves.entries()) {
+  if (!(await load(kept.request, null, kept.side))) return;
+  for (const [i, { name, captured }] of kept.moves.entries()) {
     const m = (state.answer.moves || []).find((x) => x.move === name);
     if (!m) {
       showError({ error: `${file.name}: move ${i + 1}, ${name}, is not a legal move at ${state.answer.position}` });
       return;
     }
+    if (captured !== undefined && (m.captures || 0) !== captured) {
+      const why = "Aualé's Oware Abapa, read as Wari, lets a grand slam (a capture of every stone the opponent has) take nothing; Wari takes them";
+      showError({ error: `${file.name}: move ${i + 1}, ${name}, captures ${m.captures || 0} here; the record says ${captured} (${why})` });
+      return;
+    }
     if (!(await load(atPosition(m.position), m.move))) return;
   }
+}
+
+// The record of `moves` (names) from the trail entry `first`, each leading to the
+// position of `positions` (first's own first), in the format chosen: ours, or OGN.
+function saveRecord(first, moves, positions, kind) {
+  const game = first.request.game;
+  if ($("record-format").value !== "ogn") {
+    download(`${game}-${kind === "best line" ? "line" : "game"}.txt`, writeRecord(first, moves, kind));
+    return;
+  }
+  const captured = moves.map((name, i) => ({ name, captured: capturedBetween(positions[i], positions[i + 1]) }));
+  try {
+    download(`${game}-${kind === "best line" ? "line" : "game"}.ogn`, writeOgn(first, first.side, captured));
+  } catch (e) {
+    showError({ error: `OGN cannot hold this record: ${e.message}` });
+  }
+}
+
+// ---------------------------------------------------------------- OGN
+
+// Aualé's Oware Game Notation (docs/records.md#oware-in-aualés-ogn; tablebase::ogn in
+// Rust): tags as ours, `Variant` first; `FEN` the twelve houses from South's `A`, the
+// stores South's then North's, and `S` or `N`; moves `A`–`F` South's, `a`–`f` North's,
+// `+N` where they captured.
+const OGN_ROSTER = [["Variant", null], ["Event", "?"], ["Site", "?"], ["Date", "?"], ["Round", "?"], ["South", "?"], ["North", "?"], ["Result", "*"]];
+const OGN_START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+
+function isOgn(text) {
+  return /^\s*\[\s*Variant[\s"]/.test(text);
+}
+
+// The counts of an Awari or Oware position: its twelve houses, the mover's row first, and
+// for Oware the captures, the mover's first.
+function owarePosition(text) {
+  const [cells, captured] = text.trim().split(/\s+(?=\d+-\d+$)/);
+  const houses = cells.split(/[\s,]+/).map(Number);
+  const [mine, theirs] = captured ? captured.split("-").map(Number) : [null, null];
+  return { houses, mine, theirs };
+}
+
+// What the move from `before` to `after` captured.
+function capturedBetween(before, after) {
+  const [b, a] = [owarePosition(before), owarePosition(after)];
+  if (b.mine !== null) return a.theirs - b.mine;
+  return b.houses.reduce((x, y) => x + y, 0) - a.houses.reduce((x, y) => x + y, 0);
+}
+
+// An OGN match of `moves` (names and what each captured) from `first`, South or North to
+// move there; an error names what OGN cannot hold.
+function writeOgn(first, side, moves) {
+  const a = first.answer;
+  const rules = a.board_and_rules || {};
+  const variant = first.request.game === "awari" ? "Awari" : { wari: "Wari", trysse: "Trysse" }[rules.rules];
+  if (!variant) throw new Error("OGN keeps Oware games (Awari, Wari, Trysse)");
+  const p = owarePosition(a.position);
+  const stones = p.houses.reduce((x, y) => x + y, 0) + (p.mine || 0) + (p.theirs || 0);
+  if (p.mine === null && stones !== 48) throw new Error("an Awari position keeps no captures, which OGN's FEN gives: only one of all 48 stones");
+  if (p.houses.length !== 12 || stones !== 48) throw new Error("OGN's board has 6 houses a row and 48 stones");
+  const usual = variant === "Trysse" ? 21 : 25;
+  if (rules.target !== undefined && Number(rules.target) !== usual) throw new Error(`${variant} in OGN plays to ${usual}, not ${rules.target}`);
+  const south = side === "south";
+  const houses = south ? p.houses : [...p.houses.slice(6), ...p.houses.slice(0, 6)];
+  const [mine, theirs] = [p.mine || 0, p.theirs || 0];
+  const fen = [...houses, south ? mine : theirs, south ? theirs : mine, south ? "S" : "N"].join("-");
+  const tag = (name, value) => `[${name} "${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`;
+  const tags = OGN_ROSTER.map(([name, unknown]) => tag(name, unknown === null ? variant : unknown));
+  if (fen !== OGN_START) tags.push(tag("FEN", fen));
+  const tokens = [];
+  let mover = side;
+  moves.forEach((m, i) => {
+    if (i % 2 === 0) tokens.push(`${i / 2 + 1}.`);
+    const letter = String.fromCharCode((mover === "south" ? 64 : 96) + Number(m.name));
+    tokens.push(m.captured > 0 ? `${letter}+${m.captured}` : letter);
+    mover = other(mover);
+  });
+  const lines = [];
+  let line = "";
+  for (const t of tokens) {
+    if (line && line.length + 1 + t.length >= 80) {
+      lines.push(line);
+      line = "";
+    }
+    line = line ? `${line} ${t}` : t;
+  }
+  return `${tags.join("\n")}\n${tokens.length ? `\n${line ? [...lines, line].join("\n") : ""}\n` : ""}`;
+}
+
+// An OGN match read: the request of its first position, the player to move there, and
+// its moves ({ name, captured }); an error names the line where the notation breaks.
+function readOgn(text) {
+  const tags = {};
+  let at = 0;
+  const lineAt = (i) => text.slice(0, i).split("\n").length;
+  const fail = (i, why) => {
+    throw new Error(`line ${lineAt(i)}: ${why}`);
+  };
+  const tagPattern = /\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/y;
+  for (;;) {
+    tagPattern.lastIndex = at;
+    const m = tagPattern.exec(text);
+    if (!m) break;
+    tags[m[1]] = m[2].replace(/\\(.)/g, "$1");
+    at = tagPattern.lastIndex;
+  }
+  const variant = (tags.Variant || "").toLowerCase();
+  const kind = { "oware abapa": ["oware", "wari"], wari: ["oware", "wari"], trysse: ["oware", "trysse"], awari: ["awari", null] }[variant];
+  if (!kind) throw new Error(`the Variant "${tags.Variant}" is none read here ("Oware Abapa", "Wari", "Trysse", "Awari")`);
+  const fen = (tags.FEN || OGN_START).split("-");
+  if (fen.length !== 15 || !fen.slice(0, 14).every((n) => /^\d{1,2}$/.test(n)) || !["S", "N"].includes(fen[14])) {
+    throw new Error(`the FEN tag "${tags.FEN}" is not twelve houses, South's store, North's store and S or N, joined by -`);
+  }
+  const side = fen[14] === "S" ? "south" : "north";
+  const counts = fen.slice(0, 14).map(Number);
+  const houses = side === "south" ? counts.slice(0, 12) : [...counts.slice(6, 12), ...counts.slice(0, 6)];
+  const [mine, theirs] = side === "south" ? [counts[12], counts[13]] : [counts[13], counts[12]];
+  const params = kind[0] === "awari" ? { pits: "6", position: houses.join(",") } : { pits: "6", seeds: "4", rules: kind[1], position: `${houses.join(",")} ${mine}-${theirs}` };
+  return { request: { game: kind[0], params }, side, moves: readOgnMoves(text, at, side, fail) };
+}
+
+function readOgnMoves(text, from, side, fail) {
+  const moves = [];
+  let result = null;
+  let mover = side;
+  const token = /\s*(?:(\{[^}]*\}?)|(\([^)]*\)?)|([^\s{(]+))/y;
+  token.lastIndex = from;
+  for (let m; (m = token.exec(text)) && m[0].trim(); ) {
+    const at = m.index + m[0].length - m[0].trimStart().length;
+    if (m[1] && !m[1].endsWith("}")) fail(at, "a comment `{` that does not end");
+    if (m[2] && !m[2].endsWith(")")) fail(at, "a variation `(` that does not end");
+    if (!m[3]) continue;
+    const word = m[3].replace(/^\d+\.+/, "");
+    if (result !== null) fail(at, `\`${m[3]}\` after the result \`${result}\`: the result comes last`);
+    if (word === "") continue;
+    if (word.startsWith("[")) fail(at, "a tag after the moves: the tags come first");
+    if (word === "*" || /^\d{1,2}-\d{1,2}$/.test(word)) {
+      result = word;
+      continue;
+    }
+    const move = /^([A-Fa-f])(?:\+(\d+))?$/.exec(word);
+    if (!move) fail(at, `\`${word}\` is not an OGN move: a house A–F (South's) or a–f (North's), +N after it where it captured N`);
+    const owner = move[1] <= "F" ? "south" : "north";
+    if (owner !== mover) fail(at, `move ${moves.length + 1} \`${word}\` is ${capital(owner)}'s, but ${capital(mover)} is to move`);
+    moves.push({ name: String(move[1].toUpperCase().charCodeAt(0) - 64), captured: Number(move[2] || 0) });
+    mover = other(mover);
+  }
+  return moves;
 }
 
 // ---------------------------------------------------------------- start
@@ -861,10 +1022,11 @@ function wire() {
   });
   $("save-line").addEventListener("click", () => {
     const here = state.trail[state.trail.length - 1];
-    download(`${state.current.game}-line.txt`, writeRecord(here, state.answer.line, "best line"));
+    saveRecord(here, state.answer.line, state.answer.line_positions || [], "best line");
   });
   $("save-game").addEventListener("click", () => {
-    download(`${state.current.game}-game.txt`, writeRecord(state.trail[0], state.trail.slice(1).map((t) => t.move), "game played"));
+    const trail = state.trail;
+    saveRecord(trail[0], trail.slice(1).map((t) => t.move), trail.map((t) => t.answer.position), "game played");
   });
   $("load-record").addEventListener("change", (e) => {
     const file = e.target.files[0];

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod front;
 pub mod layout;
 pub mod library;
+pub mod ogn;
 pub mod query;
 pub mod record;
 pub mod registry;

@@ -102,14 +102,15 @@ impl Record {
     }
 }
 
-/// Where a reading stands in the text.
-struct Reader<'a> {
-    text: &'a str,
-    at: usize,
+/// Where a reading stands in the text. Aualé's OGN ([`crate::ogn`]) writes its tags
+/// alike and reads them with this.
+pub(crate) struct Reader<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) at: usize,
 }
 
 impl Reader<'_> {
-    fn rest(&self) -> &str {
+    pub(crate) fn rest(&self) -> &str {
         &self.text[self.at..]
     }
 
@@ -117,26 +118,31 @@ impl Reader<'_> {
         self.rest().chars().next()
     }
 
-    fn bump(&mut self) -> Option<char> {
+    pub(crate) fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.at += c.len_utf8();
         Some(c)
     }
 
     /// Skips white space; the character after it.
-    fn skip_space(&mut self) -> Option<char> {
+    pub(crate) fn skip_space(&mut self) -> Option<char> {
         while self.peek().is_some_and(char::is_whitespace) {
             self.bump();
         }
         self.peek()
     }
 
-    fn error(&self, why: impl Into<String>) -> RecordError {
-        RecordError::Syntax { line: self.text[..self.at].matches('\n').count() + 1, why: why.into() }
+    /// The line, from 1, where the reading stands.
+    pub(crate) fn line(&self) -> usize {
+        self.text[..self.at].matches('\n').count() + 1
+    }
+
+    pub(crate) fn error(&self, why: impl Into<String>) -> RecordError {
+        RecordError::Syntax { line: self.line(), why: why.into() }
     }
 
     /// `[Name "value"]`, the `\` escapes of `"` and `\` read.
-    fn tag(&mut self) -> Result<(String, String), RecordError> {
+    pub(crate) fn tag(&mut self) -> Result<(String, String), RecordError> {
         self.bump();
         let name: String = self.rest().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         if name.is_empty() {
