@@ -419,7 +419,47 @@ fn solver(args: &KalahArgs, flags: BuildFlags, position: &Position, rules: Rules
         Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
     crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
     announce(&plan, total);
-    Ok((build(plan, flags)?, searched))
+    let automatic =
+        !(args.table || args.search.no_search || over) && matches!(args.endgame_seeds, None | Some(EndgameSeeds::Auto));
+    let solver = if automatic {
+        build_within(plan, std::time::Duration::from_secs_f64(BUILD_SHARE * args.search.time), flags)?
+    } else {
+        build(plan, flags)?
+    };
+    Ok((solver, searched))
+}
+
+/// Builds the tables of `plan` a tier at a time while the next, at the rate measured so
+/// far, ends within `allowed`: the build's estimate assumes idle cores (Kalah(6,6)'s
+/// 24-seed tables, estimated at 35 s, took 427 s on busy ones, leaving the search a third
+/// of its ten minutes).
+fn build_within(plan: Plan, allowed: std::time::Duration, flags: BuildFlags) -> Result<Solver> {
+    let started = Instant::now();
+    let target = plan.endgame_seeds();
+    // Tables already whole on disk cost nothing.
+    let on_disk = |j: u32| plan.with_endgame_seeds(j).is_ok_and(|p| p.positions_to_build() == 0);
+    let mut seeds = (0..=target).rev().find(|&j| on_disk(j)).unwrap_or(0);
+    let mut solver = build(plan.with_endgame_seeds(seeds)?, flags)?;
+    let (mut built, mut tiers) = (0u64, solver.report.tiers_built);
+    while seeds < target {
+        let next = plan.with_endgame_seeds(seeds + 1)?;
+        let todo = next.positions_to_build();
+        let elapsed = started.elapsed().as_secs_f64();
+        if built > 0 && elapsed + todo as f64 * elapsed / built as f64 > allowed.as_secs_f64() {
+            errln!(
+                "endgame tables stopped at {}: the next tier, at the rate measured, would pass a quarter of --time",
+                counted(seeds, "seed", "seeds")
+            );
+            break;
+        }
+        solver = build(next, flags)?;
+        (built, seeds, tiers) = (built + todo, seeds + 1, tiers + solver.report.tiers_built);
+    }
+    // One report for the tiers of every step.
+    let all = solver.report.tiers_built + solver.report.tiers_reused;
+    (solver.report.tiers_built, solver.report.tiers_reused) = (tiers, all - tiers);
+    solver.build_seconds = started.elapsed().as_secs_f64();
+    Ok(solver)
 }
 
 /// `--record`: the record replayed over one solver for its start, each position searched

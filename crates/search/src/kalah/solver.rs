@@ -216,6 +216,11 @@ impl Plan {
         Ok(Plan { game, dir: dir.to_owned(), endgame_seeds, seeds, tt_bits })
     }
 
+    /// The same plan with tables up to `endgame_seeds` seeds.
+    pub fn with_endgame_seeds(&self, endgame_seeds: u32) -> Result<Plan, SolverError> {
+        Plan::new(self.game.pits(), *self.game.rules(), endgame_seeds, self.seeds, &self.dir, self.tt_bits)
+    }
+
     /// Checks that the largest tier's build and the transposition table each fit in the
     /// memory available now.
     pub fn check_memory(&self) -> Result<(), SolverError> {
