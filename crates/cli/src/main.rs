@@ -56,8 +56,8 @@ use std::process::ExitCode;
                   Start with:  solve thi --board trias"
 )]
 struct Cli {
-    /// Worker threads, at most four a core (default: one per core): more only slow a
-    /// build, every idle thread searching all the others' queues for work.
+    /// Worker threads of builds and searches, at most four a core (default: one per core):
+    /// more only slow a build, every idle thread searching all the others' queues for work.
     #[arg(long, global = true, value_parser = thread_count)]
     threads: Option<usize>,
     #[command(flatten)]
