@@ -33,7 +33,7 @@ pub fn read(file: &Path) -> Result<Kept> {
         let ogn = Ogn::read(&text).with_context(not_ogn)?;
         return Ok(Kept {
             record: ogn.record().with_context(not_ogn)?,
-            first: Some(ogn.start()?.to_move.to_string()),
+            first: Some(ogn.start()?.to_move.name().to_owned()),
             captures: Some(ogn.moves.iter().map(|m| m.captures).collect()),
         });
     }

@@ -14,6 +14,8 @@
 //! ended. Aualé skips a variation in parentheses; so does this reader.
 
 use crate::record::{Reader, Record, RecordError};
+/// A player: South owns houses `A`–`F` and moves first at the start, North `a`–`f`.
+pub use games::side::Side;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -24,34 +26,6 @@ pub const HOUSES: usize = 6;
 pub const STONES: u32 = 48;
 /// The rules Aualé plays and names in `Variant`.
 pub const ABAPA: &str = "Oware Abapa";
-
-/// A player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The bottom row, houses `A`–`F`; first to move at the start.
-    South,
-    /// The top row, houses `a`–`f`.
-    North,
-}
-
-impl Side {
-    /// The other player.
-    pub fn other(self) -> Side {
-        match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::South => "South",
-            Side::North => "North",
-        })
-    }
-}
 
 /// Why a text is no OGN match, or a record cannot be written as one.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -415,7 +389,12 @@ fn read_moves(reader: &mut Reader, mut to_move: Side) -> Result<Vec<OgnMove>, Og
                 return Err(syntax(reader, why));
             };
             if played.side != to_move {
-                let why = format!("move {} `{token}` is {}'s, but {to_move} is to move", moves.len() + 1, played.side);
+                let why = format!(
+                    "move {} `{token}` is {}'s, but {} is to move",
+                    moves.len() + 1,
+                    played.side.name(),
+                    to_move.name()
+                );
                 return Err(syntax(reader, why));
             }
             moves.push(played);
