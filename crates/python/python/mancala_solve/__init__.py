@@ -83,17 +83,11 @@ class Tables(_native.Tables):
         position in the notation of the tables' positions (Kalah's: the board without its
         stores, mover's row first, valued by the margin still to be gained), the value as a
         report gives it (``{"kind": "score", "outcome": "win", "score": 3}``)."""
-        tier = str(tier)
-        first = 0
-        while True:
-            kind, outcomes, amounts, positions = self.chunk(game, tier, first, CHUNK, True, **params)
-            if kind is None:
-                return
-            outcomes = array.array("b", outcomes)
-            amounts = array.array("i", amounts)
-            for position, outcome, amount in zip(positions, outcomes, amounts):
-                yield position, _value(kind, outcome, amount)
-            first += len(positions)
+        for read in self.tier_arrays(game, tier, CHUNK, True, **params):
+            kind = read["kind"]
+            amounts = read["score" if kind == "score" else "plies"]
+            for position, outcome, amount in zip(read["positions"], read["outcome"], amounts):
+                yield position, _value(kind, int(outcome), int(amount))
 
     def tier_arrays(self, game, tier, chunk=CHUNK, positions=False, **params):
         """Yields a tier a chunk of ``chunk`` ranks at a time, as a dict: ``first`` (the
