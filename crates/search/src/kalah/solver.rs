@@ -407,21 +407,19 @@ impl Solver {
         Ok(Margin { lower: stores + i32::from(rest.lower), upper: stores + i32::from(rest.upper) })
     }
 
-    /// The margin at `p` and every turn's, the turns solved in parallel; `solved` hears of
-    /// each turn as it is solved exactly. The margin is then searched on its own (nearly
-    /// free: the turns' exact values are in the transposition table) and must agree with
-    /// the best turn's; a difference is an error, not an answer. (Searching it first,
-    /// beside the turns, was measured slower; the margin alone is the fast way to the
-    /// value.) Where the search's budget ends first, the bounds proven: the margin's are
-    /// those of its own search and of its turns.
-    pub fn margin_and_turns(
+    /// Every turn's margin at `p`, the turns solved in parallel (`solved` hears of each
+    /// turn as it is solved exactly), and the margin at `p` they prove together with
+    /// `own`, the bounds its own search proved ([`Solver::margin_bounds`], searched first:
+    /// within a budget the margin matters most, and its transposition entries then speed
+    /// the turns'). The two must agree; a difference is an error, not an answer.
+    pub fn turns_and_margin(
         &self,
         search: Option<&Search>,
         p: &Position,
+        own: Margin,
         solved: &(dyn Fn(&Turn) + Sync),
     ) -> Result<(Margin, Vec<Turn>), SolverError> {
         let turns = self.turns(search, p, solved)?;
-        let own = self.margin_bounds(search, p)?;
         let Some(by_turns) = best_of(&turns) else { return Ok((own, turns)) };
         let margin = own.meet(by_turns);
         // Bounds proven of one position cannot miss each other.

@@ -209,7 +209,7 @@ pub fn solve(
     // the turns' searches start from what it left in the transposition table.
     let margin = solver.margin_bounds(search, position)?;
     let (margin, turns) = if turns {
-        let (margin, turns) = solver.margin_and_turns(search, position, heard)?;
+        let (margin, turns) = solver.turns_and_margin(search, position, margin, heard)?;
         (margin, Some(turns))
     } else {
         (margin, None)
