@@ -10,6 +10,13 @@ pub enum SolveError {
     /// A lower tier could not be read.
     #[error(transparent)]
     Child(#[from] ChildError),
+    /// The build was stopped inside the tier, as its test hook asked
+    /// ([`crate::checkpoint::Checkpoints::new`]).
+    #[error("the build was stopped inside tier {tier}, as asked")]
+    Stopped {
+        /// The tier, by name.
+        tier: String,
+    },
     /// A position that is not over has no move: a bug in the game.
     #[error("tier {tier}: position {position} is not over but has no move")]
     NoMove {

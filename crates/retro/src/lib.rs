@@ -17,6 +17,7 @@
 pub mod acyclic;
 mod blocks;
 pub mod census;
+pub mod checkpoint;
 pub mod children;
 mod coded;
 pub mod cyclic;

@@ -49,6 +49,7 @@ mod scratch;
 mod slot;
 mod spill;
 
+use crate::checkpoint::{Checkpoints, Progress, Stage};
 use crate::children::ChildTables;
 pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move, Parent};
@@ -65,10 +66,9 @@ pub use spill::Spill;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{
-    AtomicBool, AtomicU16,
+    AtomicU16,
     Ordering::{AcqRel, Acquire, Relaxed, Release},
 };
-use std::sync::Mutex;
 
 /// Ranks a block: handed to one rayon task at a time, and the unit whose lowest level
 /// still to be pushed is kept.
@@ -95,6 +95,8 @@ pub trait Observer: Sync {
     /// A table could not be stored compact (`why`: a full disk, say) and stays plain:
     /// whole and correct, only larger.
     fn not_compacted(&self, _why: &str) {}
+    /// Something happened to the current tier's checkpoint.
+    fn checkpoint(&self, _event: &crate::checkpoint::CheckpointEvent) {}
 }
 
 /// An observer that shows nothing.
@@ -209,21 +211,23 @@ impl<T, S: SlotStorage> TierWork<T, S> {
 }
 
 /// Step 2: classify every position of the tier by its moves, into `slots` (one a
-/// position of the tier, zeroed); the tier is pushed in parts if a `spill` is given (one
-/// file a part).
+/// position of the tier, zeroed, or as a checkpoint saved them: its blocks scanned then
+/// are not scanned again); the tier is pushed in parts if a `spill` is given (one file a
+/// part). The blocks go in batches, each batch's end a step of the tier's checkpoints.
 pub fn scan_tier<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
     (slots, spill): (S, Option<Spill>),
     observer: &dyn Observer,
+    (resumed, checkpoints): (Option<Progress>, &Checkpoints<'_>),
 ) -> Result<TierWork<G::Tier, S>, SolveError> {
     let len = slots.len();
     let blocks = len.div_ceil(BLOCK);
     if !game.lists_unmoves() && spill.is_some() {
         return Err(SolveError::PartsNeedUnmoves { tier: tier.to_string() });
     }
-    let work = TierWork {
+    let mut work = TierWork {
         tier,
         slots,
         spill,
@@ -231,81 +235,143 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
         top: AtomicU16::new(0),
         parents: None,
     };
-    let failure = Mutex::new(None::<SolveError>);
-    let failed = AtomicBool::new(false);
+    let scanned = match resumed {
+        Some(Progress { stage: Stage::OutcomeScan, step, .. }) => (step as usize).min(blocks),
+        Some(_) => blocks,
+        None => 0,
+    };
     let find_parents = !game.lists_unmoves();
-
-    let edges: Vec<Vec<Edge>> = (0..blocks)
-        .into_par_iter()
-        .map(|block| {
-            // The moves of this position, and of the one before, whose probes wait until
-            // this one's moves are found (their table entries fetched meanwhile).
-            let mut moves = [Vec::new(), Vec::new()];
-            let mut waiting: Option<(u64, u16)> = None;
-            let mut edges = Vec::new();
-            let mut parent_edges = Vec::new();
-            let ranks = block * BLOCK..((block + 1) * BLOCK).min(len);
-            let count = ranks.len();
-            let settle = |rank: u64, slot: Slot| {
-                work.slots[rank as usize].store(slot.encode(), Relaxed);
-                if let Some(level) = slot.level() {
-                    work.waits(rank, level);
-                }
-            };
-            // The position found before, its moves' entries fetched by now: probed and set.
-            let settle_waiting = |(rank, same_tier): (u64, u16), moves: &[Move<Location<G::Tier>>]| {
-                classify(tier, moves, same_tier, children).map(|slot| settle(rank, slot))
-            };
-            let fail = |e: SolveError| {
-                failed.store(true, Relaxed);
-                failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-            };
-            // Positions in rank order: one unranking per block, then steps.
-            let mut position: Option<G::Position> = None;
-            for rank in ranks.map(|r| r as u64) {
-                if failed.load(Relaxed) {
-                    break;
-                }
-                let here = match &position {
-                    Some(previous) => game.next_position(tier, rank, previous),
-                    None => game.position(Location::at(tier, rank)),
-                };
-                let scanned = scan_moves_of(game, tier, &here, children, &mut moves[0], &mut edges);
-                position = Some(here);
-                match scanned {
-                    Ok(Scanned::Over(slot)) => settle(rank, slot),
-                    Ok(Scanned::Moves(same_tier)) => {
-                        // Without un-moves the parents come from these pairs.
-                        debug_assert!(!find_parents || same_tier == 0 || edges.len() == same_tier as usize);
-                        if find_parents && same_tier > 0 {
-                            parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
-                        }
-                        if let Err(e) = waiting.take().map_or(Ok(()), |w| settle_waiting(w, &moves[1])) {
-                            fail(e);
-                            break;
-                        }
-                        moves.swap(0, 1);
-                        waiting = Some((rank, same_tier));
-                    }
-                    Err(e) => {
-                        fail(e);
-                        break;
-                    }
-                }
-            }
-            if let Some(Err(e)) = waiting.filter(|_| !failed.load(Relaxed)).map(|w| settle_waiting(w, &moves[1])) {
-                fail(e);
-            }
-            observer.advanced(count as u64);
-            parent_edges
-        })
-        .collect();
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
+    let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(if find_parents { blocks } else { 0 });
+    let batch = checkpoint_batch(blocks);
+    for start in (0..blocks).step_by(batch) {
+        let end = (start + batch).min(blocks);
+        let found = (start..end)
+            .into_par_iter()
+            .map(|block| match block < scanned {
+                true => replay_block(game, children, &work, block, find_parents),
+                false => scan_block(game, children, &work, block, observer),
+            })
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        edges.extend(found.into_iter().filter(|_| find_parents));
+        if end > scanned {
+            let done = (end * BLOCK).min(len) as u64;
+            let at = Progress { stage: Stage::OutcomeScan, step: end as u64, of: blocks as u64, done };
+            checkpoints.reached(at, &work.slots)?;
+        }
     }
-    let mut work = work;
     work.parents = find_parents.then(|| Parents::new(len, edges));
     Ok(work)
+}
+
+/// Blocks (or chunks) an engine's pass takes between two steps of its checkpoints: a
+/// sixty-fourth of the tier, but at least one a thread and at most sixteen, so that the
+/// threads share each batch and a large tier still reaches a step every few seconds.
+pub(crate) fn checkpoint_batch(blocks: usize) -> usize {
+    let threads = rayon::current_num_threads();
+    blocks.div_ceil(64).clamp(threads, 16 * threads)
+}
+
+/// The ranks of `block` in a tier of `len` positions.
+fn block_ranks(block: usize, len: usize) -> Range<u64> {
+    (block * BLOCK) as u64..((block + 1) * BLOCK).min(len) as u64
+}
+
+/// A block a checkpoint saved: its slots' levels noted again, and, for a game without
+/// un-moves, its same-tier moves found again (the parents are not saved: the moves give
+/// them back).
+fn replay_block<G: Game, S: SlotStorage>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier, S>,
+    block: usize,
+    find_parents: bool,
+) -> Result<Vec<Edge>, SolveError> {
+    let ranks = block_ranks(block, work.slots.len());
+    for rank in ranks.clone() {
+        let level = Slot::level_of(work.slots[rank as usize].load(Relaxed));
+        if level != u16::MAX {
+            work.waits(rank, level);
+        }
+    }
+    let mut parent_edges = Vec::new();
+    if !find_parents {
+        return Ok(parent_edges);
+    }
+    let (tier, mut moves, mut edges) = (work.tier, Vec::new(), Vec::new());
+    let mut position: Option<G::Position> = None;
+    for rank in ranks {
+        let here = match &position {
+            Some(previous) => game.next_position(tier, rank, previous),
+            None => game.position(Location::at(tier, rank)),
+        };
+        if let Scanned::Moves(1..) = scan_moves_of(game, tier, &here, children, &mut moves, &mut edges)? {
+            parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
+        }
+        position = Some(here);
+    }
+    Ok(parent_edges)
+}
+
+/// Scans the positions of `block`: each one's slot set from its moves (see
+/// [`scan_tier`]); returns, for a game without un-moves, its same-tier moves as parent
+/// edges.
+fn scan_block<G: Game, S: SlotStorage>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier, S>,
+    block: usize,
+    observer: &dyn Observer,
+) -> Result<Vec<Edge>, SolveError> {
+    let tier = work.tier;
+    let find_parents = !game.lists_unmoves();
+    // The moves of this position, and of the one before, whose probes wait until this
+    // one's moves are found (their table entries fetched meanwhile).
+    let mut moves = [Vec::new(), Vec::new()];
+    let mut waiting: Option<(u64, u16)> = None;
+    let mut edges = Vec::new();
+    let mut parent_edges = Vec::new();
+    let ranks = block_ranks(block, work.slots.len());
+    let count = ranks.end - ranks.start;
+    let settle = |rank: u64, slot: Slot| {
+        work.slots[rank as usize].store(slot.encode(), Relaxed);
+        if let Some(level) = slot.level() {
+            work.waits(rank, level);
+        }
+    };
+    // The position found before, its moves' entries fetched by now: probed and set.
+    let settle_waiting = |(rank, same_tier): (u64, u16), moves: &[Move<Location<G::Tier>>]| {
+        classify(tier, moves, same_tier, children).map(|slot| settle(rank, slot))
+    };
+    // Positions in rank order: one unranking per block, then steps.
+    let mut position: Option<G::Position> = None;
+    for rank in ranks {
+        let here = match &position {
+            Some(previous) => game.next_position(tier, rank, previous),
+            None => game.position(Location::at(tier, rank)),
+        };
+        let scanned = scan_moves_of(game, tier, &here, children, &mut moves[0], &mut edges)?;
+        position = Some(here);
+        match scanned {
+            Scanned::Over(slot) => settle(rank, slot),
+            Scanned::Moves(same_tier) => {
+                // Without un-moves the parents come from these pairs.
+                debug_assert!(!find_parents || same_tier == 0 || edges.len() == same_tier as usize);
+                if find_parents && same_tier > 0 {
+                    parent_edges.extend(edges.iter().map(|&(child, turn)| edge(child, rank, turn)));
+                }
+                if let Some(w) = waiting.take() {
+                    settle_waiting(w, &moves[1])?;
+                }
+                moves.swap(0, 1);
+                waiting = Some((rank, same_tier));
+            }
+        }
+    }
+    if let Some(w) = waiting {
+        settle_waiting(w, &moves[1])?;
+    }
+    observer.advanced(count);
+    Ok(parent_edges)
 }
 
 /// What the first step of a position's scan finds.
@@ -387,16 +453,24 @@ fn classify<T: Copy + Ord + std::fmt::Display>(
     })
 }
 
-/// Step 3: push every decided position to its parents, level by level.
+/// Step 3: push every decided position to its parents, level by level, from level 0 or
+/// the one a checkpoint saved as next; each level's end is a step of the tier's
+/// checkpoints.
 pub fn push_levels<G: Game, S: SlotStorage>(
     game: &G,
     children: &ChildTables<'_, G::Tier>,
     work: &TierWork<G::Tier, S>,
+    (resumed, checkpoints): (Option<Progress>, &Checkpoints<'_>),
 ) -> Result<(), SolveError> {
     let len = work.slots.len();
     let parts = work.spill.as_ref().map_or(1, Spill::parts);
     let part_len = len.div_ceil(parts).max(1) as u64;
     let mut level = 0u16;
+    if let Some(Progress { stage: Stage::OutcomePush, step, of, .. }) = resumed {
+        // Both fit: they were levels.
+        level = step as u16;
+        work.top.fetch_max(of as u16, Relaxed);
+    }
     while level <= work.top.load(Relaxed) {
         // Pushing this level sets positions at the next one.
         if level >= MAX_SLOT_DISTANCE {
@@ -418,6 +492,9 @@ pub fn push_levels<G: Game, S: SlotStorage>(
         }
         drain_spill(game, children, work, part_len)?;
         level += 1;
+        let top = work.top.load(Relaxed) as u64;
+        let at = Progress { stage: Stage::OutcomePush, step: level as u64, of: top, done: len as u64 };
+        checkpoints.reached(at, &work.slots)?;
     }
     Ok(())
 }
@@ -688,13 +765,14 @@ pub fn solve_tier<G: Game>(
     children: &ChildTables<'_, G::Tier>,
     placement: &SlotPlacement,
     observer: &dyn Observer,
+    checkpoints: &Checkpoints<'_>,
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     match placement {
         SlotPlacement::Memory => {
             let slots = MappedSlots::for_tier(tier, len)?;
-            solve_in(game, tier, children, (slots, None), observer)
+            solve_in(game, tier, children, (slots, None), (observer, checkpoints))
         }
         SlotPlacement::Scratch { file, parts } => {
             let slots = ScratchSlots::create(file, len).map_err(|e| SolveError::Scratch {
@@ -715,7 +793,7 @@ pub fn solve_tier<G: Game>(
             } else {
                 None
             };
-            solve_in(game, tier, children, (slots, spill), observer)
+            solve_in(game, tier, children, (slots, spill), (observer, checkpoints))
         }
     }
 }
@@ -741,15 +819,21 @@ pub fn spill_bound(size: u64) -> u64 {
     spill_budget(size).saturating_add(batch)
 }
 
-/// Steps 2 to 4 in the slots given, pushed in so many parts.
+/// Steps 2 to 4 in the slots given, pushed in so many parts, from the tier's checkpoint
+/// if it has one.
 fn solve_in<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
-    slots: (S, Option<Spill>),
-    observer: &dyn Observer,
+    (slots, spill): (S, Option<Spill>),
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
 ) -> Result<Codes, SolveError> {
-    let work = scan_tier(game, tier, children, slots, observer)?;
-    push_levels(game, children, &work)?;
+    let saved = checkpoints.resume::<AtomicU16>(|stage| matches!(stage, Stage::OutcomeScan | Stage::OutcomePush));
+    let resumed = saved.map(|saved| {
+        saved.restore(&slots);
+        saved.progress()
+    });
+    let work = scan_tier(game, tier, children, (slots, spill), observer, (resumed, checkpoints))?;
+    push_levels(game, children, &work, (resumed, checkpoints))?;
     Ok(mark_draws(work))
 }

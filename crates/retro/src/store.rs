@@ -6,6 +6,7 @@
 //! damaged or built for something else stops the build with an error naming it, so
 //! nothing is silently rebuilt over or reused.
 
+use crate::checkpoint::{checkpoint_file, Checkpoints, CHECKPOINT_EVERY};
 use crate::children::ChildTables;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
@@ -16,6 +17,7 @@ use crate::table::{
 use crate::value::TableValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 use thiserror::Error;
 
 /// What to do about a table file a build cannot use: a damaged one is rebuilt once
@@ -118,9 +120,20 @@ pub fn is_temporary(name: &str) -> bool {
 /// ([`is_temporary`]), or a list of tables to store compact that names none there; a
 /// directory that cannot be read holds none this can clear.
 fn holds_stale(dir: &Path) -> bool {
-    let temporaries = std::fs::read_dir(dir)
-        .is_ok_and(|entries| entries.flatten().any(|entry| is_temporary(&entry.file_name().to_string_lossy())));
+    let temporaries = std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|entry| {
+            let name = entry.file_name();
+            is_temporary(&name.to_string_lossy()) || is_finished_checkpoint(dir, &name.to_string_lossy())
+        })
+    });
     temporaries || stale_pending_list(dir)
+}
+
+/// Whether a file name in a table directory is the checkpoint of a tier whose table is
+/// there: a build killed between writing the table and removing the checkpoint left it.
+fn is_finished_checkpoint(dir: &Path, name: &str) -> bool {
+    let tier = name.strip_prefix("tier-").and_then(|rest| rest.strip_suffix(".checkpoint"));
+    tier.is_some_and(|tier| has_tier_file(dir, tier))
 }
 
 /// Whether the list of tables to store compact ([`COMPACTION_PENDING`]) is there (a file,
@@ -139,7 +152,12 @@ fn clear_stale(dir: &Path) -> Result<(), BuildError> {
     let io = |error| BuildError::Io { path: dir.to_owned(), error };
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
-        if !is_temporary(&entry.file_name().to_string_lossy()) {
+        let name = entry.file_name();
+        if is_finished_checkpoint(dir, &name.to_string_lossy()) {
+            std::fs::remove_file(entry.path()).map_err(|error| BuildError::Io { path: entry.path(), error })?;
+            continue;
+        }
+        if !is_temporary(&name.to_string_lossy()) {
             continue;
         }
         let path = entry.path();
@@ -368,6 +386,13 @@ pub struct BuildOptions {
     /// above zero) are held in memory on huge pages ([`Table::open_held`]), which the
     /// memory a build announces counts already.
     pub map_tables: bool,
+    /// How often a tier being solved writes its checkpoint, from which a build stopped
+    /// inside it resumes ([`crate::checkpoint`]); `None`: [`CHECKPOINT_EVERY`], zero: at
+    /// every step of its engine.
+    pub checkpoint_every: Option<Duration>,
+    /// Stop (with [`SolveError::Stopped`]) at the end of this many steps of the engines,
+    /// counted over the tiers solved: a test hook for builds stopped inside a tier.
+    pub stop_inside: Option<u64>,
     /// How the tables the build returns are read once every tier is there: by position
     /// (the default: what queries need, safe from files changed under them), or held in
     /// memory for a search that probes them millions of times. A table the build held
@@ -424,11 +449,13 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     dir: &Path,
     order: Vec<T>,
     file: impl Fn(T) -> TierFile,
-    mut solve: impl FnMut(T, &BTreeMap<T, Table>) -> Result<Codes, BuildError>,
+    mut solve: impl FnMut(T, &BTreeMap<T, Table>, &Checkpoints<'_>) -> Result<Codes, BuildError>,
     observer: &dyn Observer,
     options: &BuildOptions,
 ) -> Result<(BTreeMap<T, Table>, BuildReport), BuildError> {
     let mut report = BuildReport::default();
+    let every = options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY);
+    let mut checkpoints = Checkpoints::new(every, options.stop_inside, observer);
     let all_present =
         order.iter().try_fold(true, |all, &tier| Ok::<_, BuildError>(all && tier_present(&tier_file(dir, tier))?))?;
     // Read as the build needs only while tiers above them are solved (the build's memory
@@ -479,9 +506,11 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
                 return Err(BuildError::Stopped(report.tiers_built));
             }
             observer.tier_started(&tier.to_string(), f.entries);
-            let codes = solve(tier, &tables)?;
+            checkpoints.begin(checkpoint_file(dir, tier), f.identity.clone(), f.entries);
+            let codes = solve(tier, &tables, &checkpoints)?;
             codes.write(&path, &f.identity, Layout::Plain)?;
             drop(codes);
+            checkpoints.finish();
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
             open(tier, &f)?
@@ -659,7 +688,7 @@ fn solve_tier<G: Game>(
     tier: G::Tier,
     finished: &BTreeMap<G::Tier, Table>,
     (dir, options): (&Path, &BuildOptions),
-    observer: &dyn Observer,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
 ) -> Result<Codes, BuildError> {
     let children = ChildTables::new(tier, game.child_tiers(tier), finished);
     Ok(match engine(game, tier)? {
@@ -671,10 +700,10 @@ fn solve_tier<G: Game>(
             } else {
                 SlotPlacement::Memory
             };
-            crate::solve::solve_tier(game, tier, &children, &placement, observer)?
+            crate::solve::solve_tier(game, tier, &children, &placement, observer, checkpoints)?
         }
-        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer)?,
-        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer)?,
+        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer, checkpoints)?,
+        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer, checkpoints)?,
     })
 }
 
@@ -701,7 +730,7 @@ pub fn build<G: Game>(
         dir,
         order,
         file,
-        |t, done| solve_tier(game, t, done, (dir, options), observer),
+        |t, done, checkpoints| solve_tier(game, t, done, (dir, options), (observer, checkpoints)),
         observer,
         options,
     )?;

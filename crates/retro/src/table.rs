@@ -49,6 +49,11 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"MNCLTBL\n";
+/// The first eight bytes of every checkpoint file ([`crate::checkpoint`]): the table's
+/// header layout, so that a checkpoint is never opened as a table, nor a table as one.
+pub const CHECKPOINT_MAGIC: &[u8; 8] = b"MNCLCKP\n";
+/// The one format version of checkpoints.
+pub const CHECKPOINT_VERSION: u16 = 1;
 /// The newest format version this program writes; it reads every version from 1 to it.
 pub const FORMAT_VERSION: u16 = BLOCKED_VERSION;
 /// The format of a plain packed body.
@@ -300,9 +305,30 @@ pub struct TableIdentity {
     pub encoding: ValueEncoding,
 }
 
-/// The decoded header of a table file.
+/// What a file with the tables' header holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A finished tier's values ([`MAGIC`]).
+    Table,
+    /// A tier's working state, to resume its solving ([`CHECKPOINT_MAGIC`]): the body is
+    /// the engine's record and its slots, [`Header::bits`] wide.
+    Checkpoint,
+}
+
+impl FileKind {
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            FileKind::Table => MAGIC,
+            FileKind::Checkpoint => CHECKPOINT_MAGIC,
+        }
+    }
+}
+
+/// The decoded header of a table file, or of a checkpoint's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// A table or a checkpoint.
+    pub kind: FileKind,
     /// The format version.
     pub version: u16,
     /// Bits a value in the body.
@@ -323,7 +349,7 @@ pub struct Header {
     pub writer: String,
 }
 
-fn writer_name() -> String {
+pub(crate) fn writer_name() -> String {
     format!("mancala-retro {}", env!("CARGO_PKG_VERSION"))
 }
 
@@ -335,7 +361,7 @@ impl Header {
     fn encode(&self) -> Vec<u8> {
         let descriptor = self.descriptor();
         let mut out = Vec::with_capacity(self.body_offset as usize);
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(self.kind.magic());
         out.extend_from_slice(&self.version.to_le_bytes());
         out.push(self.identity.encoding.byte());
         out.push(self.bits as u8);
@@ -353,13 +379,19 @@ impl Header {
         out
     }
 
-    /// Decodes and checks a header from the start of a file of `file_len` bytes.
+    /// Decodes and checks a table's header from the start of a file of `file_len` bytes.
     pub fn decode(path: &Path, bytes: &[u8], file_len: u64) -> Result<Header, TableError> {
+        Header::decode_as(FileKind::Table, path, bytes, file_len)
+    }
+
+    /// Decodes and checks the header of a file of `kind` from the start of a file of
+    /// `file_len` bytes.
+    pub fn decode_as(kind: FileKind, path: &Path, bytes: &[u8], file_len: u64) -> Result<Header, TableError> {
         let bad = |what: &str| TableError::BadHeader { path: path.to_owned(), what: what.to_owned() };
         if file_len == 0 {
             return Err(TableError::Empty { path: path.to_owned() });
         }
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        if bytes.len() < 8 || &bytes[..8] != kind.magic() {
             return Err(TableError::BadMagic { path: path.to_owned() });
         }
         if bytes.len() < FIXED_HEADER {
@@ -373,7 +405,11 @@ impl Header {
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
         let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
         let version = u16_at(8);
-        if !(PLAIN_VERSION..=FORMAT_VERSION).contains(&version) {
+        let versions = match kind {
+            FileKind::Table => PLAIN_VERSION..=FORMAT_VERSION,
+            FileKind::Checkpoint => CHECKPOINT_VERSION..=CHECKPOINT_VERSION,
+        };
+        if !versions.contains(&version) {
             return Err(TableError::UnsupportedVersion { path: path.to_owned(), found: version });
         }
         let descriptor_len = u32_at(12);
@@ -405,7 +441,7 @@ impl Header {
             return Err(bad("body offset"));
         }
         if entries.checked_mul(bits as u64).is_none()
-            || (version == PLAIN_VERSION && body_len != packed_len(entries, bits))
+            || (kind == FileKind::Table && version == PLAIN_VERSION && body_len != packed_len(entries, bits))
         {
             return Err(bad("body length does not match entries and width"));
         }
@@ -427,6 +463,7 @@ impl Header {
                 .ok_or_else(|| bad(&format!("descriptor has no `{name}`")))
         };
         Ok(Header {
+            kind,
             version,
             bits,
             entries,
@@ -524,6 +561,7 @@ pub fn write_table<C: Copy + Into<u16> + Sync>(
 fn new_header(identity: &TableIdentity, bits: u32, entries: u64, max_distance: u16, blocked: Option<u64>) -> Header {
     let descriptor_len = format!("key={}\ntier={}\nwriter={}\n", identity.key, identity.tier, writer_name()).len();
     Header {
+        kind: FileKind::Table,
         version: if blocked.is_some() { BLOCKED_VERSION } else { PLAIN_VERSION },
         bits,
         entries,
@@ -537,9 +575,20 @@ fn new_header(identity: &TableIdentity, bits: u32, entries: u64, max_distance: u
     }
 }
 
+/// The header of a checkpoint of a tier of `entries` positions: slots of `bits` (8 or
+/// 16) behind a record, `body_len` bytes in all.
+pub(crate) fn checkpoint_header(identity: &TableIdentity, bits: u32, entries: u64, body_len: u64) -> Header {
+    Header {
+        kind: FileKind::Checkpoint,
+        version: CHECKPOINT_VERSION,
+        body_len,
+        ..new_header(identity, bits, entries, 0, None)
+    }
+}
+
 /// Writes `header` and the body `body` hands its `out` piece by piece to `path`
 /// atomically (see [`write_table`]), the body's checksum filled in.
-fn write_file(
+pub(crate) fn write_file(
     path: &Path,
     mut header: Header,
     body: impl FnOnce(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()>,
@@ -1042,7 +1091,7 @@ impl Table {
 }
 
 /// Checks that `header`'s game, value coding and tier are those `expected`, if given.
-fn check_identity(path: &Path, header: &Header, expected: Option<&TableIdentity>) -> Result<(), TableError> {
+pub(crate) fn check_identity(path: &Path, header: &Header, expected: Option<&TableIdentity>) -> Result<(), TableError> {
     let Some(expected) = expected else { return Ok(()) };
     let mismatch = |field, found: &str, expected: &str| {
         Err(TableError::Mismatch {

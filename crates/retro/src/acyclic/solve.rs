@@ -23,6 +23,7 @@
 //! A chain inside the tier longer than the tier has positions must revisit one: the
 //! moves are not a DAG, and the tier is refused with [`SolveError::Cycle`].
 
+use crate::checkpoint::{Checkpoints, Progress, SlotWord, Stage};
 use crate::children::{ChildError, ChildTables};
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
@@ -34,7 +35,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 /// A position's value code while its tier is solved, or [`ValueSlot::UNKNOWN`].
-trait ValueSlot: Send + Sync + Sized {
+trait ValueSlot: SlotWord + Send + Sync + Sized {
     /// A slot not yet written: one past the largest code the slot holds, a code the
     /// engine refuses to store.
     const UNKNOWN: u16;
@@ -312,18 +313,19 @@ fn worth<G: Game>(mv: &Move<G::Position>, code: u16) -> G::Value {
     G::Value::worth(G::Value::from_code(code), mv.gain, mv.turn)
 }
 
-/// Solves one tier whose lower child tiers' tables are `children`; returns the tier's
-/// value codes in rank order, for any kind of value.
+/// Solves one tier whose lower child tiers' tables are `children`, from its checkpoint
+/// if it has one; returns the tier's value codes in rank order, for any kind of value.
 pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
+    checkpoints: &Checkpoints<'_>,
 ) -> Result<Codes, SolveError> {
     if byte_slots(game, tier) {
-        solve_in::<G, AtomicU8>(game, tier, children, observer)
+        solve_in::<G, AtomicU8>(game, tier, children, (observer, checkpoints))
     } else {
-        solve_in::<G, AtomicU16>(game, tier, children, observer)
+        solve_in::<G, AtomicU16>(game, tier, children, (observer, checkpoints))
     }
 }
 
@@ -333,18 +335,43 @@ pub(crate) fn byte_slots<G: Game + ?Sized>(game: &G, tier: G::Tier) -> bool {
     game.largest_code(tier).is_some_and(|code| code < AtomicU8::UNKNOWN)
 }
 
-/// [`solve_tier`] with slots of type `S`.
+/// [`solve_tier`] with slots of type `S`: the chunks of ranks in batches, each batch's
+/// end a step of the tier's checkpoints. A value is final once written, so a checkpoint
+/// holds every value found so far, the chunks after its step included.
 fn solve_in<'a, G: Game, S: ValueSlot>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
-    observer: &dyn Observer,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver::<G, S> { game, tier, values: (0..len).map(|_| S::unknown()).collect(), children };
     let chunks = size.div_ceil(CHUNK);
-    (0..chunks).into_par_iter().try_for_each_init(
+    let mut from = 0;
+    if let Some(saved) = checkpoints.resume::<S>(|stage| stage == Stage::Acyclic) {
+        saved.restore(&solver.values);
+        from = saved.progress().step.min(chunks);
+    }
+    let batch = crate::solve::checkpoint_batch(chunks as usize) as u64;
+    while from < chunks {
+        let to = (from + batch).min(chunks);
+        solve_chunks(&solver, from..to, observer)?;
+        let at = Progress { stage: Stage::Acyclic, step: to, of: chunks, done: (to * CHUNK).min(size) };
+        checkpoints.reached(at, &solver.values)?;
+        from = to;
+    }
+    Ok(S::into_codes(solver.values))
+}
+
+/// Evaluates every position of the chunks `chunks`, in parallel.
+fn solve_chunks<G: Game, S: ValueSlot>(
+    solver: &TierSolver<'_, G, S>,
+    chunks: std::ops::Range<u64>,
+    observer: &dyn Observer,
+) -> Result<(), SolveError> {
+    let (game, tier, size) = (solver.game, solver.tier, solver.values.len() as u64);
+    chunks.into_par_iter().try_for_each_init(
         || (WorkOf::<G>::default(), LocatedOf::<G>::default(), LocatedOf::<G>::default()),
         |(work, ahead, waiting), chunk| {
             let (from, to) = (chunk * CHUNK, ((chunk + 1) * CHUNK).min(size));
@@ -375,6 +402,5 @@ fn solve_in<'a, G: Game, S: ValueSlot>(
             observer.advanced(to - from);
             Ok::<(), SolveError>(())
         },
-    )?;
-    Ok(S::into_codes(solver.values))
+    )
 }

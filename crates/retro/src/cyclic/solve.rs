@@ -23,6 +23,7 @@
 //! layer (the positions one layer decides are the next layer), every change of a slot one
 //! compare-and-swap from the state read (see `Pass`).
 
+use crate::checkpoint::{Checkpoints, Progress, Stage};
 use crate::children::{ChildError, ChildTables};
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
@@ -180,72 +181,129 @@ impl<G: Game> TierSolver<'_, G> {
     }
 }
 
-/// Solves one tier whose lower child tiers' tables are `children`; returns the tier's
-/// value codes ([`score_code`]) in rank order. The game's values must be coded as scores
-/// ([`crate::store::build`] checks this before it calls an engine).
+/// Solves one tier whose lower child tiers' tables are `children`, from its checkpoint if
+/// it has one; returns the tier's value codes ([`score_code`]) in rank order. The game's
+/// values must be coded as scores ([`crate::store::build`] checks this before it calls an
+/// engine).
 pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     observer: &dyn Observer,
+    checkpoints: &Checkpoints<'_>,
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let mut solver = TierSolver { game, tier, size, children, scanned: None };
-    let find_parents = !game.lists_unmoves();
-
-    // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
-    //    parent edges.
     // Parents are settled at random: huge pages spare most of those accesses a TLB miss
     // (`solve/mapped_slots.rs`).
     let slots = MappedSlots::for_tier(tier, len)?;
-    let edges: Vec<Vec<Edge>> = slots
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map_init(
-            || (Vec::new(), Vec::new()),
-            |(moves, inside), (chunk, slots)| {
-                let from = (chunk * CHUNK) as u64;
-                let mut edges = Vec::new();
-                for (i, slot) in slots.iter().enumerate() {
-                    let rank = from + i as u64;
-                    let (best_exit, counter) = solver.scan(rank, moves, inside)?;
-                    slot.store(Slot::Undecided { best_exit, counter }.encode(), Relaxed);
-                    if find_parents && counter > 0 {
-                        edges.extend(inside.iter().map(|&child| edge(child, rank, Turn::Passes)));
-                    }
-                }
-                // The scan is most of the work; the passes below are counted with it.
-                observer.advanced(slots.len() as u64);
-                Ok(edges)
-            },
-        )
-        .collect::<Result<_, SolveError>>()?;
-    if find_parents {
+    let saved = checkpoints.resume::<AtomicU16>(|stage| matches!(stage, Stage::CyclicScan | Stage::CyclicThreshold));
+    let resumed = saved.map(|saved| {
+        saved.restore(&slots);
+        saved.progress()
+    });
+
+    // 1. Scan; without un-moves, each position's in-tier moves noted as its children's
+    //    parent edges.
+    let edges = scan(&solver, &slots, resumed, (observer, checkpoints))?;
+    if !game.lists_unmoves() {
         solver.scanned = Some(Parents::new(len, edges));
     }
     let solver = solver;
 
-    // 2. Thresholds, largest first.
-    let top = slots
+    // 2. Thresholds, largest first, each one's end a step of the checkpoints.
+    let (first, top) = match resumed {
+        Some(Progress { stage: Stage::CyclicThreshold, step, of, .. }) => (step as i32, of),
+        _ => {
+            let top = largest_exit(&slots);
+            (top, top as u64)
+        }
+    };
+    let pass = Pass { solver: &solver, slots: &slots };
+    for t in (1..=first as i8).rev() {
+        let mut frontier = vec![pass.seed(t)];
+        while frontier.iter().any(|part| !part.is_empty()) {
+            frontier = pass.propagate(t, &frontier)?;
+        }
+        let at = Progress { stage: Stage::CyclicThreshold, step: t as u64 - 1, of: top, done: size };
+        checkpoints.reached(at, &slots)?;
+    }
+    // 3. The rest is endless play: 0. The slots become the codes in place, so no second
+    //    array is ever held.
+    slots.par_iter().for_each(|s| s.store(score_code(Slot::value(s.load(Relaxed)) as i16), Relaxed));
+    Ok(Codes::Slots(slots.into_values()))
+}
+
+/// The largest |best exit| of the undecided positions: the first threshold.
+fn largest_exit(slots: &[AtomicU16]) -> i32 {
+    slots
         .par_iter()
         .filter_map(|s| match Slot::decode(s.load(Relaxed)) {
             Slot::Undecided { best_exit, .. } if best_exit != NO_EXIT => Some((best_exit as i32).abs()),
             _ => None,
         })
         .max()
-        .unwrap_or(0);
-    let pass = Pass { solver: &solver, slots: &slots };
-    for t in (1..=top as i8).rev() {
-        let mut frontier = vec![pass.seed(t)];
-        while frontier.iter().any(|part| !part.is_empty()) {
-            frontier = pass.propagate(t, &frontier)?;
+        .unwrap_or(0)
+}
+
+/// Step 1: every position's `best_exit` and count of in-tier children into its slot, the
+/// chunks a checkpoint saved left as they are; returns, for a game without un-moves, the
+/// in-tier moves as parent edges (found again in the chunks saved). The chunks go in
+/// batches, each batch's end a step of the checkpoints.
+fn scan<G: Game>(
+    solver: &TierSolver<'_, G>,
+    slots: &[AtomicU16],
+    resumed: Option<Progress>,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
+) -> Result<Vec<Vec<Edge>>, SolveError> {
+    let find_parents = !solver.game.lists_unmoves();
+    let chunks = slots.len().div_ceil(CHUNK);
+    let scanned = match resumed {
+        Some(Progress { stage: Stage::CyclicScan, step, .. }) => (step as usize).min(chunks),
+        Some(_) => chunks,
+        None => 0,
+    };
+    let mut edges = Vec::new();
+    let batch = crate::solve::checkpoint_batch(chunks);
+    for start in (0..chunks).step_by(batch) {
+        let end = (start + batch).min(chunks);
+        let found = (start..end)
+            .into_par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(moves, inside), chunk| {
+                    let ranks = chunk * CHUNK..((chunk + 1) * CHUNK).min(slots.len());
+                    let saved = chunk < scanned;
+                    let mut edges = Vec::new();
+                    if saved && !find_parents {
+                        return Ok(edges);
+                    }
+                    for rank in ranks.clone().map(|r| r as u64) {
+                        let (best_exit, counter) = solver.scan(rank, moves, inside)?;
+                        if !saved {
+                            slots[rank as usize].store(Slot::Undecided { best_exit, counter }.encode(), Relaxed);
+                        }
+                        if find_parents && counter > 0 {
+                            edges.extend(inside.iter().map(|&child| edge(child, rank, Turn::Passes)));
+                        }
+                    }
+                    // The scan is most of the work; the passes below are counted with it.
+                    if !saved {
+                        observer.advanced(ranks.len() as u64);
+                    }
+                    Ok(edges)
+                },
+            )
+            .collect::<Result<Vec<_>, SolveError>>()?;
+        edges.extend(found.into_iter().filter(|_| find_parents));
+        if end > scanned {
+            let done = (end * CHUNK).min(slots.len()) as u64;
+            let at = Progress { stage: Stage::CyclicScan, step: end as u64, of: chunks as u64, done };
+            checkpoints.reached(at, slots)?;
         }
     }
-    // 3. The rest is endless play: 0. The slots become the codes in place, so no second
-    //    array is ever held.
-    slots.par_iter().for_each(|s| s.store(score_code(Slot::value(s.load(Relaxed)) as i16), Relaxed));
-    Ok(Codes::Slots(slots.into_values()))
+    Ok(edges)
 }
 
 /// The state of one tier's threshold passes, shared by the threads: a slot is decided once

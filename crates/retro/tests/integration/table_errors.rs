@@ -85,7 +85,7 @@ fn a_table_that_cannot_be_stored_compact_stays_plain() {
     let identity = TableIdentity { key: "zeros".into(), tier: "0".into(), encoding: ValueEncoding::Score };
     let file = |_| TierFile { identity: identity.clone(), entries: 1 << 16, reading: retro::table::Reading::Mapped };
     let observer = BlockedCompaction { dir: dir.path().to_owned(), said: Default::default() };
-    let solve = |_, _: &_| Ok(retro::solve::Codes::Memory(vec![0; 1 << 16]));
+    let solve = |_, _: &_, _: &retro::checkpoint::Checkpoints<'_>| Ok(retro::solve::Codes::Memory(vec![0; 1 << 16]));
     let (tables, report) =
         build_tiers(dir.path(), vec![0], file, solve, &observer, &BuildOptions::default()).expect("the build goes on");
     assert_eq!(report.tiers_built, 1);

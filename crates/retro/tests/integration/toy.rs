@@ -2,6 +2,7 @@
 //! each through the whole invariant kit, the verifier and an independent oracle, and a
 //! few values worked by hand.
 
+use retro::checkpoint::Checkpoints;
 use retro::children::{ChildError, ChildTables};
 use retro::kit::{
     check_against_oracle, check_ends, check_lines, check_locations, check_moves_and_unmoves, check_tables,
@@ -240,7 +241,8 @@ fn outcome_engine_in_parts() {
     let placement = SlotPlacement::Scratch { file: file.clone(), parts: 2 };
     let finished = std::collections::BTreeMap::new();
     let children = ChildTables::new(0, Vec::new(), &finished);
-    match retro::solve::solve_tier(&game, 0, &children, &placement, &retro::solve::Silent) {
+    let silent = &retro::solve::Silent;
+    match retro::solve::solve_tier(&game, 0, &children, &placement, silent, &Checkpoints::none(silent)) {
         Err(SolveError::Scratch { tier, file: named, .. }) => assert_eq!((tier.as_str(), named), ("0", file)),
         other => panic!("expected a scratch-file error, got {:?}", other.err()),
     }
