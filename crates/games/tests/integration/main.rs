@@ -13,6 +13,7 @@ mod notation_fuzz;
 mod oware_rules;
 mod oware_tables;
 mod parents_from_moves;
+mod resume_inside_tier;
 mod thi_engine;
 mod thi_moves;
 mod thi_setups;
