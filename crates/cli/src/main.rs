@@ -209,8 +209,8 @@ mod tests {
 
     #[test]
     fn build_flags_are_read_from_before_and_after_the_command() {
-        let none = BuildFlags { force: false, parts: None };
-        let both = BuildFlags { force: true, parts: Some(3) };
+        let none = BuildFlags { force: false, parts: None, checkpoint_every: None };
+        let both = BuildFlags { force: true, parts: Some(3), checkpoint_every: None };
         // Neither.
         assert_eq!(flags(&["thi", "--board", "primus"]), Ok(none));
         assert_eq!(flags(&["info", "data"]), Ok(none));
@@ -220,9 +220,18 @@ mod tests {
         assert_eq!(flags(&["--force", "awari", "--parts", "3"]), Ok(both));
         assert_eq!(flags(&["--parts", "3", "awari", "--force"]), Ok(both));
         // Where the command's subcommand takes it.
-        assert_eq!(flags(&["verify", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
+        assert_eq!(
+            flags(&["verify", "kalah", "--force"]),
+            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None })
+        );
+        let every = BuildFlags { checkpoint_every: Some(60), ..none };
+        assert_eq!(flags(&["--checkpoint-every", "60", "awari"]), Ok(every));
+        assert_eq!(flags(&["kalah", "--checkpoint-every", "60"]), Ok(every));
         // --force at both places asks the same twice.
-        assert_eq!(flags(&["--force", "kalah", "--force"]), Ok(BuildFlags { force: true, parts: None }));
+        assert_eq!(
+            flags(&["--force", "kalah", "--force"]),
+            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None })
+        );
     }
 
     #[test]
@@ -232,6 +241,8 @@ mod tests {
             (&["--force", "info", "data"], "--force does not apply to `solve info`"),
             (&["--force", "serve"], "--force does not apply to `solve serve`"),
             (&["--parts", "2", "thi", "--parts", "3"], "--parts is given twice"),
+            (&["--checkpoint-every", "9", "info", "data"], "--checkpoint-every does not apply to `solve info`"),
+            (&["--checkpoint-every", "9", "thi", "--checkpoint-every", "9"], "--checkpoint-every is given twice"),
             (&["--threads", "1", "thi", "--threads", "1"], "--threads is given twice"),
             // After the command, the parser itself refuses a flag the command does not take.
             (&["kalah", "--parts", "2"], "unexpected argument '--parts'"),

@@ -107,9 +107,9 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `--force`, on every command that builds tables, given before the command (`solve
-/// --force thi …`) or after it (`solve thi --force …`); the commands that only read tables
-/// do not list it.
+/// `--force` and `--checkpoint-every`, on every command that builds tables, given before
+/// the command (`solve --force thi …`) or after it (`solve thi --force …`); the commands
+/// that only read tables do not list them.
 #[derive(Args)]
 pub struct ForceFlag {
     /// Build even where the memory or disk a build needs looks larger than what is free
@@ -118,6 +118,11 @@ pub struct ForceFlag {
     /// memory while the tiers above them are solved.
     #[arg(long)]
     force: bool,
+    /// Save the state of the tier being solved every SECONDS (default 300) beside the
+    /// tables, so that the same command run again after Ctrl-C, kill -9 or a power cut
+    /// resumes inside that tier; 0 saves it at every step of the engine.
+    #[arg(long, value_name = "SECONDS")]
+    checkpoint_every: Option<u64>,
 }
 
 /// `--parts`, on the commands whose games the outcome engine solves, before or after the
@@ -145,6 +150,9 @@ pub struct BuildFlags {
     /// `--parts N`: the parts every tier of the outcome engine is solved in (`None`: as
     /// its size asks, [`retro::store::parts_for`]).
     pub parts: Option<usize>,
+    /// `--checkpoint-every SECONDS`: how often the tier being solved is saved (`None`:
+    /// [`retro::checkpoint::CHECKPOINT_EVERY`]).
+    pub checkpoint_every: Option<u64>,
 }
 
 /// The build flags one command takes after its name: `None` for a flag it does not take.
@@ -161,7 +169,12 @@ impl BuildFlags {
     /// from their files rather than held in memory, so that a build past the memory there
     /// is can have their pages evicted.
     pub fn build_options(self) -> BuildOptions {
-        BuildOptions { parts: self.parts, map_tables: self.force, ..BuildOptions::default() }
+        BuildOptions {
+            parts: self.parts,
+            map_tables: self.force,
+            checkpoint_every: self.checkpoint_every.map(std::time::Duration::from_secs),
+            ..BuildOptions::default()
+        }
     }
 
     /// The flags given before `solve {command}` (`before`) and after it (`after`) as one
@@ -180,6 +193,13 @@ impl BuildFlags {
         if force_before && after.force.is_none() {
             return Err(format!("--force does not apply to `solve {command}`, which builds no tables"));
         }
+        let (every_before, every_after) = (before.0.checkpoint_every, after.force.and_then(|f| f.checkpoint_every));
+        if every_before.is_some() && after.force.is_none() {
+            return Err(format!("--checkpoint-every does not apply to `solve {command}`, which builds no tables"));
+        }
+        if every_before.is_some() && every_after.is_some() {
+            return Err("--checkpoint-every is given twice, before the command and after it: give it once".to_owned());
+        }
         let parts_after = after.parts.and_then(|p| p.parts);
         if parts_before.is_some() && parts_after.is_some() {
             return Err("--parts is given twice, before the command and after it: give it once".to_owned());
@@ -187,6 +207,7 @@ impl BuildFlags {
         Ok(BuildFlags {
             force: force_before || after.force.is_some_and(|f| f.force),
             parts: parts_before.or(parts_after).map(usize::from),
+            checkpoint_every: every_before.or(every_after),
         })
     }
 }

@@ -4,18 +4,37 @@
 
 use indicatif::{HumanCount, HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use retro::census::{cached_census, CachedCensus, Census, Progress};
+use retro::checkpoint::CheckpointEvent;
 use retro::solve::Observer;
 use retro::store::ProbeError;
 use retro::{Game, Tables};
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub struct BuildProgress {
     bar: ProgressBar,
     /// When standard error is no terminal: the tier being solved, for its lines.
     lines: Option<Mutex<TierLines>>,
+    /// The tier being solved and when its last checkpoint was written, which the bar
+    /// shows too.
+    tier: Arc<Mutex<CurrentTier>>,
+}
+
+/// The tier being solved, by name, and when its last checkpoint was written.
+#[derive(Default)]
+struct CurrentTier {
+    name: String,
+    checkpoint: Option<Instant>,
+}
+
+impl CurrentTier {
+    /// What the progress says of the last checkpoint: `, checkpoint 3 min ago`, or
+    /// nothing before the first.
+    fn checkpoint_note(&self) -> String {
+        self.checkpoint.map_or_else(String::new, |at| format!(", checkpoint {} ago", span(at.elapsed())))
+    }
 }
 
 /// The first line within a tier comes after a minute, the next ones at twice the gap
@@ -83,9 +102,11 @@ impl BuildProgress {
     /// A bar for `positions` positions; drawn on standard error when it is a terminal.
     pub fn new(positions: u64) -> BuildProgress {
         let bar = ProgressBar::new(positions);
+        let tier = Arc::new(Mutex::new(CurrentTier::default()));
+        let shown = Arc::clone(&tier);
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} solving tier {msg:>5} [{bar:30}] {human_pos}/{human_len} positions, {rate}/s, eta {guess}",
+                "{spinner} solving tier {msg:>5} [{bar:30}] {human_pos}/{human_len} positions, {rate}/s, eta {guess}{saved}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             // Whole positions a second (the built-in `per_sec` shows four decimals).
@@ -100,10 +121,17 @@ impl BuildProgress {
                     _ => write!(out, "…"),
                 };
             })
+            .with_key("saved", move |_: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{}", shown.lock().unwrap_or_else(|e| e.into_inner()).checkpoint_note());
+            })
             .progress_chars("=> "),
         );
         let lines = (!std::io::stderr().is_terminal()).then(|| Mutex::new(TierLines::new("", 0)));
-        BuildProgress { bar, lines }
+        BuildProgress { bar, lines, tier }
+    }
+
+    fn current_tier(&self) -> std::sync::MutexGuard<'_, CurrentTier> {
+        self.tier.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn finish(&self) {
@@ -122,6 +150,7 @@ impl BuildProgress {
 
 impl Observer for BuildProgress {
     fn tier_started(&self, tier: &str, work: u64) {
+        *self.current_tier() = CurrentTier { name: tier.to_owned(), checkpoint: None };
         self.bar.set_message(tier.to_owned());
         if let Some(lines) = &self.lines {
             *lines.lock().unwrap_or_else(|e| e.into_inner()) = TierLines::new(tier, work);
@@ -160,8 +189,22 @@ impl Observer for BuildProgress {
             let elapsed = lines.started.elapsed();
             if let Some(line) = lines.due_line(elapsed) {
                 drop(lines);
-                errln!("{line}");
+                errln!("{line}{}", self.current_tier().checkpoint_note());
             }
+        }
+    }
+
+    fn checkpoint(&self, event: &CheckpointEvent) {
+        let tier = self.current_tier().name.clone();
+        match event {
+            CheckpointEvent::Written(_) => self.current_tier().checkpoint = Some(Instant::now()),
+            CheckpointEvent::Resumed(at) => self.say(format!("tier {tier}: resumed from its checkpoint ({at})")),
+            CheckpointEvent::Refused(why) => {
+                self.say(format!("warning: tier {tier}: its checkpoint is refused and removed ({why}); the tier starts again"))
+            }
+            CheckpointEvent::NotWritten(why) => self.say(format!(
+                "warning: tier {tier}: a checkpoint could not be written ({why}); the build goes on, resumable from the last one written"
+            )),
         }
     }
 }
@@ -213,8 +256,8 @@ impl CensusSpinner {
 
 #[cfg(test)]
 mod tests {
-    use super::{progress_line, TierLines, FIRST_LINE, LONGEST_GAP};
-    use std::time::Duration;
+    use super::{progress_line, CurrentTier, TierLines, FIRST_LINE, LONGEST_GAP};
+    use std::time::{Duration, Instant};
 
     #[test]
     fn a_long_tier_says_how_far_it_is_at_growing_gaps() {
@@ -229,6 +272,14 @@ mod tests {
         // None once the work is counted done (the tier's own line follows).
         lines.done = 1000;
         assert_eq!(lines.due_line(minute * 100), None);
+    }
+
+    #[test]
+    fn the_last_checkpoint_is_said_once_there_is_one() {
+        let mut tier = CurrentTier { name: "45".to_owned(), checkpoint: None };
+        assert_eq!(tier.checkpoint_note(), "");
+        tier.checkpoint = Some(Instant::now() - Duration::from_secs(180));
+        assert_eq!(tier.checkpoint_note(), ", checkpoint 3 min ago");
     }
 
     #[test]

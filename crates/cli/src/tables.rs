@@ -17,10 +17,12 @@ use tablebase::{layout, registry};
                   a directory for each game below it), prints one line per table directory \
                   found: its game and rules, its tiers, positions and bytes on disk. Every file \
                   is opened, its header and checksum checked, and its entries counted against \
-                  its tier's positions, as queries check them."
+                  its tier's positions, as queries check them. A tier whose build was stopped \
+                  inside it gets a line from its checkpoint: how far it got, and when."
 )]
 pub struct InfoArgs {
-    /// A table file (`tier-*.tbl`), a table directory, or the root of several.
+    /// A table file (`tier-*.tbl`), a tier's checkpoint (`tier-*.checkpoint`), a table
+    /// directory, or the root of several.
     file: PathBuf,
 }
 
@@ -203,6 +205,9 @@ fn info_directories(root: &Path) -> Result<()> {
             crate::printer::counted(positions, "position", "positions"),
             memory::human(bytes as f64)
         )?;
+        for line in tiers_in_progress(dir) {
+            outln!("  {line}")?;
+        }
         let temporary = temporary_files(dir);
         if temporary > 0 {
             errln!(
@@ -215,6 +220,37 @@ fn info_directories(root: &Path) -> Result<()> {
         warn_misplaced(&key, dir);
     }
     refuse_faults(faults, dirs.len(), "failed the check")
+}
+
+/// A line for each tier of `dir` whose build stopped inside it, from its checkpoint: how
+/// far it got and when, or why the next build will refuse the checkpoint.
+fn tiers_in_progress(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("tier-") && name.ends_with(".checkpoint"))
+        .collect();
+    names.sort();
+    names.iter().map(|name| checkpoint_line(&dir.join(name))).collect()
+}
+
+/// What the checkpoint at `path` says: `tier 9 in progress: …`.
+fn checkpoint_line(path: &Path) -> String {
+    match retro::checkpoint::Saved::open(path) {
+        Ok(saved) => {
+            let at = saved.progress();
+            let ago =
+                saved.written().elapsed().map_or_else(|_| "just now".to_owned(), |d| format!("{} s ago", d.as_secs()));
+            format!(
+                "tier {} in progress: {at}; {} of {} positions done; checkpoint written {ago}",
+                saved.identity().tier,
+                indicatif::HumanCount(at.done),
+                indicatif::HumanCount(saved.entries()),
+            )
+        }
+        Err(e) => format!("a checkpoint the next build will refuse and start its tier again: {e}"),
+    }
 }
 
 /// The files a build killed while it wrote left in `dir`: no table, but bytes on disk.
@@ -232,6 +268,9 @@ fn temporary_files(dir: &Path) -> usize {
 pub fn info(args: InfoArgs) -> Result<()> {
     if args.file.is_dir() {
         return info_directories(&args.file);
+    }
+    if args.file.to_string_lossy().ends_with(".checkpoint") {
+        return outln!("{}", checkpoint_line(&args.file)).map_err(Into::into);
     }
     let table = layout::open_table(&args.file)?;
     let h = table.header();

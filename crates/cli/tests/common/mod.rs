@@ -11,6 +11,7 @@ pub fn solve(out: &Path, args: &[&str]) -> Output {
 }
 
 /// The one JSON object a successful run printed.
+#[allow(dead_code)] // each test file is its own crate and uses a subset of these helpers
 pub fn json(output: &Output) -> Json {
     assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("one JSON object")
