@@ -148,7 +148,8 @@ pub struct Saved {
 
 impl Saved {
     /// Opens and checks the checkpoint at `path`: its header and body checksums, and its
-    /// record. What it is for is checked by [`Saved::check_for`].
+    /// record. What it is for is checked when a tier resumes from it
+    /// ([`Checkpoints::resume`]).
     pub fn open(path: &Path) -> Result<Saved, TableError> {
         let io_err = |error| TableError::Io { path: path.to_owned(), error };
         crate::table::check_regular_file(path)?;
