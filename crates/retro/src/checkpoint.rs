@@ -379,3 +379,53 @@ fn write<S: SlotWord>(
     })
     .map(|_| ())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Silent;
+    use crate::table::{write_table, Layout, Table, ValueEncoding};
+
+    fn identity() -> TableIdentity {
+        TableIdentity { key: "toy".into(), tier: "3".into(), encoding: ValueEncoding::Score }
+    }
+
+    #[test]
+    fn a_checkpoint_reads_back_what_was_written_and_is_no_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = checkpoint_file(dir.path(), 3);
+        let mut checkpoints = Checkpoints::new(Duration::ZERO, None, &Silent);
+        checkpoints.begin(path.clone(), identity(), 5);
+        let slots: Vec<AtomicU16> = [7u16, 0, 0xFFFF, 300, 1].map(AtomicU16::new).into();
+        let at = Progress { stage: Stage::CyclicThreshold, step: 4, of: 9, done: 5 };
+        checkpoints.reached(at, &slots).unwrap();
+
+        let saved = checkpoints.resume::<AtomicU16>(|stage| stage == Stage::CyclicThreshold).expect("resumed");
+        assert_eq!(saved.progress(), at);
+        let back: Vec<AtomicU16> = (0..5).map(|_| AtomicU16::new(0)).collect();
+        saved.restore(&back);
+        assert_eq!(back.iter().map(|s| s.load(Relaxed)).collect::<Vec<_>>(), [7, 0, 0xFFFF, 300, 1]);
+        assert!(matches!(Table::open(&path, None), Err(TableError::BadMagic { .. })));
+
+        // Another engine's slots, or its stages, are refused, and the file removed.
+        assert!(checkpoints.resume::<AtomicU8>(|_| true).is_none());
+        assert!(!path.exists());
+
+        let table = dir.path().join("tier-3.tbl");
+        write_table(&table, &identity(), &[1u16, 2, 3], Layout::Plain).unwrap();
+        assert!(matches!(Saved::open(&table), Err(TableError::BadMagic { .. })));
+        checkpoints.finish();
+    }
+
+    #[test]
+    fn the_test_hook_stops_at_the_end_of_the_step_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut checkpoints = Checkpoints::new(Duration::MAX, Some(2), &Silent);
+        checkpoints.begin(checkpoint_file(dir.path(), 3), identity(), 1);
+        let slots = [AtomicU8::new(0)];
+        let at = Progress { stage: Stage::Acyclic, step: 1, of: 3, done: 1 };
+        assert_eq!(checkpoints.reached(at, &slots), Ok(()));
+        assert_eq!(checkpoints.reached(at, &slots), Err(SolveError::Stopped { tier: "3".into() }));
+        assert!(!checkpoint_file(dir.path(), 3).exists(), "none due in the interval");
+    }
+}

@@ -492,9 +492,12 @@ pub fn push_levels<G: Game, S: SlotStorage>(
         }
         drain_spill(game, children, work, part_len)?;
         level += 1;
-        let top = work.top.load(Relaxed) as u64;
-        let at = Progress { stage: Stage::OutcomePush, step: level as u64, of: top, done: len as u64 };
-        checkpoints.reached(at, &work.slots)?;
+        // After the last level the table is written at once: no checkpoint is worth it.
+        let top = work.top.load(Relaxed);
+        if level <= top {
+            let at = Progress { stage: Stage::OutcomePush, step: level as u64, of: top as u64, done: len as u64 };
+            checkpoints.reached(at, &work.slots)?;
+        }
     }
     Ok(())
 }

@@ -357,8 +357,11 @@ fn solve_in<'a, G: Game, S: ValueSlot>(
     while from < chunks {
         let to = (from + batch).min(chunks);
         solve_chunks(&solver, from..to, observer)?;
-        let at = Progress { stage: Stage::Acyclic, step: to, of: chunks, done: (to * CHUNK).min(size) };
-        checkpoints.reached(at, &solver.values)?;
+        // After the last batch the table is written at once: no checkpoint is worth it.
+        if to < chunks {
+            let at = Progress { stage: Stage::Acyclic, step: to, of: chunks, done: to * CHUNK };
+            checkpoints.reached(at, &solver.values)?;
+        }
         from = to;
     }
     Ok(S::into_codes(solver.values))

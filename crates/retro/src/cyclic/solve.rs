@@ -226,8 +226,11 @@ pub fn solve_tier<'a, G: Game>(
         while frontier.iter().any(|part| !part.is_empty()) {
             frontier = pass.propagate(t, &frontier)?;
         }
-        let at = Progress { stage: Stage::CyclicThreshold, step: t as u64 - 1, of: top, done: size };
-        checkpoints.reached(at, &slots)?;
+        // After the last threshold the table is written at once: no checkpoint is worth it.
+        if t > 1 {
+            let at = Progress { stage: Stage::CyclicThreshold, step: t as u64 - 1, of: top, done: size };
+            checkpoints.reached(at, &slots)?;
+        }
     }
     // 3. The rest is endless play: 0. The slots become the codes in place, so no second
     //    array is ever held.
