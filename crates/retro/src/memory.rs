@@ -48,6 +48,10 @@ pub struct TooBig {
     pub free: f64,
 }
 
+/// Bytes a position of a tier's checkpoint ([`crate::checkpoint`]): its slot, two bytes
+/// at the most.
+const CHECKPOINT_BYTES: f64 = 2.0;
+
 /// What building some tiers costs, each position at its tier's [`crate::Game::footprint`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Need {
@@ -58,7 +62,7 @@ pub struct Need {
     /// tables mapped ([`crate::Footprint::mapped`]), which it reads at random.
     pub memory: f64,
     /// Bytes of the tables written, and of the largest scratch file with its spill files
-    /// while they are there.
+    /// and its tier's checkpoint while they are there.
     pub disk: f64,
     /// Seconds on one thread, roughly.
     pub seconds: f64,
@@ -73,7 +77,8 @@ impl Need {
     /// `parts` parts, if given.
     pub fn of<G: crate::Game>(game: &G, todo: &[G::Tier], available: Option<u64>, parts: Option<usize>) -> Need {
         let mut need = Need { positions: 0.0, memory: 0.0, disk: 0.0, seconds: 0.0, parts: 1 };
-        let mut scratch = 0.0f64;
+        // What a tier holds on disk while it is solved, at the most.
+        let mut transient = 0.0f64;
         for &t in todo {
             let (n, f) = (game.tier_size(t) as f64, game.footprint(t));
             let parts = match parts {
@@ -91,12 +96,15 @@ impl Need {
             need.seconds += n / f.rate;
             need.memory = need.memory.max(n * f.work / parts as f64 + children);
             need.parts = need.parts.max(parts);
+            // Its checkpoint, two while a new one is written beside the last.
+            let mut held = 2.0 * CHECKPOINT_BYTES * n;
             if parts > 1 {
                 // The slots' file, and the parents spilled within a level.
-                scratch = scratch.max(n * 2.0 + crate::solve::spill_bound(n as u64) as f64);
+                held += n * 2.0 + crate::solve::spill_bound(n as u64) as f64;
             }
+            transient = transient.max(held);
         }
-        need.disk += scratch;
+        need.disk += transient;
         need
     }
 }

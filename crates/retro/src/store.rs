@@ -117,8 +117,9 @@ pub fn is_temporary(name: &str) -> bool {
 }
 
 /// Whether `dir` holds what interrupted runs leave behind: temporary files
-/// ([`is_temporary`]), or a list of tables to store compact that names none there; a
-/// directory that cannot be read holds none this can clear.
+/// ([`is_temporary`]), the checkpoint of a tier whose table is there, or a list of tables
+/// to store compact that names none there; a directory that cannot be read holds none
+/// this can clear.
 fn holds_stale(dir: &Path) -> bool {
     let temporaries = std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|entry| {

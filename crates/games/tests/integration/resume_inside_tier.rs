@@ -219,3 +219,62 @@ fn a_checkpoint_of_other_rules_is_refused() {
     let foreign = std::fs::read(checkpoint_file(other.path(), 9)).unwrap();
     refused_and_restarted(|path: &Path| std::fs::write(path, &foreign).unwrap(), "built for game and rules");
 }
+
+/// Times observed checkpoints: when each was written, from the tier's start.
+struct Timed {
+    started: Mutex<Option<std::time::Instant>>,
+    written: Mutex<Vec<f64>>,
+    resumed: Mutex<Option<f64>>,
+}
+
+impl Observer for Timed {
+    fn tier_started(&self, _tier: &str, _work: u64) {
+        *self.started.lock().unwrap() = Some(std::time::Instant::now());
+    }
+    fn checkpoint(&self, event: &CheckpointEvent) {
+        let at = self.started.lock().unwrap().unwrap().elapsed().as_secs_f64();
+        match event {
+            CheckpointEvent::Written(_) => self.written.lock().unwrap().push(at),
+            CheckpointEvent::Resumed(_) => *self.resumed.lock().unwrap() = Some(at),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// What a checkpoint costs on Kalah's 6-pit tier of 20 seeds (84.7 million positions, a
+/// byte each): the tier solved without checkpoints, then with one at every step, then
+/// stopped halfway and resumed (docs/performance.md). Minutes: run it alone, with
+/// `--ignored --nocapture`.
+#[test]
+#[ignore]
+fn checkpoint_cost_on_kalah_six_pits_twenty_seeds() {
+    let game = Kalah::new(6, 20, Rules::EMPTY_CAPTURE).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    build(&game, dir.path(), &[19], &Silent, &BuildOptions::default()).unwrap();
+    let tier = tier_file(dir.path(), 20);
+    let timed = || Timed { started: Mutex::new(None), written: Mutex::new(Vec::new()), resumed: Mutex::new(None) };
+    let run = |options: BuildOptions, observer: &Timed| {
+        let _ = std::fs::remove_file(&tier);
+        let started = std::time::Instant::now();
+        let result = build(&game, dir.path(), &[20], observer, &options);
+        (started.elapsed().as_secs_f64(), result.is_ok())
+    };
+    let none = BuildOptions { checkpoint_every: Some(Duration::MAX), ..BuildOptions::default() };
+    let every = BuildOptions { checkpoint_every: Some(Duration::ZERO), ..BuildOptions::default() };
+    let (plain, _) = run(none.clone(), &timed());
+    let observed = timed();
+    let (with, _) = run(every.clone(), &observed);
+    let count = observed.written.lock().unwrap().len();
+    eprintln!("tier 20: {plain:.1} s without checkpoints, {with:.1} s with {count}");
+    eprintln!("a checkpoint: {:.3} s", (with - plain) / count as f64);
+    let stopped = timed();
+    let (until, finished) = run(BuildOptions { stop_inside: Some(count as u64 / 2), ..every.clone() }, &stopped);
+    assert!(!finished);
+    let bytes = std::fs::metadata(checkpoint_file(dir.path(), 20)).unwrap().len();
+    eprintln!("a checkpoint file: {bytes} bytes");
+    let resumed = timed();
+    let (rest, finished) = run(none, &resumed);
+    assert!(finished);
+    let at = resumed.resumed.lock().unwrap().unwrap();
+    eprintln!("stopped halfway after {until:.1} s; resumed in {at:.2} s, finished in {rest:.1} s");
+}
