@@ -428,4 +428,28 @@ mod tests {
         assert_eq!(checkpoints.reached(at, &slots), Err(SolveError::Stopped { tier: "3".into() }));
         assert!(!checkpoint_file(dir.path(), 3).exists(), "none due in the interval");
     }
+
+    /// Records the checkpoints' events.
+    #[derive(Default)]
+    struct Heard(std::sync::Mutex<Vec<CheckpointEvent>>);
+
+    impl Observer for Heard {
+        fn checkpoint(&self, event: &CheckpointEvent) {
+            self.0.lock().unwrap().push(event.clone());
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_that_cannot_be_written_is_said_and_the_build_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the checkpoint's directory would be.
+        std::fs::write(dir.path().join("file"), b"").unwrap();
+        let heard = Heard::default();
+        let mut checkpoints = Checkpoints::new(Duration::ZERO, None, &heard);
+        checkpoints.begin(dir.path().join("file").join("tier-3.checkpoint"), identity(), 1);
+        let at = Progress { stage: Stage::OutcomePush, step: 2, of: 5, done: 1 };
+        assert_eq!(checkpoints.reached(at, &[AtomicU16::new(1)]), Ok(()));
+        let heard = heard.0.lock().unwrap();
+        assert!(matches!(&heard[..], [CheckpointEvent::NotWritten(why)] if why.contains("cannot write")), "{heard:?}");
+    }
 }

@@ -5,7 +5,9 @@
 //! numbers each tier's positions densely; its values are outcomes with distance or
 //! scores ([`TableValue`]). [`store::build`] solves the tiers in dependency order
 //! ([`order`]), each with the engine the game chooses for it ([`Engine`]: [`solve`],
-//! [`acyclic`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]). [`verify`] re-checks tables against
+//! [`acyclic`] or [`cyclic`]), and keeps each finished tier as one checked file ([`table`]);
+//! a tier being solved is saved now and then ([`checkpoint`]), so that a build stopped
+//! inside it resumes there. [`verify`] re-checks tables against
 //! the rules, [`census`] counts what is reachable, and [`line`](mod@line) reads best play
 //! back out.
 //!
