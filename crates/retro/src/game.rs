@@ -377,6 +377,27 @@ pub trait Game: Sync {
         None
     }
 
+    /// **Optional.** The position as one number below 2^96, a different number for every
+    /// position, where the game has one for it; `None` (the default) where it has not.
+    /// The window search (`search::window`) keeps a position in its lockless
+    /// transposition table by this number (an entry read back by its number alone is
+    /// never another position's); a position without one is searched again each time it
+    /// is met. Only acyclic score games are searched by that search.
+    fn packed(&self, position: &Self::Position) -> Option<u128> {
+        let _ = position;
+        None
+    }
+
+    /// **Optional.** Bounds that contain the value of every position of `tier` where the
+    /// game goes on, where the game knows them from the tier alone; `None` (the default)
+    /// where it does not. The window search (`search::window`) takes them before
+    /// [`Game::value_bounds`], at every node it may search: a tier's bounds are known
+    /// without looking at the position again.
+    fn tier_value_bounds(&self, tier: Self::Tier) -> Option<(Self::Value, Self::Value)> {
+        let _ = tier;
+        None
+    }
+
     /// **Optional.** As [`Game::end`], for a search that must spend bounded work on a
     /// position: `None` also where the game could not decide, within a fixed effort,
     /// whether some move is legal (and so whether the mover has one). Only a game whose

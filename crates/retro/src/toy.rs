@@ -149,6 +149,9 @@ macro_rules! toy_game {
             fn lists_unmoves(&self) -> bool {
                 true
             }
+            fn packed(&self, p: &Pile) -> Option<u128> {
+                Some(u128::from(p.stones) | u128::from(p.marker) << 8)
+            }
 
             fn unmoves(&self, p: &Pile, out: &mut Vec<Move<Pile>>) {
                 self.parents(p, out)

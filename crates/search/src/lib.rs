@@ -5,3 +5,4 @@
 
 pub mod kalah;
 pub mod tree;
+pub mod window;

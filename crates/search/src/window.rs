@@ -82,8 +82,11 @@ pub const SCORE_LIMIT: i16 = 8191;
 pub const TASKS_PER_THREAD: usize = 2;
 
 /// A search that probes `tables` (built for `game`) for positions of tiers numbered up
-/// to `probe_up_to` and searches the rest.
-pub struct Search<'a, G: Windowed> {
+/// to `probe_up_to` and searches the rest, at positions of at most `N` moves (a node's
+/// children are kept in arrays of `N`, as a recursive search keeps them on its stack:
+/// vectors cost Kalah's search 7 % of its time); a position of more answers
+/// [`SearchError::Wide`].
+pub struct Search<'a, G: Windowed, const N: usize> {
     game: &'a G,
     /// The tables by tier number, `None` where missing.
     tables: Vec<Option<&'a Table>>,
@@ -164,6 +167,14 @@ pub enum SearchError {
     /// The budget ran out before the answer was proven.
     #[error("the search's budget ran out ({}) before the answer was proven", stop_words(*.0))]
     Spent(Stop),
+    /// A position has more moves than the search was made for.
+    #[error("a position has {moves} moves, more than the {most} this search keeps at a node")]
+    Wide {
+        /// The position's moves.
+        moves: usize,
+        /// The most the search keeps.
+        most: usize,
+    },
 }
 
 /// What ended a budget, in words.
@@ -214,6 +225,8 @@ impl Busy {
 /// Why a task's search ended without its answer.
 enum Halt {
     Probe(ProbeError),
+    /// A position has more moves than the search keeps.
+    Wide(usize),
     /// Another task of the same search found the answer first, or the budget ended it.
     Stopped,
     /// The budget is spent.
@@ -274,8 +287,8 @@ enum Opened {
     /// (the value and the move, its index + 1).
     Cut(i16, u16),
     /// The best of the children whose values are known (`i16::MIN` if none) and its move
-    /// (index + 1; 0 if none); the moves left to search are pending.
-    Search(i16, u16),
+    /// (index + 1; 0 if none), and how many moves are left to search.
+    Search(i16, u16, usize),
 }
 
 /// A move still to be searched at a node: its index in the node's move list, its child's
@@ -283,18 +296,23 @@ enum Opened {
 #[derive(Clone, Copy, Default)]
 struct Pending {
     order: i32,
-    index: u16,
+    index: u8,
     place: Place,
 }
 
 /// The order of a pending move already taken.
 const TAKEN: i32 = i32::MIN;
 
-impl<'a, G: Windowed> Search<'a, G> {
+impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
     /// A search with a transposition table of at most `2^table_bits` entries (16 bytes
     /// each; reserved now, used as the search grows); fails only if the system refuses that
     /// memory.
-    pub fn new(game: &'a G, tables: &'a Tables<G>, probe_up_to: u32, table_bits: u32) -> std::io::Result<Search<'a, G>> {
+    pub fn new(
+        game: &'a G,
+        tables: &'a Tables<G>,
+        probe_up_to: u32,
+        table_bits: u32,
+    ) -> std::io::Result<Search<'a, G, N>> {
         let transpositions = TranspositionTable::new(table_bits)?;
         let probe_up_to = probe_up_to as usize;
         let mut by_number = vec![None; probe_up_to + 1];
@@ -321,7 +339,7 @@ impl<'a, G: Windowed> Search<'a, G> {
     /// Once spent, every search answers the bounds proven so far ([`Search::bounds`],
     /// [`Search::values`]), or [`SearchError::Spent`] where only an exact answer will do.
     /// (Its table's size is the search's own, not `budget.table_entries`.)
-    pub fn with_budget(mut self, budget: Budget<'a>) -> Search<'a, G> {
+    pub fn with_budget(mut self, budget: Budget<'a>) -> Search<'a, G, N> {
         self.spending = Spending {
             nodes: budget.nodes,
             deadline: budget.time.map(|t| Instant::now() + t),
@@ -387,7 +405,7 @@ impl<'a, G: Windowed> Search<'a, G> {
     /// The same search on `threads` threads (at least one): every search ([`Search::value`],
     /// [`Search::at_least`], [`Search::values`]) runs on all of them, sharing the
     /// transposition table.
-    pub fn with_threads(mut self, threads: usize) -> Search<'a, G> {
+    pub fn with_threads(mut self, threads: usize) -> Search<'a, G, N> {
         self.threads = threads.max(1);
         self
     }
@@ -396,8 +414,11 @@ impl<'a, G: Windowed> Search<'a, G> {
     /// (the tier's, else the position's), within the search's range.
     #[inline(always)]
     fn widest(&self, position: &G::Position, tier: G::Tier) -> (i16, i16) {
-        let bounds = self.game.tier_value_bounds(tier).or_else(|| self.game.value_bounds(position));
-        let (least, most) = bounds.unwrap_or((-SCORE_LIMIT, SCORE_LIMIT));
+        // A game's scores lie within the search's range (the contract of `Windowed`).
+        if let Some(bounds) = self.game.tier_value_bounds(tier) {
+            return bounds;
+        }
+        let (least, most) = self.game.value_bounds(position).unwrap_or((-SCORE_LIMIT, SCORE_LIMIT));
         (least.max(-SCORE_LIMIT), most.min(SCORE_LIMIT))
     }
 
@@ -447,13 +468,13 @@ impl<'a, G: Windowed> Search<'a, G> {
 
     /// The value of a position, by MTD(f) from `guess`: exact, or the bounds proven when
     /// the budget ends.
-    pub fn bounds(&self, position: &G::Position, guess: i16) -> Result<Bounds, ProbeError> {
+    pub fn bounds(&self, position: &G::Position, guess: i16) -> Result<Bounds, SearchError> {
         Ok(self.run(&[*position], Goal::Value { guess }, &|_, _| {})?[0])
     }
 
     /// [`Search::bounds`], stopped at `end` too (the budget left as it is for what
     /// follows).
-    pub fn bounds_until(&self, position: &G::Position, guess: i16, end: Instant) -> Result<Bounds, ProbeError> {
+    pub fn bounds_until(&self, position: &G::Position, guess: i16, end: Instant) -> Result<Bounds, SearchError> {
         *locked(&self.spending.until) = Some(end);
         let found = self.bounds(position, guess);
         *locked(&self.spending.until) = None;
@@ -468,7 +489,7 @@ impl<'a, G: Windowed> Search<'a, G> {
     /// (Kalah(6,6) above 24-seed tables) its first test did not end in ten minutes,
     /// leaving the widest bounds, while tests far from the value end soon and each
     /// proves a bound.
-    pub fn narrowed(&self, position: &G::Position, mtdf_end: Instant) -> Result<Bounds, ProbeError> {
+    pub fn narrowed(&self, position: &G::Position, mtdf_end: Instant) -> Result<Bounds, SearchError> {
         let mut found = self.bounds_until(position, 0, mtdf_end)?;
         let open = |found: &Bounds| found.exact().is_none() && self.spent().is_none();
         while open(&found) {
@@ -484,7 +505,7 @@ impl<'a, G: Windowed> Search<'a, G> {
     /// What one null-window test proves of a position's value: whether it reaches
     /// `target`, by how much the fail-soft bound says, within the game's bounds and the
     /// stored ones; the bounds stored so far where the budget ends the test first.
-    pub fn test(&self, position: &G::Position, target: i16) -> Result<Bounds, ProbeError> {
+    pub fn test(&self, position: &G::Position, target: i16) -> Result<Bounds, SearchError> {
         let found = self.run(&[*position], Goal::AtLeast(target), &|_, _| {})?[0];
         let (least, most) = self.widest(position, self.game.material_tier(position));
         let widest = Bounds { lower: least, upper: most };
@@ -505,7 +526,7 @@ impl<'a, G: Windowed> Search<'a, G> {
         &self,
         positions: &[G::Position],
         solved: &(dyn Fn(usize, i16) + Sync),
-    ) -> Result<Vec<Bounds>, ProbeError> {
+    ) -> Result<Vec<Bounds>, SearchError> {
         self.run(positions, Goal::Value { guess: 0 }, solved)
     }
 
@@ -520,7 +541,7 @@ impl<'a, G: Windowed> Search<'a, G> {
         positions: &[G::Position],
         goal: Goal,
         solved: &(dyn Fn(usize, i16) + Sync),
-    ) -> Result<Vec<Bounds>, ProbeError> {
+    ) -> Result<Vec<Bounds>, SearchError> {
         /// Tasks on a position, its answer once found, and the bounds proven meanwhile.
         struct Slot {
             tasks: usize,
@@ -551,6 +572,12 @@ impl<'a, G: Windowed> Search<'a, G> {
             company[i].store(slots[i].tasks, Relaxed);
             Some(i)
         };
+        // Everything stops, the failure kept for the caller.
+        let fail = |e: SearchError| -> bool {
+            *locked(&failure) = Some(e);
+            stops.iter().for_each(|s| s.store(true, Relaxed));
+            true
+        };
         // Whether everything stops (a probe failed). `proven`: the bounds the task's
         // passes proved.
         let finish = |i: usize, result: Result<i16, Halt>, proven: Option<(i16, i16)>| -> bool {
@@ -568,16 +595,13 @@ impl<'a, G: Windowed> Search<'a, G> {
                 }
                 Ok(_) | Err(Halt::Stopped) => {}
                 Err(Halt::Spent) => stops.iter().for_each(|s| s.store(true, Relaxed)),
-                Err(Halt::Probe(e)) => {
-                    *locked(&failure) = Some(e);
-                    stops.iter().for_each(|s| s.store(true, Relaxed));
-                    return true;
-                }
+                Err(Halt::Probe(e)) => return fail(SearchError::Probe(e)),
+                Err(Halt::Wide(moves)) => return fail(SearchError::Wide { moves, most: N }),
             }
             false
         };
         let run = || {
-            let mut tasks: Vec<Option<Task<G>>> = (0..TASKS_PER_THREAD).map(|_| None).collect();
+            let mut tasks: Vec<Option<Task<G, N>>> = (0..TASKS_PER_THREAD).map(|_| None).collect();
             let mut exhausted = false;
             loop {
                 let mut any = false;
@@ -747,13 +771,13 @@ impl<'a, G: Windowed> Search<'a, G> {
     fn child_sources(
         &self,
         moves: &[Move<G::Position>],
-        sources: &mut Vec<Source<'a>>,
+        sources: &mut [Source<'a>; N],
         worker: &mut Worker,
     ) -> Result<(), Halt> {
-        sources.clear();
-        for m in moves {
-            let child = &m.position;
-            sources.push(match self.game.end(child) {
+        let sources = &mut sources[..moves.len()];
+        for i in 0..moves.len() {
+            let child = &moves[i].position;
+            sources[i] = match self.game.end(child) {
                 Some(v) => Source::Known(v),
                 None => {
                     let tier = self.game.material_tier(child);
@@ -765,7 +789,7 @@ impl<'a, G: Windowed> Search<'a, G> {
                         None => Source::Search(self.place(child, tier)),
                     }
                 }
-            });
+            };
         }
         Ok(())
     }
@@ -781,31 +805,33 @@ impl<'a, G: Windowed> Search<'a, G> {
     fn open_children(
         &self,
         moves: &[Move<G::Position>],
-        sources: &[Source<'a>],
+        sources: &[Source<'a>; N],
         (stored_best, beta): (u8, i16),
-        (found, pending): (&mut Vec<u64>, &mut Vec<Pending>),
+        pending: &mut [Pending; N],
     ) -> Result<Opened, Halt> {
-        found.clear();
-        found.extend(sources.iter().map(|source| match *source {
-            Source::Search(place) => self.transpositions.find(place.key),
-            Source::Known(_) => 0,
-            Source::Table(table, rank, _) => table.code(rank).ok().flatten().map_or(u64::MAX, u64::from),
-        }));
+        let n = moves.len();
+        let sources = &sources[..n];
+        let mut found = [0u64; N];
+        let mut codes = [None; N];
+        for i in 0..n {
+            match sources[i] {
+                Source::Known(_) => {}
+                Source::Table(table, rank, _) => codes[i] = table.code(rank).map_err(ProbeError::from)?,
+                Source::Search(place) => found[i] = self.transpositions.find(place.key),
+            }
+        }
         let (mut best, mut best_move) = (i16::MIN, 0u16);
         let mut stored_cut = None;
-        pending.clear();
-        for (i, ((m, source), &word)) in moves.iter().zip(sources).zip(found.iter()).enumerate() {
-            let child = match *source {
+        let mut count = 0;
+        for i in 0..n {
+            let m = &moves[i];
+            let child = match sources[i] {
                 Source::Known(v) => v,
-                Source::Table(table, rank, tier) => {
-                    // The code read in the loop above (`u64::MAX`: none, read again for its error).
-                    match u16::try_from(word) {
-                        Ok(code) => retro::value::code_score(code),
-                        Err(_) => self.probe_at(table, rank, tier)?,
-                    }
-                }
+                Source::Table(_, rank, tier) => retro::value::code_score(
+                    codes[i].ok_or_else(|| ProbeError::BadRank { tier: tier.to_string(), rank })?,
+                ),
                 Source::Search(place) => {
-                    let (child_lower, child_upper) = bounds(transposition::entry(word), &place);
+                    let (child_lower, child_upper) = bounds(transposition::entry(found[i]), &place);
                     let lower = match m.turn {
                         Turn::Keeps => m.gain + child_lower,
                         Turn::Passes => m.gain - child_upper,
@@ -821,7 +847,8 @@ impl<'a, G: Windowed> Search<'a, G> {
                     } else {
                         (m.gain as i32) << 16 | i as i32
                     };
-                    pending.push(Pending { order, index: i as u16, place });
+                    pending[count] = Pending { order, index: i as u8, place };
+                    count += 1;
                     continue;
                 }
             };
@@ -836,7 +863,7 @@ impl<'a, G: Windowed> Search<'a, G> {
         } else if let Some((lower, number)) = stored_cut {
             Opened::Cut(lower, number)
         } else {
-            Opened::Search(best, best_move)
+            Opened::Search(best, best_move, count)
         })
     }
 }

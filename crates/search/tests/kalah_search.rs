@@ -1,5 +1,5 @@
-//! Kalah's weak search (MTD(f) above endgame tables) against the full tables, on one and
-//! on several threads, under every preset.
+//! The window search (MTD(f) above the tables) against the full tables: Kalah's instance
+//! on one and on several threads, under every preset, and the toy game's acyclic scores.
 
 use games::kalah::{Board, Kalah, Rules};
 use retro::solve::Silent;
@@ -142,9 +142,8 @@ fn a_missing_table_ends_every_search_with_its_error() {
         // Tiers 9 and 10 were never built; each search starts with an empty transposition
         // table (a value found before the error would answer at once).
         let search = || Search::new(&game, &tables, 10, 16).unwrap().with_threads(threads);
-        let missing = |e: retro::store::ProbeError| matches!(e, retro::store::ProbeError::MissingTier(_));
-        assert!(search().values(&boards, &|_, _| {}).is_err_and(missing), "{threads} threads");
         let missing = |e: SearchError| matches!(e, SearchError::Probe(retro::store::ProbeError::MissingTier(_)));
+        assert!(search().values(&boards, &|_, _| {}).is_err_and(missing), "{threads} threads");
         // Boards whose searches meet the missing tiers (both rows full; checked here).
         for board in &[Board::new(&[3, 3, 2], &[3, 3, 2]), Board::new(&[2, 4, 2], &[3, 2, 3])] {
             assert!(search().value(board).is_err_and(missing), "{threads} threads: {board:?}");
@@ -294,4 +293,30 @@ fn narrowing_from_both_ends_reaches_the_value() {
             assert_eq!(found.exact(), Some(exact), "{threads} threads: {board:?}: {found:?}");
         }
     }
+}
+
+/// The window search is the library's, not Kalah's: on the toy game's acyclic scores, above
+/// tables of the lowest tiers or of none, every position's value equals its table's; and a
+/// search made for fewer moves a node than a position has says so.
+#[test]
+fn the_window_search_of_any_acyclic_score_game_equals_its_tables() {
+    use retro::toy::Toy;
+    use search::window;
+    let game = Toy::score(5);
+    let dir = tempfile::tempdir().unwrap();
+    let tiers: Vec<u8> = (0..=12).collect();
+    let (full, _) = store::build(&game, dir.path(), &tiers, &Silent, &BuildOptions::default()).unwrap();
+    for probe_up_to in [0, 3] {
+        let below = store::open(&game, dir.path(), &tiers[..=probe_up_to as usize]).unwrap();
+        for threads in [1, 3] {
+            let search = window::Search::<_, 3>::new(&game, &below, probe_up_to, 10).unwrap().with_threads(threads);
+            for p in game.positions(12) {
+                let table = full.value(&game, &p).unwrap();
+                assert_eq!(search.value(&p).unwrap(), table, "{p}, tables to {probe_up_to}, {threads} threads");
+            }
+        }
+    }
+    let narrow = window::Search::<_, 2>::new(&game, &full, 0, 10).unwrap();
+    let three_moves = retro::toy::Pile { stones: 5, marker: 1 };
+    assert!(matches!(narrow.value(&three_moves), Err(SearchError::Wide { moves: 3, most: 2 })));
 }

@@ -113,8 +113,18 @@ impl Board {
     }
 
     /// Seeds in all pits.
+    ///
+    /// The board's word summed a byte lane at a time (the cells past `2m` are zero): the
+    /// search asks every child's seeds for its tier and its bounds, and a loop over a row
+    /// of a length known only at run time was a tenth of its instructions.
+    #[inline]
     pub fn seeds(&self) -> u32 {
-        self.cells().iter().map(|&s| s as u32).sum()
+        const EVEN_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+        let word = self.word();
+        let (lo, hi) = (word as u64, (word >> 64) as u64);
+        // Four 16-bit lanes, each the sum of four cells (at most 1,020), then the lanes.
+        let lanes = (lo & EVEN_BYTES) + (lo >> 8 & EVEN_BYTES) + (hi & EVEN_BYTES) + (hi >> 8 & EVEN_BYTES);
+        (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
     }
 
     /// The same pits seen from the other player.

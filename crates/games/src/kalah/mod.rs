@@ -174,6 +174,24 @@ impl Game for Kalah {
         board.for_each_move(&self.rules, |_, s| out.push(Move { position: s.board, gain: s.gain, turn: s.turn }));
     }
 
+    /// The tier is the seeds in the pits: the value lies within ± them.
+    fn tier_value_bounds(&self, tier: u16) -> Option<(i16, i16)> {
+        let seeds = i16::try_from(tier).ok()?;
+        Some((-seeds, seeds))
+    }
+
+    /// Up to six pits a row, the board's cells themselves, 8 bits each (12 cells, 96
+    /// bits); seven or eight, [`packed_wide`]: the cells in 6 bits each, where every pit
+    /// holds fewer than 64 seeds (on such a board of at least 64 seeds, `None`).
+    #[inline]
+    fn packed(&self, board: &Board) -> Option<u128> {
+        if self.m <= 6 {
+            Some(board.word())
+        } else {
+            packed_wide(board.word())
+        }
+    }
+
     /// Every seed in the pits ends in one of the two stores: the difference still to be
     /// gained lies within ± the seeds in the pits.
     fn value_bounds(&self, board: &Board) -> Option<(i16, i16)> {
@@ -194,4 +212,28 @@ impl Game for Kalah {
         let seeds = i16::try_from(tier).ok()?;
         Some(retro::TableValue::code(seeds).max(retro::TableValue::code(-seeds)))
     }
+}
+
+/// The cells of a board of seven or eight pits a row, 8 bits each in `word` from the
+/// mover's pit 1, packed in 6 bits each (96 bits for 16 cells); `None` if a cell holds 64
+/// seeds or more.
+///
+/// ```text
+///   word:    cell 15 (8) | … | cell 1 (8) | cell 0 (8)        two 64-bit halves
+///   packed:  cell 15 (6) | … | cell 1 (6) | cell 0 (6)        96 bits
+/// ```
+#[inline]
+pub fn packed_wide(word: u128) -> Option<u128> {
+    const HIGH_BITS: u64 = 0xc0c0_c0c0_c0c0_c0c0;
+    let (lo, hi) = (word as u64, (word >> 64) as u64);
+    if (lo | hi) & HIGH_BITS != 0 {
+        return None;
+    }
+    // Eight cells below 64 each into 48 bits: pairs, then fours, then the eight.
+    let pack = |x: u64| {
+        let x = (x & 0x00ff_00ff_00ff_00ff) | (x & 0xff00_ff00_ff00_ff00) >> 2;
+        let x = (x & 0x0000_ffff_0000_ffff) | (x & 0xffff_0000_ffff_0000) >> 4;
+        (x & 0x0000_0000_ffff_ffff) | (x & 0xffff_ffff_0000_0000) >> 8
+    };
+    Some(pack(lo) as u128 | (pack(hi) as u128) << 48)
 }

@@ -289,3 +289,61 @@ fn every_rules_name_reads_back() {
         assert!(Rules::from_name(wrong).is_err(), "{wrong:?}");
     }
 }
+
+/// Boards of `pits` a row with cells below `below`, drawn from a seeded generator.
+fn random_boards(count: usize, pits: usize, below: u64) -> Vec<Board> {
+    let mut draws = crate::draws::Draws::seeded(0x5eed);
+    let mut board = || Board::from_cells(&(0..2 * pits).map(|_| draws.below(below) as u8).collect::<Vec<_>>());
+    (0..count).map(|_| board()).collect()
+}
+
+#[test]
+fn a_board_packs_into_a_number_of_its_own_on_every_row_length() {
+    use retro::Game;
+    // Up to six pits a row: the cells themselves, at up to 255 seeds a cell.
+    for pits in [4, 6] {
+        let game = games::kalah::Kalah::new(pits, 0, Rules::EMPTY_CAPTURE).unwrap();
+        for board in random_boards(5_000, pits, 255) {
+            assert_eq!(game.packed(&board), Some(board.word()));
+        }
+    }
+    // Seven and eight pits: the cells 6 bits each, back in their bytes.
+    for pits in [7, 8] {
+        let game = games::kalah::Kalah::new(pits, 0, Rules::EMPTY_CAPTURE).unwrap();
+        for board in random_boards(5_000, pits, 64) {
+            let packed = game.packed(&board).expect("every pit below 64");
+            assert!(packed >> 96 == 0);
+            let cells: Vec<u8> = (0..2 * pits).map(|c| (packed >> (6 * c) & 0x3f) as u8).collect();
+            assert_eq!(cells, board.cells(), "{pits} pits");
+        }
+    }
+    // Two boards of eight pits that share cells 0 to 11 and differ past them get numbers
+    // of their own.
+    let game = games::kalah::Kalah::new(8, 0, Rules::EMPTY_CAPTURE).unwrap();
+    let a = Board::from_cells(&[3; 16]);
+    let mut cells = [3; 16];
+    cells[14] = 4;
+    assert_ne!(game.packed(&a), game.packed(&Board::from_cells(&cells)));
+}
+
+#[test]
+fn a_board_with_a_pit_of_64_seeds_on_a_long_row_has_no_number() {
+    use retro::Game;
+    let game = games::kalah::Kalah::new(8, 0, Rules::EMPTY_CAPTURE).unwrap();
+    let mut cells = [1u8; 16];
+    cells[9] = 64;
+    assert_eq!(game.packed(&Board::from_cells(&cells)), None);
+    cells[9] = 63;
+    assert!(game.packed(&Board::from_cells(&cells)).is_some());
+}
+
+#[test]
+fn a_boards_seeds_are_its_cells_summed() {
+    for pits in 1..=8 {
+        for board in random_boards(2_000, pits, 256) {
+            assert_eq!(board.seeds(), board.cells().iter().map(|&c| u32::from(c)).sum::<u32>(), "{board:?}");
+        }
+        let full = Board::from_cells(&vec![255; 2 * pits]);
+        assert_eq!(full.seeds(), 255 * 2 * pits as u32);
+    }
+}

@@ -1,10 +1,11 @@
-//! Kalah above its endgame tables: the MTD(f) search ([`search`]), its transposition
-//! table ([`transposition`]), and the [`Solver`] that sizes and builds the tables beneath
-//! the search and answers for any position ([`solver`]).
+//! Kalah above its endgame tables: the [`Solver`] that sizes and builds the tables
+//! beneath the window search ([`crate::window`], Kalah's instance of it: [`Search`]) and
+//! answers for any position ([`solver`]).
 
-pub mod search;
 pub mod solver;
-pub mod transposition;
 
-pub use search::{Bounds, Search, SearchError};
+pub use crate::window::{Bounds, SearchError};
 pub use solver::{auto_endgame_seeds, default_tt_bits, Margin, Plan, Solver, SolverError, Turn};
+
+/// The window search over Kalah's boards, of at most a move a pit.
+pub type Search<'a> = crate::window::Search<'a, games::kalah::Kalah, { games::kalah::MAX_PITS }>;

@@ -1,7 +1,7 @@
 //! Kalah solved from any position: endgame tables up to some number of seeds, and the
 //! search above them; what they need in memory, checked before anything is built.
 
-use super::search::{Search, SearchError};
+use super::{Search, SearchError};
 use crate::tree::Stop;
 use encoding::IndexError;
 use games::kalah::{turn_name, Board, Capture, Kalah, Position, Rules};
@@ -623,8 +623,8 @@ impl Solver {
         let rules = self.game.rules();
         let mut pits = Vec::new();
         let mut q = *p;
-        while let Some(pit) = search.stored_best(&q.board()) {
-            let Some((_, sown)) = q.board().moves(rules).into_iter().find(|&(i, _)| i == pit) else { break };
+        while let Some(index) = search.stored_best(&q.board()) {
+            let Some((pit, sown)) = q.board().moves(rules).get(index).copied() else { break };
             pits.push(pit as u8 + 1);
             q = q.after(sown);
             if sown.turn == retro::Turn::Passes || q.final_difference(rules).is_some() {
@@ -638,7 +638,7 @@ impl Solver {
 /// The value of `board` by `search` within its budget. With a deadline: MTD(f) for half
 /// the time left, then, where that leaves the value open, its bounds narrowed from both
 /// ends ([`Search::narrowed`]) for the rest.
-fn narrowed(search: &Search, board: &Board) -> Result<super::Bounds, ProbeError> {
+fn narrowed(search: &Search, board: &Board) -> Result<super::Bounds, SearchError> {
     let Some(end) = search.deadline() else { return search.bounds(board, 0) };
     search.narrowed(board, Instant::now() + end.saturating_duration_since(Instant::now()) / 2)
 }

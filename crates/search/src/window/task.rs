@@ -31,7 +31,7 @@ pub(super) enum Goal {
 }
 
 /// A node being searched.
-struct Frame<'t, P> {
+struct Frame<'t, P, const N: usize> {
     place: Place,
     /// What the transposition table knew of the node.
     known: Entry,
@@ -43,29 +43,29 @@ struct Frame<'t, P> {
     /// The best move's index + 1, 0 if none yet.
     best_move: u16,
     moves: Vec<Move<P>>,
-    sources: Vec<Source<'t>>,
-    /// The children's transposition words and table codes, as read together.
-    found: Vec<u64>,
+    sources: [Source<'t>; N],
     /// Cut, or no move left to search.
     done: bool,
-    /// The moves to search, in list order; those searched or put off in the first round
-    /// marked [`TAKEN`], `next` of them.
-    pending: Vec<Pending>,
-    next: u16,
+    /// The moves to search, in list order, `count` of them; those searched or put off in
+    /// the first round marked [`TAKEN`], `next` of them.
+    pending: [Pending; N],
+    count: u8,
+    next: u8,
     /// Moves put off because another task was searching them (see `Busy`).
-    deferred: Vec<u16>,
+    deferred: [u8; N],
+    later: u8,
     round: u8,
     /// The index in `pending` of the child being searched, [`NONE`] if none.
-    current: u16,
+    current: u8,
     /// Whether that child is marked busy (other tasks shared the position when it was
     /// entered).
     marked: bool,
 }
 
 /// No child being searched.
-const NONE: u16 = u16::MAX;
+const NONE: u8 = u8::MAX;
 
-impl<P> Frame<'_, P> {
+impl<P, const N: usize> Frame<'_, P, N> {
     fn blank() -> Self {
         Frame {
             place: Place::default(),
@@ -76,12 +76,13 @@ impl<P> Frame<'_, P> {
             best: 0,
             best_move: 0,
             moves: Vec::new(),
-            sources: Vec::new(),
-            found: Vec::new(),
+            sources: [Source::Known(0); N],
             done: false,
-            pending: Vec::new(),
+            pending: [Pending::default(); N],
+            count: 0,
             next: 0,
-            deferred: Vec::new(),
+            deferred: [0; N],
+            later: 0,
             round: 0,
             current: NONE,
             marked: false,
@@ -90,7 +91,7 @@ impl<P> Frame<'_, P> {
 }
 
 /// One position's search, run a node at a time.
-pub(super) struct Task<'s, 't, G: Windowed> {
+pub(super) struct Task<'s, 't, G: Windowed, const N: usize> {
     /// The position's index among those searched together.
     pub(super) index: usize,
     position: G::Position,
@@ -104,7 +105,7 @@ pub(super) struct Task<'s, 't, G: Windowed> {
     /// The current pass's null window is (`pass_beta` − 1, `pass_beta`).
     pass_beta: i16,
     /// Frames `..depth` are the nodes being searched; the rest are kept for reuse.
-    stack: Vec<Frame<'t, G::Position>>,
+    stack: Vec<Frame<'t, G::Position, N>>,
     depth: usize,
     pub(super) worker: Worker<'s>,
 }
@@ -127,14 +128,14 @@ enum Step {
     Returned(i16),
 }
 
-impl<'s, 't, G: Windowed> Task<'s, 't, G> {
+impl<'s, 't, G: Windowed, const N: usize> Task<'s, 't, G, N> {
     pub(super) fn new(
-        s: &Search<'t, G>,
+        s: &Search<'t, G, N>,
         index: usize,
         position: G::Position,
         goal: Goal,
         worker: Worker<'s>,
-    ) -> Task<'s, 't, G> {
+    ) -> Task<'s, 't, G, N> {
         let tier = s.game.material_tier(&position);
         Task {
             index,
@@ -155,7 +156,7 @@ impl<'s, 't, G: Windowed> Task<'s, 't, G> {
 
     /// Runs until a node waits for memory (`None`: resume later) or the position has its
     /// answer.
-    pub(super) fn resume(&mut self, s: &Search<'t, G>) -> Result<Option<i16>, Halt> {
+    pub(super) fn resume(&mut self, s: &Search<'t, G, N>) -> Result<Option<i16>, Halt> {
         let mut ret = if self.depth == 0 {
             match self.start(s)? {
                 Step::Wait => return Ok(None),
@@ -222,7 +223,7 @@ impl<'s, 't, G: Windowed> Task<'s, 't, G> {
     /// The answer at once if the game is over or the position in the tables; else
     /// MTD(f)'s bounds set for the goal and its first pass started, unless the budget is
     /// spent.
-    fn start(&mut self, s: &Search<'t, G>) -> Result<Step, Halt> {
+    fn start(&mut self, s: &Search<'t, G, N>) -> Result<Step, Halt> {
         if let Some(v) = s.game.end(&self.position) {
             return Ok(Step::Solved(v));
         }
@@ -248,7 +249,7 @@ impl<'s, 't, G: Windowed> Task<'s, 't, G> {
     }
 
     /// Starts MTD(f)'s next null-window pass, or ends the search once the bounds meet.
-    fn next_pass(&mut self, s: &Search<'t, G>) -> Result<Step, Halt> {
+    fn next_pass(&mut self, s: &Search<'t, G, N>) -> Result<Step, Halt> {
         if self.lower >= self.upper {
             return Ok(Step::Solved(self.guess));
         }
@@ -262,7 +263,7 @@ impl<'s, 't, G: Windowed> Task<'s, 't, G> {
     }
 
     /// Clears the busy marks of the children its frames were searching: the task stops.
-    pub(super) fn abandon(&mut self, s: &Search<'t, G>) {
+    pub(super) fn abandon(&mut self, s: &Search<'t, G, N>) {
         for f in self.stack[..self.depth].iter().filter(|f| f.marked && f.current != NONE) {
             s.busy.leave(key(f, f.current));
         }
@@ -272,11 +273,11 @@ impl<'s, 't, G: Windowed> Task<'s, 't, G> {
 
 /// The hash of pending move `i`'s child.
 #[inline(always)]
-fn key<P>(f: &Frame<'_, P>, i: u16) -> u64 {
+fn key<P, const N: usize>(f: &Frame<'_, P, N>, i: u8) -> u64 {
     f.pending[usize::from(i)].place.key.hash
 }
 
-impl<'t, G: Windowed> Search<'t, G> {
+impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
     /// Enters a node that is not over and not in the tables with the window (`alpha`,
     /// `beta`): a bound at once if its stored bounds settle the window, else a frame
     /// pushed and its children's memory asked for.
@@ -286,7 +287,7 @@ impl<'t, G: Windowed> Search<'t, G> {
         place: Place,
         (alpha, beta): (i16, i16),
         worker: &mut Worker,
-        (stack, depth): (&mut Vec<Frame<'t, G::Position>>, &mut usize),
+        (stack, depth): (&mut Vec<Frame<'t, G::Position, N>>, &mut usize),
     ) -> Result<Entered, Halt> {
         self.count_node(worker)?;
         let (known, alpha, beta) = match self.stored_window(&place, alpha, beta) {
@@ -300,12 +301,15 @@ impl<'t, G: Windowed> Search<'t, G> {
         *depth += 1;
         (f.place, f.known) = (place, known);
         (f.window, f.alpha, f.beta) = ((alpha, beta), alpha, beta);
-        (f.done, f.current, f.next, f.round) = (false, NONE, 0, 0);
-        f.deferred.clear();
+        (f.done, f.current) = (false, NONE);
+        (f.count, f.next, f.later, f.round) = (0, 0, 0, 0);
         f.moves.clear();
         self.game.moves(position, &mut f.moves);
+        if f.moves.len() > N {
+            return Err(Halt::Wide(f.moves.len()));
+        }
         self.child_sources(&f.moves, &mut f.sources, worker)?;
-        for source in &f.sources {
+        for source in &f.sources[..f.moves.len()] {
             match *source {
                 Source::Known(_) => {}
                 Source::Table(table, rank, _) => table.prefetch(rank),
@@ -317,16 +321,17 @@ impl<'t, G: Windowed> Search<'t, G> {
 
     /// A frame's children read, their memory asked for earlier: cut at once, or the
     /// moves left to search put in order ([`Search::open_children`]).
-    fn open(&self, f: &mut Frame<'t, G::Position>) -> Result<(), Halt> {
+    fn open(&self, f: &mut Frame<'t, G::Position, N>) -> Result<(), Halt> {
         let node = (f.known.best, f.beta);
-        match self.open_children(&f.moves, &f.sources, node, (&mut f.found, &mut f.pending))? {
+        match self.open_children(&f.moves, &f.sources, node, &mut f.pending)? {
             Opened::Cut(best, best_move) => {
                 (f.best, f.best_move) = (best, best_move);
                 f.done = true;
             }
-            Opened::Search(best, best_move) => {
+            Opened::Search(best, best_move, count) => {
                 (f.best, f.best_move) = (best, best_move);
                 f.alpha = f.alpha.max(best);
+                f.count = count as u8;
             }
         }
         Ok(())
@@ -336,29 +341,32 @@ impl<'t, G: Windowed> Search<'t, G> {
     /// position (`None`: the frame is finished). In a first round, a move (not the first)
     /// whose child another task is searching is put off to a second round, when its value
     /// is most likely in the transposition table.
-    fn next_child(&self, f: &mut Frame<'t, G::Position>, worker: &Worker) -> Option<u16> {
+    fn next_child(&self, f: &mut Frame<'t, G::Position, N>, worker: &Worker) -> Option<u8> {
         if f.done {
             return None;
         }
         let company = worker.in_company();
         let i = loop {
             if f.round == 0 {
-                if usize::from(f.next) == f.pending.len() {
+                if f.next == f.count {
                     (f.round, f.next) = (1, 0);
                     continue;
                 }
-                let (first, i) = (f.next == 0, next_best(&f.pending) as u16);
+                let (first, i) = (f.next == 0, next_best(&f.pending[..usize::from(f.count)]) as u8);
                 f.pending[usize::from(i)].order = TAKEN;
                 f.next += 1;
                 if company && !first && self.busy.holds(key(f, i)) {
-                    f.deferred.push(i);
+                    f.deferred[usize::from(f.later)] = i;
+                    f.later += 1;
                     continue;
                 }
                 break i;
             }
-            let Some(&i) = f.deferred.get(usize::from(f.next)) else { return None };
+            if f.next == f.later {
+                return None;
+            }
             f.next += 1;
-            break i;
+            break f.deferred[usize::from(f.next) - 1];
         };
         if company {
             self.busy.enter(key(f, i));
@@ -368,7 +376,7 @@ impl<'t, G: Windowed> Search<'t, G> {
     }
 
     /// A child's value (from the child's side) handed back to its frame.
-    fn deliver(&self, f: &mut Frame<'t, G::Position>, child: i16) {
+    fn deliver(&self, f: &mut Frame<'t, G::Position, N>, child: i16) {
         let current = std::mem::replace(&mut f.current, NONE);
         debug_assert!(current != NONE, "a child being searched");
         let p = f.pending[usize::from(current)];
@@ -377,7 +385,7 @@ impl<'t, G: Windowed> Search<'t, G> {
         }
         let v = worth(&f.moves[usize::from(p.index)], child);
         if v > f.best {
-            (f.best, f.best_move) = (v, p.index + 1);
+            (f.best, f.best_move) = (v, u16::from(p.index) + 1);
         }
         if f.best >= f.beta {
             f.done = true;
