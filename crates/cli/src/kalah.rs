@@ -234,7 +234,7 @@ fn announce(plan: &Plan, seeds: u32) {
 pub fn build(plan: Plan, flags: BuildFlags) -> Result<Solver> {
     crate::build::check_disk(plan.dir(), plan.bytes_to_build(), flags)?;
     let progress = BuildProgress::new(plan.positions_to_build());
-    let solver = plan.build(&progress).map_err(naming_the_option)?;
+    let solver = plan.build(&progress, flags.build_options().checkpoint_every).map_err(naming_the_option)?;
     progress.finish();
     Ok(solver)
 }

@@ -11,7 +11,7 @@ use retro::store::{self, BuildError, BuildOptions, BuildReport, ProbeError};
 use retro::table::Reading;
 use retro::{Game, Tables};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Working memory of a tier build: one 2-byte value slot per board of the tier.
 pub const WORK_BYTES_PER_POSITION: f64 = 2.0;
@@ -300,12 +300,13 @@ impl Plan {
     }
 
     /// Builds (or reuses) the tables, `observer` hearing of the build, once the memory is
-    /// checked ([`Plan::check_memory`]).
-    pub fn build(self, observer: &dyn Observer) -> Result<Solver, SolverError> {
+    /// checked ([`Plan::check_memory`]); a tier's checkpoint written every
+    /// `checkpoint_every` (the build's default if `None`).
+    pub fn build(self, observer: &dyn Observer, checkpoint_every: Option<Duration>) -> Result<Solver, SolverError> {
         self.check_memory()?;
         let started = Instant::now();
         // The search probes its leaves millions of times a second: its tables are held.
-        let options = BuildOptions { reading: Reading::Held, ..BuildOptions::default() };
+        let options = BuildOptions { reading: Reading::Held, checkpoint_every, ..BuildOptions::default() };
         let (tables, report) = store::build(&self.game, &self.dir, &[self.endgame_seeds as u16], observer, &options)
             .map_err(|error| SolverError::Build { dir: self.dir.clone(), error })?;
         Ok(Solver {
@@ -343,7 +344,7 @@ impl Solver {
         tt_bits: u32,
         observer: &dyn Observer,
     ) -> Result<Solver, SolverError> {
-        Plan::new(m, rules, endgame_seeds, seeds, dir, tt_bits)?.build(observer)
+        Plan::new(m, rules, endgame_seeds, seeds, dir, tt_bits)?.build(observer, None)
     }
 
     /// A solver over tables opened elsewhere (every tier up to the largest present): it
