@@ -379,6 +379,9 @@ fn budget(search: &SearchBudget, started: Instant) -> Budget<'static> {
     Budget { nodes: search.nodes, time: Some(time), stop: Some(crate::above::ctrl_c()), ..Budget::default() }
 }
 
+/// The budget past which a large instance is warned that its worse moves can take hours.
+const HOURS_WARNED: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Solves `position` (with a spinner, from `started`) for what `args` ask: its margin,
 /// every turn's unless `--value-only`, and the line, within the search's budget.
 fn answer(
@@ -390,7 +393,9 @@ fn answer(
 ) -> Result<Solved> {
     with_search_progress(solver, search, position, started, |say| {
         let heard = |t: &Turn| say(format!("move {}: {:+}", t.name, t.margin.lower));
-        if !args.value_only && position.seeds_in_pits() > LARGE_INSTANCE && search.is_some() {
+        // Only where the budget would let it run that long.
+        let long = search.is_some_and(|s| s.deadline().is_none_or(|end| end > Instant::now() + HOURS_WARNED));
+        if !args.value_only && position.seeds_in_pits() > LARGE_INSTANCE && long {
             say("every move's exact margin: on an instance this large the worse moves can take hours \
                  (--value-only: the value and the line alone)"
                 .to_string());

@@ -547,3 +547,18 @@ fn a_record_is_replayed_turn_by_turn() {
     let out = solve(dir.path(), &["kalah", "--record", record.to_str().unwrap(), "--pits", "4"]);
     assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
 }
+
+/// A large instance is warned that its worse moves can take hours only where the budget
+/// would let them (`--time` past an hour), not within the default minute.
+#[test]
+fn the_hours_warning_comes_only_with_hours_to_spend() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = ["kalah", "--pits", "6", "--seeds", "5", "--endgame-seeds", "6", "--nodes", "2000"];
+    let within = |time: &str| {
+        let out = solve(dir.path(), &[&large[..], &["--time", time]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out).contains("can take hours")
+    };
+    assert!(!within("60"), "warned within a minute");
+    assert!(within("86400"), "not warned with a day to spend");
+}
