@@ -244,6 +244,15 @@ pub trait Game: Sync {
         self.locate(position).tier
     }
 
+    /// **Optional.** [`Game::material_tier`] of the position `step` leads to from a position
+    /// of `tier`, asked only where the game goes on there. The window search
+    /// (`search::window`) asks it of every child; a game whose moves change the material
+    /// by what they bank says so without counting the child again. The default counts.
+    fn material_tier_after(&self, tier: Self::Tier, step: &Move<Self::Position>) -> Self::Tier {
+        let _ = tier;
+        self.material_tier(&step.position)
+    }
+
     /// **Required.** The position at a location. Orientation 0 is the one solved.
     fn position(&self, location: Location<Self::Tier>) -> Self::Position;
 

@@ -68,9 +68,9 @@ use transposition::{Entry, Key, TranspositionTable};
 /// search probes). Its tiers must be acyclic, and its scores lie within
 /// ±[`SCORE_LIMIT`], the search's arithmetic range (the transposition table keeps only
 /// bounds within ±511).
-pub trait Windowed: Game<Value = i16, Position: Copy, Tier: Into<usize>> {}
+pub trait Windowed: Game<Value = i16, Position: Copy, Tier: Into<usize> + Default> {}
 
-impl<G: Game<Value = i16, Position: Copy, Tier: Into<usize>>> Windowed for G {}
+impl<G: Game<Value = i16, Position: Copy, Tier: Into<usize> + Default>> Windowed for G {}
 
 /// The most a score may be worth either way in a window search; a position the game
 /// gives no bounds ([`Game::value_bounds`]) is taken as worth within ±this.
@@ -260,25 +260,25 @@ impl Worker<'_> {
     }
 }
 
-/// What the search keeps of a position it may search: its key, its material (its tier's
-/// number, at most 255, for the table's replacement) and the game's bounds on its value.
+/// What the search keeps of a position it may search: its key, its tier and the game's
+/// bounds on its value.
 #[derive(Clone, Copy, Default)]
-struct Place {
+struct Place<T> {
     key: Key,
-    material: u8,
+    tier: T,
     least: i16,
     most: i16,
 }
 
 /// Where a child's value comes from.
 #[derive(Clone, Copy)]
-enum Source<'t> {
+enum Source<'t, T> {
     /// The game is over there.
     Known(i16),
     /// A table, the child's rank in it and its tier's number.
     Table(&'t Table, u64, usize),
     /// The search.
-    Search(Place),
+    Search(Place<T>),
 }
 
 /// What a node's children, read, tell it.
@@ -294,10 +294,10 @@ enum Opened {
 /// A move still to be searched at a node: its index in the node's move list, its child's
 /// place, and its place in the order (higher first; [`TAKEN`] once taken).
 #[derive(Clone, Copy, Default)]
-struct Pending {
+struct Pending<T> {
     order: i32,
     index: u8,
-    place: Place,
+    place: Place<T>,
 }
 
 /// The order of a pending move already taken.
@@ -424,10 +424,9 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
 
     /// What the search keeps of a position of `tier`.
     #[inline(always)]
-    fn place(&self, position: &G::Position, tier: G::Tier) -> Place {
+    fn place(&self, position: &G::Position, tier: G::Tier) -> Place<G::Tier> {
         let (least, most) = self.widest(position, tier);
-        let material = tier.into().min(255) as u8;
-        Place { key: Key::of(self.game.packed(position)), material, least, most }
+        Place { key: Key::of(self.game.packed(position)), tier, least, most }
     }
 
     /// Positions searched (not probed) so far (counted in batches while a search runs).
@@ -753,10 +752,11 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
     /// game's bounds is settled without a search: in Kalah, on the lines where one side has
     /// already banked what the rest cannot undo.
     #[inline(always)]
-    fn stored_window(&self, place: &Place, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
+    fn stored_window(&self, place: &Place<G::Tier>, alpha: i16, beta: i16) -> ControlFlow<i16, (Entry, i16, i16)> {
         let stored = self.transpositions.lookup(place.key);
         let (lower, upper) = bounds(stored, place);
-        let known = Entry { lower, upper, best: stored.map_or(0, |e| e.best), material: place.material };
+        let known =
+            Entry { lower, upper, best: stored.map_or(0, |e| e.best), material: place.tier.into().min(255) as u8 };
         if known.lower >= beta {
             return ControlFlow::Break(known.lower);
         }
@@ -771,7 +771,8 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
     fn child_sources(
         &self,
         moves: &[Move<G::Position>],
-        sources: &mut [Source<'a>; N],
+        sources: &mut [Source<'a, G::Tier>; N],
+        tier: G::Tier,
         worker: &mut Worker,
     ) -> Result<(), Halt> {
         let sources = &mut sources[..moves.len()];
@@ -780,7 +781,7 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
             sources[i] = match self.game.end(child) {
                 Some(v) => Source::Known(v),
                 None => {
-                    let tier = self.game.material_tier(child);
+                    let tier = self.game.material_tier_after(tier, &moves[i]);
                     match self.table(tier.into())? {
                         Some(table) => {
                             worker.probes += 1;
@@ -805,9 +806,9 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
     fn open_children(
         &self,
         moves: &[Move<G::Position>],
-        sources: &[Source<'a>; N],
+        sources: &[Source<'a, G::Tier>; N],
         (stored_best, beta): (u8, i16),
-        pending: &mut [Pending; N],
+        pending: &mut [Pending<G::Tier>; N],
     ) -> Result<Opened, Halt> {
         let n = moves.len();
         let sources = &sources[..n];
@@ -876,7 +877,7 @@ fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// The bounds of a position: what its transposition entry holds, if any, within the
 /// game's bounds on its value.
 #[inline(always)]
-fn bounds(entry: Option<Entry>, place: &Place) -> (i16, i16) {
+fn bounds<T>(entry: Option<Entry>, place: &Place<T>) -> (i16, i16) {
     match entry {
         Some(e) => (e.lower.max(place.least), e.upper.min(place.most)),
         None => (place.least, place.most),
@@ -895,7 +896,7 @@ fn worth<P>(m: &Move<P>, child: i16) -> i16 {
 /// The index of the best pending move not yet taken. Picked one at a time: most nodes
 /// are cut by their first move, so sorting all of them would be wasted.
 #[inline(always)]
-fn next_best(moves: &[Pending]) -> usize {
+fn next_best<T>(moves: &[Pending<T>]) -> usize {
     let mut best = (0, TAKEN);
     for (i, p) in moves.iter().enumerate() {
         if p.order > best.1 {

@@ -129,6 +129,14 @@ impl Game for Kalah {
         u16::try_from(board.seeds()).unwrap_or(u16::MAX)
     }
 
+    /// A move banks its gain from the pits into the mover's store: where the game goes on,
+    /// the pits hold that many seeds fewer (the board's leftovers are swept only where it
+    /// ends).
+    #[inline]
+    fn material_tier_after(&self, seeds: u16, step: &Move<Board>) -> u16 {
+        seeds.wrapping_sub(step.gain as u16)
+    }
+
     fn position(&self, location: Location<u16>) -> Board {
         let mut cells = [0u8; 2 * MAX_PITS];
         let cells = &mut cells[..2 * self.m];

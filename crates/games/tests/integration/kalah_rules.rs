@@ -347,3 +347,22 @@ fn a_boards_seeds_are_its_cells_summed() {
         assert_eq!(full.seeds(), 255 * 2 * pits as u32);
     }
 }
+
+#[test]
+fn a_moves_child_holds_the_seeds_it_did_not_bank() {
+    use retro::Game;
+    for rules in Rules::PRESETS.map(|(_, r)| r) {
+        for pits in [3, 6, 8] {
+            let game = games::kalah::Kalah::new(pits, 0, rules).unwrap();
+            let mut moves = Vec::new();
+            for board in random_boards(3_000, pits, 9).iter().filter(|b| game.end(b).is_none()) {
+                moves.clear();
+                game.moves(board, &mut moves);
+                for step in moves.iter().filter(|m| game.end(&m.position).is_none()) {
+                    let tier = game.material_tier(board);
+                    assert_eq!(game.material_tier_after(tier, step), game.material_tier(&step.position), "{board:?}");
+                }
+            }
+        }
+    }
+}

@@ -31,8 +31,8 @@ pub(super) enum Goal {
 }
 
 /// A node being searched.
-struct Frame<'t, P, const N: usize> {
-    place: Place,
+struct Frame<'t, P, T, const N: usize> {
+    place: Place<T>,
     /// What the transposition table knew of the node.
     known: Entry,
     /// The window the node was entered with, after the stored bounds narrowed it.
@@ -43,12 +43,12 @@ struct Frame<'t, P, const N: usize> {
     /// The best move's index + 1, 0 if none yet.
     best_move: u16,
     moves: Vec<Move<P>>,
-    sources: [Source<'t>; N],
+    sources: [Source<'t, T>; N],
     /// Cut, or no move left to search.
     done: bool,
     /// The moves to search, in list order, `count` of them; those searched or put off in
     /// the first round marked [`TAKEN`], `next` of them.
-    pending: [Pending; N],
+    pending: [Pending<T>; N],
     count: u8,
     next: u8,
     /// Moves put off because another task was searching them (see `Busy`).
@@ -62,10 +62,13 @@ struct Frame<'t, P, const N: usize> {
     marked: bool,
 }
 
+/// A task's frames: the nodes of its path, and more kept for reuse.
+type Frames<'t, G, const N: usize> = Vec<Frame<'t, <G as Game>::Position, <G as Game>::Tier, N>>;
+
 /// No child being searched.
 const NONE: u8 = u8::MAX;
 
-impl<P, const N: usize> Frame<'_, P, N> {
+impl<P, T: Copy + Default, const N: usize> Frame<'_, P, T, N> {
     fn blank() -> Self {
         Frame {
             place: Place::default(),
@@ -96,7 +99,7 @@ pub(super) struct Task<'s, 't, G: Windowed, const N: usize> {
     pub(super) index: usize,
     position: G::Position,
     tier: usize,
-    place: Place,
+    place: Place<G::Tier>,
     goal: Goal,
     /// MTD(f)'s bounds and guess.
     lower: i16,
@@ -105,7 +108,7 @@ pub(super) struct Task<'s, 't, G: Windowed, const N: usize> {
     /// The current pass's null window is (`pass_beta` − 1, `pass_beta`).
     pass_beta: i16,
     /// Frames `..depth` are the nodes being searched; the rest are kept for reuse.
-    stack: Vec<Frame<'t, G::Position, N>>,
+    stack: Frames<'t, G, N>,
     depth: usize,
     pub(super) worker: Worker<'s>,
 }
@@ -273,7 +276,7 @@ impl<'s, 't, G: Windowed, const N: usize> Task<'s, 't, G, N> {
 
 /// The hash of pending move `i`'s child.
 #[inline(always)]
-fn key<P, const N: usize>(f: &Frame<'_, P, N>, i: u8) -> u64 {
+fn key<P, T, const N: usize>(f: &Frame<'_, P, T, N>, i: u8) -> u64 {
     f.pending[usize::from(i)].place.key.hash
 }
 
@@ -284,10 +287,10 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
     fn enter(
         &self,
         position: &G::Position,
-        place: Place,
+        place: Place<G::Tier>,
         (alpha, beta): (i16, i16),
         worker: &mut Worker,
-        (stack, depth): (&mut Vec<Frame<'t, G::Position, N>>, &mut usize),
+        (stack, depth): (&mut Frames<'t, G, N>, &mut usize),
     ) -> Result<Entered, Halt> {
         self.count_node(worker)?;
         let (known, alpha, beta) = match self.stored_window(&place, alpha, beta) {
@@ -308,7 +311,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
         if f.moves.len() > N {
             return Err(Halt::Wide(f.moves.len()));
         }
-        self.child_sources(&f.moves, &mut f.sources, worker)?;
+        self.child_sources(&f.moves, &mut f.sources, place.tier, worker)?;
         for source in &f.sources[..f.moves.len()] {
             match *source {
                 Source::Known(_) => {}
@@ -321,7 +324,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
 
     /// A frame's children read, their memory asked for earlier: cut at once, or the
     /// moves left to search put in order ([`Search::open_children`]).
-    fn open(&self, f: &mut Frame<'t, G::Position, N>) -> Result<(), Halt> {
+    fn open(&self, f: &mut Frame<'t, G::Position, G::Tier, N>) -> Result<(), Halt> {
         let node = (f.known.best, f.beta);
         match self.open_children(&f.moves, &f.sources, node, &mut f.pending)? {
             Opened::Cut(best, best_move) => {
@@ -341,7 +344,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
     /// position (`None`: the frame is finished). In a first round, a move (not the first)
     /// whose child another task is searching is put off to a second round, when its value
     /// is most likely in the transposition table.
-    fn next_child(&self, f: &mut Frame<'t, G::Position, N>, worker: &Worker) -> Option<u8> {
+    fn next_child(&self, f: &mut Frame<'t, G::Position, G::Tier, N>, worker: &Worker) -> Option<u8> {
         if f.done {
             return None;
         }
@@ -376,7 +379,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
     }
 
     /// A child's value (from the child's side) handed back to its frame.
-    fn deliver(&self, f: &mut Frame<'t, G::Position, N>, child: i16) {
+    fn deliver(&self, f: &mut Frame<'t, G::Position, G::Tier, N>, child: i16) {
         let current = std::mem::replace(&mut f.current, NONE);
         debug_assert!(current != NONE, "a child being searched");
         let p = f.pending[usize::from(current)];
