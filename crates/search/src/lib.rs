@@ -4,4 +4,5 @@
 //! (`retro`), which it uses.
 
 pub mod kalah;
+pub mod proof;
 pub mod tree;
