@@ -311,7 +311,11 @@ pub fn prove<G: Game<Value = Value>>(
     let mut main = Thread::new(game, tables, &shared, Some(progress), false);
     if let Some(v) = main.leaf_value(position)? {
         let node = if game.end_decided(position).is_some() { Node::End } else { Node::Table };
-        return Ok(leaf_proven(v, node, &shared));
+        let mut proven = leaf_proven(v, node, &shared);
+        if node == Node::Table {
+            proven.moves = search::root_moves(&mut main, position)?;
+        }
+        return Ok(proven);
     }
     let stop = search::on_threads(&mut main, position)?;
     let answers = shared.answers();
