@@ -27,12 +27,12 @@
 //!
 //! ## Threads, memory, and resuming
 //! The two questions are searched on two threads sharing the transposition table; a
-//! solved answer to one question proves what it implies of the other ([`table`]). A
+//! solved answer to one question proves what it implies of the other. A
 //! thread whose question is answered while the value still needs the other joins the
 //! other question, choosing among equal moves the other way round. The table holds at
 //! most [`Budget::table_entries`] entries and drops the cheapest when full. Its entries
 //! are what a stopped search leaves ([`Proven::table`]) and what a resumed one starts
-//! from ([`prove`]'s `resumed`): kept in a proof file ([`file`]).
+//! from ([`prove`]'s `resumed`): kept in a proof file ([`mod@file`]).
 //!
 //! ## The proof
 //! Once the value is known, its proof is taken from the table (re-searching a node whose
