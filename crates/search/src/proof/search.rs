@@ -91,6 +91,9 @@ impl<'a, P: Clone + Hash + Eq> Shared<'a, P> {
     /// marks the search answered when the value is known.
     fn set_root(&self, goal: Goal, numbers: Numbers) {
         let mut root = self.root.lock().unwrap_or_else(PoisonError::into_inner);
+        if root[goal as usize].is_solved() {
+            return;
+        }
         root[goal as usize] = numbers;
         match goal {
             Goal::Win if numbers.pn == 0 => root[1] = Numbers::proven(numbers.height),
@@ -424,13 +427,17 @@ impl<'a, G: Game<Value = Value>> Thread<'a, G> {
         (best, second)
     }
 
-    /// Searches the root for `goal` until it is solved or the search halts.
+    /// Searches the root for `goal` until it is solved or the search halts: with
+    /// thresholds half as large again as its numbers each time, so that the root's
+    /// numbers are told as they grow.
     fn search_root(&mut self, root: &G::Position, goal: Goal) -> Result<(), Halt> {
+        let grow = |n: u32| if n >= INFINITE / 2 { INFINITE } else { n + n / 2 + 1 };
+        let mut numbers = self.shared.root()[goal as usize];
         loop {
             self.path.clear();
-            let searched = self.mid(root, goal, 0, (INFINITE, INFINITE))?;
-            self.shared.set_root(goal, searched.numbers);
-            if searched.numbers.is_solved() || (searched.numbers.pn == INFINITE && searched.numbers.dn == INFINITE) {
+            numbers = self.mid(root, goal, 0, (grow(numbers.pn), grow(numbers.dn)))?.numbers;
+            self.shared.set_root(goal, numbers);
+            if numbers.is_solved() || (numbers.pn == INFINITE && numbers.dn == INFINITE) {
                 return Ok(());
             }
         }
