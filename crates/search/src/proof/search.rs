@@ -384,8 +384,17 @@ impl<'a, G: Game<Value = Value>> Thread<'a, G> {
         children: &mut [Child<G::Position>],
         decided: bool,
         ply: usize,
-        (th_pn, th_dn): (u32, u32),
+        (mut th_pn, mut th_dn): (u32, u32),
     ) -> Result<(), Halt> {
+        // A node with a move back to the path: its numbers count a repetition that other
+        // paths do not meet, so it is searched past its thresholds by one before it
+        // returns (Kishimoto's threshold-controlling algorithm), lest its parent and it
+        // hand the search back and forth without end.
+        if children.iter().any(|c| c.repeated) {
+            let (numbers, _, _) = combine(children, decided);
+            th_pn = th_pn.max(add(numbers.pn, 1));
+            th_dn = th_dn.max(add(numbers.dn, 1));
+        }
         loop {
             let (numbers, _, _) = combine(children, decided);
             if numbers.pn >= th_pn || numbers.dn >= th_dn {
