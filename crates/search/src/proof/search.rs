@@ -397,10 +397,12 @@ impl<'a, G: Game<Value = Value>> Thread<'a, G> {
         }
         loop {
             let (numbers, _, _) = combine(children, decided);
-            if numbers.pn >= th_pn || numbers.dn >= th_dn {
+            // A node that cannot be proven (a move left undecided below it) is searched
+            // for its disproof where its caller sets no proof threshold.
+            if numbers.is_solved() || numbers.dn >= th_dn || (th_pn < INFINITE && numbers.pn >= th_pn) {
                 return Ok(());
             }
-            let (i, second) = self.most_proving(children);
+            let (i, second) = self.most_proving(children, numbers.pn);
             let link_dn = children[i].link().1;
             // 1 + ε: a child is left once it passes the second best by a quarter, so
             // that two close siblings are not swapped at every step.
@@ -419,8 +421,15 @@ impl<'a, G: Game<Value = Value>> Thread<'a, G> {
     }
 
     /// The move of least proof number (ties: the first, or the last on a reversed
-    /// thread), and the second least proof number.
-    fn most_proving(&self, children: &[Child<G::Position>]) -> (usize, u32) {
+    /// thread), and the second least proof number; where no move can be proven (the
+    /// node's proof number `pn` is infinite), the move of least disproof number not yet
+    /// disproven, and an infinite second.
+    fn most_proving(&self, children: &[Child<G::Position>], pn: u32) -> (usize, u32) {
+        if pn == INFINITE {
+            let open = children.iter().enumerate().filter(|(_, c)| c.link().1 > 0);
+            let best = open.min_by_key(|(_, c)| c.link().1).map_or(0, |(i, _)| i);
+            return (best, INFINITE);
+        }
         let (mut best, mut first, mut second) = (0, INFINITE, INFINITE);
         for (i, c) in children.iter().enumerate() {
             let pn = c.link().0;
