@@ -397,9 +397,12 @@ impl<'a, G: Game<Value = Value>> Thread<'a, G> {
         }
         loop {
             let (numbers, _, _) = combine(children, decided);
-            // A node that cannot be proven (a move left undecided below it) is searched
-            // for its disproof where its caller sets no proof threshold.
-            if numbers.is_solved() || numbers.dn >= th_dn || (th_pn < INFINITE && numbers.pn >= th_pn) {
+            // A node that cannot be disproven (a move left undecided below it) is searched
+            // for its proof where its caller sets no disproof threshold, and one that
+            // cannot be proven for its disproof where it sets no proof threshold.
+            let stuck = numbers.pn == INFINITE && numbers.dn == INFINITE;
+            let past = |n: u32, th: u32| th < INFINITE && n >= th;
+            if numbers.is_solved() || stuck || past(numbers.pn, th_pn) || past(numbers.dn, th_dn) {
                 return Ok(());
             }
             let (i, second) = self.most_proving(children, numbers.pn);
