@@ -48,7 +48,6 @@ pub mod file;
 mod search;
 mod table;
 
-use retro::line::LineError;
 use retro::store::ProbeError;
 use retro::{Game, Move, Tables, Value};
 use search::Thread;
@@ -282,9 +281,6 @@ pub enum ProofError {
     /// A table could not be read.
     #[error(transparent)]
     Probe(#[from] ProbeError),
-    /// A line could not be read from the tables.
-    #[error(transparent)]
-    Line(#[from] LineError),
     /// The proof of a proven value could not be taken from the search (a repetition on
     /// the path hid the proof a node had on another).
     #[error("the proof of node {node} could not be rebuilt: {why}")]
