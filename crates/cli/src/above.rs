@@ -22,7 +22,7 @@ use tablebase::report::{TablesReport, ValueReport};
 
 /// The share of `--time` the tables built before the search may take, by the build's
 /// own estimate.
-const BUILD_SHARE: f64 = 0.25;
+pub const BUILD_SHARE: f64 = 0.25;
 
 /// Set by Ctrl-C during a search: it stops and answers what it proved.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -95,7 +95,7 @@ where
 /// tier after another while the next one, at the rate measured so far, ends within
 /// `allowed`: the build's own estimate of its time can be far off (Trias on 3×12).
 /// Returns them, the build's report and its seconds.
-fn build_within<G: retro::Game>(
+pub fn build_within<G: retro::Game>(
     game: &G,
     dir: &std::path::Path,
     tiers: &[G::Tier],
@@ -127,7 +127,7 @@ fn build_within<G: retro::Game>(
 /// The game indexed for the most of the lowest tiers below `position`'s (those of its
 /// tier order, lowest first) whose tables fit, and those tiers: built already, or (where
 /// `asking` builds) within the memory the build check allows and a share of the time.
-fn tiers_that_fit<F: FrontEnd>(
+pub fn tiers_that_fit<F: FrontEnd>(
     asked: &Asked<F>,
     position: &F::Position,
     asking: &Asking,
@@ -190,7 +190,7 @@ where
 
 /// The search's progress on standard error: on a terminal one line rewritten a few
 /// times a second; otherwise a line every few seconds.
-struct ProgressLine {
+pub struct ProgressLine {
     terminal: bool,
     last: Option<Instant>,
 }
@@ -199,12 +199,12 @@ struct ProgressLine {
 const LOG_EVERY: Duration = Duration::from_secs(5);
 
 impl ProgressLine {
-    fn new() -> ProgressLine {
+    pub fn new() -> ProgressLine {
         ProgressLine { terminal: std::io::stderr().is_terminal(), last: None }
     }
 
     fn show<V: Reported>(&mut self, p: &Progress<V>) {
-        let line = format!(
+        self.show_text(format!(
             "search: {} nodes, {}/s, horizon {}, value {}, {} probes, {:.1} s",
             HumanCount(p.nodes),
             HumanCount(p.nodes_per_second as u64),
@@ -212,7 +212,12 @@ impl ProgressLine {
             ValueReport::between(p.lower.report(), p.upper.report()),
             HumanCount(p.probes),
             p.seconds
-        );
+        ));
+    }
+
+    /// Shows `line`: on a terminal at once, in place of the last; otherwise if the last
+    /// was shown long enough ago.
+    pub fn show_text(&mut self, line: String) {
         if self.terminal {
             use std::io::Write as _;
             let _ = write!(std::io::stderr().lock(), "\r{line}\x1b[K");
@@ -223,7 +228,7 @@ impl ProgressLine {
         }
     }
 
-    fn finish(&self) {
+    pub fn finish(&self) {
         if self.terminal && self.last.is_some() {
             errln!();
         }

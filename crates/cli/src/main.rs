@@ -30,6 +30,7 @@ mod options;
 mod oware;
 mod printer;
 mod progress;
+mod prove;
 mod record;
 mod serve;
 mod tables;
@@ -37,6 +38,7 @@ mod thi;
 mod trias;
 mod verify;
 mod verify_positions;
+mod verify_proof;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use options::{BuildFlags, CommandFlags, ForceFlag, PartsFlag};
@@ -114,6 +116,7 @@ commands! {
     Trias(trias::TriasArgs),
     Njaka(njaka::NjakaArgs),
     Verify(verify::VerifyArgs),
+    VerifyProof(verify_proof::VerifyProofArgs),
     Info(tables::InfoArgs),
     VerifyTable(tables::VerifyTableArgs),
     Compact(tables::CompactArgs),

@@ -99,6 +99,24 @@ impl Default for SearchBudget {
     }
 }
 
+/// `--prove` and `--proof`, on the commands of games whose values are outcomes (`solve
+/// trias`, `solve thi`): a proof search instead of an answer, within `--time` and
+/// `--nodes` ([`SearchBudget`]).
+#[derive(Args, Clone, Debug, Default)]
+pub struct ProofArgs {
+    /// Prove the value of the start (or of --position) by a proof-number search above the
+    /// tables that fit (built first, within a quarter of --time), within --time and
+    /// --nodes, on two threads; its progress goes to standard error and Ctrl-C stops it.
+    /// It reports the value where proven, the opening moves proven so far and the proof's
+    /// size.
+    #[arg(long, conflicts_with_all = ["record", "no_search"])]
+    pub prove: bool,
+    /// With --prove: keep the search in FILE, and continue from it if it is there (a
+    /// search under way, or the proof once found; `solve verify-proof FILE` checks it).
+    #[arg(long, value_name = "FILE", requires = "prove")]
+    pub proof: Option<PathBuf>,
+}
+
 /// A positive number of seconds.
 fn seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {

@@ -1,7 +1,7 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
 use crate::answer::{self, Answered, Asking, Subcommand};
-use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, RecordFile, SearchBudget, TablesRoot};
+use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, ProofArgs, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::counted;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
@@ -71,6 +71,7 @@ impl BonusArg {
                   solve thi --board trias\n  \
                   solve thi --board duo --rules fixed1 --bonus --json\n  \
                   solve thi --size 4 --rows 1\n  \
+                  solve thi --board quadrat --prove --proof quadrat.proof --time 600\n  \
                   solve thi --board trias --position \"bbb,bbb,bbb/-,-,-/www,www,www w\""
 )]
 pub struct ThiArgs {
@@ -120,6 +121,8 @@ pub struct ThiArgs {
     #[command(flatten)]
     search: SearchBudget,
     #[command(flatten)]
+    proof: ProofArgs,
+    #[command(flatten)]
     record: RecordFile,
     #[command(flatten)]
     pub force: ForceFlag,
@@ -149,6 +152,9 @@ pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
     };
     if let Some(file) = &args.record.record {
         return crate::record::replay::<Thi>(&crate::record::read(file)?, &asking, flags);
+    }
+    if args.proof.prove {
+        return crate::prove::run::<Thi>(&request, &asking, flags, &args.proof);
     }
     let answered = answer::answer::<Thi>(&request, &asking, flags)?;
     let notes = claim(&answered).into_iter().collect();

@@ -1,7 +1,7 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
 use crate::answer::{self, Asking, Subcommand};
-use crate::options::{BuildFlags, ForceFlag, QueryArgs};
+use crate::options::{BuildFlags, ForceFlag, ProofArgs, QueryArgs};
 use crate::printer::counted;
 use anyhow::Result;
 use clap::Args;
@@ -32,6 +32,7 @@ use tablebase::report::{PositionReport, ReachableReport};
     after_help = "Examples:\n  \
                   solve trias --holes 3 --stones 1\n  \
                   solve trias --holes 4 --stones 2 --json\n  \
+                  solve trias --holes 12 --stones 4 --prove --proof t12.proof --time 600\n  \
                   solve trias --position \"0,0,0/0,0,1/1,2,0 S\" --explain\n  \
                   solve trias --position \"1,1,1,1/1,0,2,1/4,2,0,0 N\" --build"
 )]
@@ -49,6 +50,8 @@ pub struct TriasArgs {
     #[arg(long)]
     explain: bool,
     #[command(flatten)]
+    proof: ProofArgs,
+    #[command(flatten)]
     pub force: ForceFlag,
 }
 
@@ -61,6 +64,9 @@ pub fn run(args: TriasArgs, flags: BuildFlags) -> Result<()> {
         ("stones", args.stones.map(|s| s.to_string())),
         ("position", args.query.position.clone()),
     ])?;
+    if args.proof.prove {
+        return crate::prove::run::<Trias>(&request, &Asking::of(&args.query), flags, &args.proof);
+    }
     let mut answered = answer::answer::<Trias>(&request, &Asking::of(&args.query), flags)?;
     let position = answered.asked.position;
     let mut notes = Vec::new();

@@ -62,6 +62,11 @@ fn verify_kalah_help() {
 }
 
 #[test]
+fn verify_proof_help() {
+    insta::assert_snapshot!(help(&["verify-proof"]));
+}
+
+#[test]
 fn info_help() {
     insta::assert_snapshot!(help(&["info"]));
 }

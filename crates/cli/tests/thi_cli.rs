@@ -535,3 +535,15 @@ fn a_record_is_replayed_with_every_move_valued_and_the_blunder_marked() {
     refused(header, &["--board", "duo"], "cannot be used with");
     refused("[Game \"thi\"]\n1. a1:N", &[], "no [Start \"…\"] tag");
 }
+
+#[test]
+fn a_proof_of_a_draw_holds_two_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.proof");
+    let file = file.to_str().unwrap();
+    let proven = json(&common::solve(dir.path(), &["thi", "--board", "primus", "--prove", "--proof", file, "--json"]));
+    assert_eq!((proven["value"].as_str(), proven["plies"].as_u64()), (Some("draw"), None));
+    let checked = common::solve(dir.path(), &["verify-proof", file]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    assert!(String::from_utf8_lossy(&checked.stdout).contains("(2 nodes checked, 2 trees)"));
+}

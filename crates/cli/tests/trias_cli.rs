@@ -218,3 +218,95 @@ fn the_build_example_shows_a_line() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
     assert!(readme.contains(&format!("solve trias --position \"{position}\" --build")), "the README shows another");
 }
+
+/// The offset of the body of a proof file (docs/format.md): past the fixed fields and
+/// the header's four texts.
+fn proof_body_at(bytes: &[u8]) -> usize {
+    let mut at = 27;
+    for _ in 0..4 {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        at += 4 + len;
+    }
+    at
+}
+
+/// `bytes` with their checksum made again, as a proof file's last eight bytes.
+fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+    let len = bytes.len() - 8;
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..len]);
+    bytes[len..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_start_is_proven_kept_in_its_file_and_the_proof_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.proof");
+    let file = file.to_str().unwrap();
+    // 3×6 with 1 stone a hole: a loss in 4 plies (data/golden/trias-starts.tsv), above
+    // the tables built in a second.
+    let prove = ["trias", "--holes", "6", "--stones", "1", "--prove", "--proof", file, "--time", "4", "--json"];
+    let proven = json(&solve(dir.path(), &prove));
+    assert_eq!(proven["value"], "loss", "{proven}");
+    assert!(proven["plies"].as_u64().unwrap() >= 4);
+    assert!(proven["proof"]["nodes"].as_u64().unwrap() > 1 && proven["proof"]["bytes"].as_u64().unwrap() > 0);
+    let moves = proven["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert!(moves.iter().all(|m| m["proven"] == "loss"), "{proven}");
+    let checked = solve(dir.path(), &["verify-proof", file]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    assert!(String::from_utf8_lossy(&checked.stdout).starts_with("proof holds: loss"));
+    // A second run reads the proof from the file.
+    let again = json(&solve(dir.path(), &prove));
+    assert_eq!((again["value"].clone(), again["nodes"].as_u64()), (proven["value"].clone(), Some(0)));
+
+    // The root's replies cut by one, and the value changed: refused, naming the node.
+    let bytes = std::fs::read(file).unwrap();
+    let at = proof_body_at(&bytes);
+    let replies = at + 2 + 1 + 2 + 8;
+    assert_eq!(bytes[replies..replies + 3], [3, 6, 0], "the loser's root lists his replies");
+    let mut cut = bytes.clone();
+    cut[replies + 1] -= 1;
+    std::fs::write(file, with_checksum(cut)).unwrap();
+    let refused = solve(dir.path(), &["verify-proof", file]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("proof fails: tree 0, node 0"), "{}", stderr(&refused));
+    let mut changed = bytes.clone();
+    changed[at] = 1;
+    std::fs::write(file, with_checksum(changed)).unwrap();
+    assert!(stderr(&solve(dir.path(), &["verify-proof", file])).contains("a win is proven by"));
+    // A byte flipped or the file cut short: refused as damaged, by both commands.
+    let mut flipped = bytes.clone();
+    flipped[at + 20] ^= 4;
+    for damaged in [flipped, bytes[..bytes.len() - 5].to_vec()] {
+        std::fs::write(file, damaged).unwrap();
+        for args in [&["verify-proof", file][..], &prove] {
+            let refused = solve(dir.path(), args);
+            assert!(!refused.status.success());
+            assert!(
+                stderr(&refused).contains("checksum mismatch: the file is damaged or cut short"),
+                "{}",
+                stderr(&refused)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_stopped_proof_search_continues_from_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.proof");
+    let file = file.to_str().unwrap();
+    let prove = ["trias", "--holes", "12", "--stones", "1", "--prove", "--proof", file, "--time", "8", "--json"];
+    let stopped = json(&solve(dir.path(), &[&prove[..], &["--nodes", "1"]].concat()));
+    assert_eq!((stopped["value"].clone(), stopped["stopped"].clone()), (serde_json::Value::Null, "nodes".into()));
+    let unfinished = solve(dir.path(), &["verify-proof", file]);
+    assert!(stderr(&unfinished).contains("a search under way, not a proof"), "{}", stderr(&unfinished));
+    let proven = json(&solve(dir.path(), &prove));
+    assert_eq!(proven["value"], "loss");
+    assert!(proven["total_nodes"].as_u64() > proven["nodes"].as_u64(), "{proven}");
+    // Another board's command refuses the file.
+    let other = solve(dir.path(), &["trias", "--holes", "11", "--stones", "1", "--prove", "--proof", file]);
+    assert!(stderr(&other).contains("the proof is of game and rules `trias holes=12`"), "{}", stderr(&other));
+    assert!(solve(dir.path(), &["verify-proof", file]).status.success());
+}

@@ -4,5 +4,6 @@
 //! (`retro`), which it uses.
 
 pub mod kalah;
+pub mod proof;
 pub mod tree;
 pub mod window;

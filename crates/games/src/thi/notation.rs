@@ -129,6 +129,15 @@ fn parse_stack(text: &str) -> Option<Option<Stack>> {
     Some(Stack::from_counters(&counters?))
 }
 
+/// [`parse`], for what reads positions of any game from their text (a proof file's).
+impl std::str::FromStr for Position {
+    type Err = NotationError;
+
+    fn from_str(text: &str) -> Result<Position, NotationError> {
+        parse(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
