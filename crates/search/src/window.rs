@@ -49,10 +49,12 @@
 //! alone was not enough, since the positions of a bucket agree on its index bits, and a
 //! search of billions of probes would now and then have read another position's bounds.
 
+mod handout;
 mod task;
 pub mod transposition;
 
 use crate::tree::{Budget, Stop};
+use handout::Handout;
 use retro::store::ProbeError;
 use retro::table::Table;
 use retro::{Game, Move, Tables, Turn};
@@ -231,6 +233,19 @@ enum Halt {
     Stopped,
     /// The budget is spent.
     Spent,
+}
+
+impl Halt {
+    /// What the halt means for the search: `Ok` where a task merely stopped (the budget,
+    /// or another task's answer: [`Handout::finish`] tells which), the error otherwise;
+    /// `most`: the moves the search keeps at a node.
+    fn failure(self, most: usize) -> Result<Halt, SearchError> {
+        match self {
+            Halt::Probe(e) => Err(SearchError::Probe(e)),
+            Halt::Wide(moves) => Err(SearchError::Wide { moves, most }),
+            stopped => Ok(stopped),
+        }
+    }
 }
 
 impl From<ProbeError> for Halt {
@@ -530,133 +545,71 @@ impl<'a, G: Windowed, const N: usize> Search<'a, G, N> {
     }
 
     /// Runs [`TASKS_PER_THREAD`] tasks on each thread until every position has its answer
-    /// for `goal` or the budget is spent. A task takes the unsolved position with the
-    /// fewest tasks on it; the first task to answer for a position stops the others on it, whose
-    /// results are dropped (they stored nothing they had not proved). A position left
-    /// unsolved answers the bounds its tasks' passes proved ([`Task::proven`]) and its
-    /// transposition entry holds.
+    /// for `goal` or the budget is spent ([`Handout`]: which task takes which position).
+    /// A position left unsolved answers the bounds its tasks' passes proved
+    /// ([`Task::proven`]) and its transposition entry holds.
     fn run(
         &self,
         positions: &[G::Position],
         goal: Goal,
         solved: &(dyn Fn(usize, i16) + Sync),
     ) -> Result<Vec<Bounds>, SearchError> {
-        /// Tasks on a position, its answer once found, and the bounds proven meanwhile.
-        struct Slot {
-            tasks: usize,
-            value: Option<i16>,
-            bounds: Bounds,
-        }
         // A budget spent before (by an earlier search, or a flag set meanwhile) starts
         // no pass: its tasks answer what is known at once.
         self.budget_spent();
-        let widest = |p: &G::Position| {
+        let handout = Handout::new(positions, |p| {
             let (lower, upper) = self.widest(p, self.game.material_tier(p));
             Bounds { lower, upper }
-        };
-        let slots =
-            Mutex::new(positions.iter().map(|p| Slot { tasks: 0, value: None, bounds: widest(p) }).collect::<Vec<_>>());
-        let stops: Vec<AtomicBool> = positions.iter().map(|_| AtomicBool::new(false)).collect();
-        // Tasks on each position, as its workers read it (`slots` holds the same count).
-        let company: Vec<AtomicUsize> = positions.iter().map(|_| AtomicUsize::new(0)).collect();
-        let failure = Mutex::new(None);
-        let take = || -> Option<usize> {
-            let mut slots = locked(&slots);
-            let open = (0..positions.len()).filter(|&i| slots[i].value.is_none());
-            let i = open.min_by_key(|&i| slots[i].tasks)?;
-            if stops[i].load(Relaxed) {
-                return None; // a probe error stopped everything
-            }
-            slots[i].tasks += 1;
-            company[i].store(slots[i].tasks, Relaxed);
-            Some(i)
-        };
-        // Everything stops, the failure kept for the caller.
-        let fail = |e: SearchError| -> bool {
-            *locked(&failure) = Some(e);
-            stops.iter().for_each(|s| s.store(true, Relaxed));
-            true
-        };
-        // Whether everything stops (a probe failed). `proven`: the bounds the task's
-        // passes proved.
-        let finish = |i: usize, result: Result<i16, Halt>, proven: Option<(i16, i16)>| -> bool {
-            let mut slots = locked(&slots);
-            slots[i].tasks -= 1;
-            company[i].store(slots[i].tasks, Relaxed);
-            if let Some(proven) = proven {
-                slots[i].bounds = slots[i].bounds.meet(proven);
-            }
-            match result {
-                Ok(v) if slots[i].value.is_none() => {
-                    slots[i].value = Some(v);
-                    stops[i].store(true, Relaxed);
-                    solved(i, v);
-                }
-                Ok(_) | Err(Halt::Stopped) => {}
-                Err(Halt::Spent) => stops.iter().for_each(|s| s.store(true, Relaxed)),
-                Err(Halt::Probe(e)) => return fail(SearchError::Probe(e)),
-                Err(Halt::Wide(moves)) => return fail(SearchError::Wide { moves, most: N }),
-            }
-            false
-        };
-        let run = || {
-            let mut tasks: Vec<Option<Task<G, N>>> = (0..TASKS_PER_THREAD).map(|_| None).collect();
-            let mut exhausted = false;
-            loop {
-                let mut any = false;
-                for slot in tasks.iter_mut() {
-                    if slot.is_none() && !exhausted {
-                        match take() {
-                            Some(i) => {
-                                let worker = Worker {
-                                    nodes: 0,
-                                    probes: 0,
-                                    quota: self.quota(),
-                                    stop: &stops[i],
-                                    company: &company[i],
-                                };
-                                *slot = Some(Task::new(self, i, positions[i], goal, worker));
-                            }
-                            None => exhausted = true,
-                        }
-                    }
-                    let Some(task) = slot else { continue };
-                    any = true;
-                    let result = match task.resume(self) {
-                        Ok(None) => continue,
-                        Ok(Some(v)) => Ok(v),
-                        Err(e) => {
-                            task.abandon(self);
-                            Err(e)
-                        }
-                    };
-                    self.publish(&mut task.worker);
-                    let (index, proven) = (task.index, task.proven());
-                    *slot = None;
-                    if finish(index, result, proven) {
-                        tasks.iter_mut().flatten().for_each(|task| task.abandon(self));
-                        return;
-                    }
-                }
-                if !any {
-                    break;
-                }
-            }
-        };
+        });
+        let run = || self.run_tasks(&handout, goal, solved);
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
             run();
             helpers.into_iter().for_each(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         });
-        if let Some(e) = failure.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-            return Err(e);
+        handout.answers(|p| self.stored_bounds(p))
+    }
+
+    /// One thread's part of [`Search::run`]: its tasks side by side, each taking a
+    /// position from `handout` when it has none, until no position is left or everything
+    /// stops.
+    fn run_tasks(&self, handout: &Handout<'_, G::Position>, goal: Goal, solved: &(dyn Fn(usize, i16) + Sync)) {
+        let mut tasks: Vec<Option<Task<G, N>>> = (0..TASKS_PER_THREAD).map(|_| None).collect();
+        let mut exhausted = false;
+        loop {
+            let mut any = false;
+            for slot in tasks.iter_mut() {
+                if slot.is_none() && !exhausted {
+                    match handout.take() {
+                        Some(i) => {
+                            let worker = handout.worker(i, self.quota());
+                            *slot = Some(Task::new(self, i, handout.positions[i], goal, worker));
+                        }
+                        None => exhausted = true,
+                    }
+                }
+                let Some(task) = slot else { continue };
+                any = true;
+                let result = match task.resume(self) {
+                    Ok(None) => continue,
+                    Ok(Some(v)) => Ok(v),
+                    Err(e) => {
+                        task.abandon(self);
+                        Err(e)
+                    }
+                };
+                self.publish(&mut task.worker);
+                let (index, proven) = (task.index, task.proven());
+                *slot = None;
+                if handout.finish(index, result.map_err(|halt| halt.failure(N)), proven, solved) {
+                    tasks.iter_mut().flatten().for_each(|task| task.abandon(self));
+                    return;
+                }
+            }
+            if !any {
+                break;
+            }
         }
-        let slots = slots.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let answer = |(position, slot): (&G::Position, Slot)| match slot.value {
-            Some(v) => Bounds { lower: v, upper: v },
-            None => slot.bounds.meet(self.stored_bounds(position).unwrap_or((i16::MIN, i16::MAX))),
-        };
-        Ok(positions.iter().zip(slots).map(answer).collect())
     }
 
     /// The index in the game's list of moves of the move the transposition table holds as
