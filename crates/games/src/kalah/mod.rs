@@ -189,7 +189,7 @@ impl Game for Kalah {
     }
 
     /// Up to six pits a row, the board's cells themselves, 8 bits each (12 cells, 96
-    /// bits); seven or eight, [`packed_wide`]: the cells in 6 bits each, where every pit
+    /// bits); seven or eight, `packed_wide`: the cells in 6 bits each, where every pit
     /// holds fewer than 64 seeds (on such a board of at least 64 seeds, `None`).
     #[inline]
     fn packed(&self, board: &Board) -> Option<u128> {
@@ -231,7 +231,7 @@ impl Game for Kalah {
 ///   packed:  cell 15 (6) | … | cell 1 (6) | cell 0 (6)        96 bits
 /// ```
 #[inline]
-pub fn packed_wide(word: u128) -> Option<u128> {
+fn packed_wide(word: u128) -> Option<u128> {
     const HIGH_BITS: u64 = 0xc0c0_c0c0_c0c0_c0c0;
     let (lo, hi) = (word as u64, (word >> 64) as u64);
     if (lo | hi) & HIGH_BITS != 0 {

@@ -51,11 +51,11 @@ mod table;
 use retro::store::ProbeError;
 use retro::{Game, Move, Tables, Value};
 use search::Thread;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 use thiserror::Error;
 
-pub use crate::tree::Stop;
+/// What a proof search may spend: the budget of every search; of its threads, 2 search
+/// the two questions at once, 1 one after the other (more count as 2).
+pub use crate::tree::{Budget, Stop};
 
 /// A question about the mover of a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -188,28 +188,6 @@ pub fn root_question(prover: Side, goal: Goal) -> (Goal, bool) {
     match prover {
         Side::Mover => (goal, true),
         Side::Opponent => (goal.flip(), false),
-    }
-}
-
-/// What a proof search may spend, and how it is told to stop.
-#[derive(Debug, Clone, Copy)]
-pub struct Budget<'a> {
-    /// Nodes searched at most in this run (`None`: no limit).
-    pub nodes: Option<u64>,
-    /// Time at most in this run (`None`: no limit).
-    pub time: Option<Duration>,
-    /// Set by the caller to stop the search.
-    pub stop: Option<&'a AtomicBool>,
-    /// Entries the transposition table holds at most.
-    pub table_entries: usize,
-    /// Threads: 2 searches the two questions at once, 1 one after the other.
-    pub threads: usize,
-}
-
-impl Default for Budget<'_> {
-    /// No limit, a table of 2²² entries, two threads.
-    fn default() -> Self {
-        Budget { nodes: None, time: None, stop: None, table_entries: 1 << 22, threads: 2 }
     }
 }
 

@@ -117,7 +117,8 @@ pub struct Budget<'a> {
     /// Positions the transposition table holds at most; past that, it takes no new one.
     pub table_entries: usize,
     /// Threads that search at once (0 is taken as 1), sharing the transposition table
-    /// and `nodes`. Kalah's own search ([`crate::kalah`]) takes its threads from `Search::with_threads`.
+    /// and `nodes`. The proof search ([`crate::proof`]) uses two at most, one a question;
+    /// the window search ([`crate::window`]) takes its threads from `Search::with_threads`.
     pub threads: usize,
 }
 
