@@ -118,6 +118,28 @@ pub fn refusal(error: QueryError) -> anyhow::Error {
     }
 }
 
+/// How a subcommand answers a request. A game is answered from its tables, or by a
+/// search above those that fit ([`FromTables`]), unless it brings a solver of its own:
+/// Kalah's sizes its endgame tables for its window search and answers by whole turns
+/// (`crate::kalah`). The solver may keep what it built from one request to the next (a
+/// record's positions).
+pub trait Answerer<F: Subcommand> {
+    /// Answers `request` as `asking` says, its builds given `flags`.
+    fn answer(&mut self, request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>>;
+}
+
+/// The answer of every game without a solver of its own ([`answer`]).
+pub struct FromTables;
+
+impl<F: Subcommand> Answerer<F> for FromTables
+where
+    F::Value: Scale,
+{
+    fn answer(&mut self, request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>> {
+        answer(request, asking, flags)
+    }
+}
+
 /// Answers `request`: from its tables, built (or named) and checked if asked, where they
 /// fit here; else by a search above the tables that do ([`above::answer`]).
 pub fn answer<F: Subcommand>(request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<F>>

@@ -3,7 +3,7 @@
 //! position and of a small board's start. The target rule sets (`--rules trysse|wari`)
 //! are in [`crate::oware`].
 
-use crate::answer::{self, Asking, Subcommand};
+use crate::answer::{self, Asking, FromTables, Subcommand};
 use crate::memory;
 use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::{counted, print_json};
@@ -166,8 +166,8 @@ fn replay(file: &std::path::Path, args: &AwariArgs, flags: BuildFlags) -> Result
         search: args.search,
     };
     match kept.record.game()? {
-        "oware" => crate::record::replay::<games::oware::Oware>(&kept, &asking(true), flags),
-        _ => crate::record::replay::<Awari>(&kept, &asking(false), flags),
+        "oware" => crate::record::replay::<games::oware::Oware>(&kept, &asking(true), flags, &mut FromTables),
+        _ => crate::record::replay::<Awari>(&kept, &asking(false), flags, &mut FromTables),
     }
 }
 

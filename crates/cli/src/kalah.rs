@@ -1,12 +1,14 @@
 //! `solve kalah`: Kalah(m, n) solved exactly: the start's margin, every opening move's,
 //! the principal line; any position; full-game tables and the game-graph size.
 
+use crate::answer::{self, Answered, Answerer, Asking, Subcommand};
 use crate::memory;
 use crate::options::{BuildFlags, ForceFlag, LineLength, RecordFile, SearchBudget, TablesRoot};
-use crate::printer::{counted, print_json, print_position, View};
+use crate::printer::counted;
 use crate::progress::BuildProgress;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
+use games::kalah::board::Board;
 use games::kalah::notation::{self, picture};
 use games::kalah::{Kalah, Position, Rules};
 use indicatif::HumanCount;
@@ -15,7 +17,8 @@ use search::kalah::{auto_endgame_seeds, default_tt_bits, Margin, Plan, Search, S
 use search::tree::Budget;
 use std::time::Instant;
 use tablebase::front::kalah::{self as kalah_front, solved_report, Solved, Solving};
-use tablebase::front::FrontEnd;
+use tablebase::front::{Asked, FrontEnd};
+use tablebase::query::Request;
 use tablebase::registry;
 use tablebase::report::{PositionReport, ReachableReport, TablesReport};
 
@@ -164,7 +167,7 @@ pub struct KalahArgs {
     /// The value and the principal line only, not every move's exact margin: on large
     /// instances the worse moves' margins cost far more than the value (docs/results.md has
     /// both for Kalah(6,4) and (6,5)).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "record")]
     value_only: bool,
     #[command(flatten)]
     line: LineLength,
@@ -330,37 +333,22 @@ fn outcome_word(margin: i32) -> &'static str {
     }
 }
 
-/// The position asked about (`--position`, else the start of `--pits` and `--seeds`).
-fn position(args: &KalahArgs) -> Result<Position> {
-    match &args.position {
-        Some(text) => {
-            let p =
-                notation::parse(text).with_context(|| format!("reading position {:?}", games::echo::excerpt(text)))?;
-            if let Some(m) = args.pits.filter(|&m| m != p.pits()) {
-                bail!("--pits {m} disagrees with the position, which has {} pits a row", p.pits());
-            }
-            Ok(p)
-        }
-        None => Ok(Position::start(args.pits.unwrap_or(6), args.seeds)?),
-    }
-}
-
 /// The seeds of the largest boards the endgame tables hold, for a position of `total`
 /// seeds in the pits on `m` pits a row: all of them with `--table` or `--no-search`,
 /// `--endgame-seeds`, none for a game already `over` (its value is what the stores and
 /// rows hold), else as many as fit ([`auto_endgame_seeds`]) whose tiers missing from
-/// `dir` build within a quarter of `--time`, by the build's estimate: the search gets
-/// the rest. Tables built stay, so later runs search above larger ones.
-fn endgame_seeds(args: &KalahArgs, m: usize, total: u32, tt_bits: u32, rules: &Rules, over: bool) -> Result<u32> {
-    Ok(match (args.table || args.search.no_search, args.endgame_seeds) {
+/// the tables' directory build within a quarter of `--time`, by the build's estimate:
+/// the search gets the rest. Tables built stay, so later runs search above larger ones.
+fn endgame_seeds(sizing: &Sizing, asking: &Asking, m: usize, total: u32, rules: &Rules, over: bool) -> Result<u32> {
+    Ok(match (sizing.whole_game(asking), sizing.endgame_seeds) {
         (true, _) => total,
         (false, Some(EndgameSeeds::Up(k))) => k.min(total),
         (false, _) if over => 0,
         (false, _) => {
-            let dir = registry::kalah_dir(&args.tables.out, m, rules);
-            let allowed = BUILD_SHARE * args.search.time * rayon::current_num_threads() as f64;
-            let mut k = auto_endgame_seeds(m, total, tt_bits, rules);
-            while k > 0 && Plan::new(m, *rules, k, total, &dir, tt_bits)?.build_seconds() > allowed {
+            let dir = registry::kalah_dir(asking.out, m, rules);
+            let allowed = BUILD_SHARE * asking.search.time * rayon::current_num_threads() as f64;
+            let mut k = auto_endgame_seeds(m, total, sizing.tt_bits, rules);
+            while k > 0 && Plan::new(m, *rules, k, total, &dir, sizing.tt_bits)?.build_seconds() > allowed {
                 k -= 1;
             }
             k
@@ -382,56 +370,128 @@ fn budget(search: &SearchBudget, started: Instant) -> Budget<'static> {
 /// The budget past which a large instance is warned that its worse moves can take hours.
 const HOURS_WARNED: std::time::Duration = std::time::Duration::from_secs(3600);
 
-/// Solves `position` (with a spinner, from `started`) for what `args` ask: its margin,
-/// every turn's unless `--value-only`, and the line, within the search's budget.
-fn answer(
-    args: &KalahArgs,
-    solver: &Solver,
-    search: Option<&Search>,
+/// Solves `position` (with a spinner, from `started`): its margin, every turn's unless
+/// `value_only`, and a line of at most `max_line` turns, within the search's budget.
+fn solve(
+    (solver, search): (&Solver, Option<&Search>),
     position: &Position,
+    value_only: bool,
+    max_line: usize,
     started: Instant,
 ) -> Result<Solved> {
     with_search_progress(solver, search, position, started, |say| {
         let heard = |t: &Turn| say(format!("move {}: {:+}", t.name, t.margin.lower));
         // Only where the budget would let it run that long.
         let long = search.is_some_and(|s| s.deadline().is_none_or(|end| end > Instant::now() + HOURS_WARNED));
-        if !args.value_only && position.seeds_in_pits() > LARGE_INSTANCE && long {
+        if !value_only && position.seeds_in_pits() > LARGE_INSTANCE && long {
             say("every move's exact margin: on an instance this large the worse moves can take hours \
                  (--value-only: the value and the line alone)"
                 .to_string());
         }
-        let solved = kalah_front::solve(solver, search, position, !args.value_only, args.line.max_line, &heard)?;
+        let solved = kalah_front::solve(solver, search, position, !value_only, max_line, &heard)?;
         match solved.margin.value() {
-            Some(v) if args.value_only => say(format!("value: {v:+}")),
+            Some(v) if value_only => say(format!("value: {v:+}")),
             _ => {}
         }
         Ok(solved)
     })
 }
 
-/// The solver for `position` under `rules`: its endgame tables built (or reused) as
-/// `args` ask, announced first, and the seeds a search must start from (none for a game
-/// already over).
-fn solver(args: &KalahArgs, flags: BuildFlags, position: &Position, rules: Rules) -> Result<(Solver, u32)> {
-    let (m, total) = (position.pits(), position.seeds_in_pits());
-    let tt_bits = args.tt_bits.unwrap_or_else(default_tt_bits);
-    // A finished game's value is what the stores and rows already hold: unless tables
-    // are asked for, none is built for it, and nothing is searched.
-    let over = position.final_difference(&rules).is_some();
-    let endgame_seeds = endgame_seeds(args, m, total, tt_bits, &rules, over)?;
-    let searched = if over { endgame_seeds } else { total };
-    let plan =
-        Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(&args.tables.out, m, &rules), tt_bits)?;
-    crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
-    announce(&plan, total);
-    let automatic =
-        !(args.table || args.search.no_search || over) && matches!(args.endgame_seeds, None | Some(EndgameSeeds::Auto));
-    let solver = if automatic {
-        build_within(plan, std::time::Duration::from_secs_f64(BUILD_SHARE * args.search.time), flags)?
-    } else {
-        build(plan, flags)?
-    };
-    Ok((solver, searched))
+/// How Kalah's solver is sized, as its flags say: the whole game's table (`--table`),
+/// the endgame tables' seeds, the transposition table, and whether every turn is
+/// valued.
+struct Sizing {
+    table: bool,
+    endgame_seeds: Option<EndgameSeeds>,
+    tt_bits: u32,
+    value_only: bool,
+}
+
+impl Sizing {
+    /// Whether every board of a position's seeds is built: `--table`, or `--no-search`.
+    fn whole_game(&self, asking: &Asking) -> bool {
+        self.table || asking.search.no_search
+    }
+
+    /// Whether the endgame tables are chosen for the instance, and built a tier at a time
+    /// within a share of `--time`.
+    fn automatic(&self, asking: &Asking) -> bool {
+        !self.whole_game(asking) && matches!(self.endgame_seeds, None | Some(EndgameSeeds::Auto))
+    }
+}
+
+/// Kalah's answerer ([`Answerer`]): its endgame tables sized for its window search as
+/// [`Sizing`] says, built or reused, and the position solved by whole turns above
+/// them. The solver built for one request serves the next of the same board and rules
+/// and no more seeds (a record's positions).
+struct KalahSolver {
+    sizing: Sizing,
+    /// The solver and the seeds its search starts from.
+    built: Option<(Solver, u32)>,
+}
+
+impl KalahSolver {
+    /// The solver for `position` under `rules`: the one built already where it serves,
+    /// else its endgame tables built (or reused) as sized, announced first, with the seeds
+    /// a search must start from (none for a game already over).
+    fn solver(
+        &mut self,
+        asking: &Asking,
+        flags: BuildFlags,
+        position: &Position,
+        rules: Rules,
+    ) -> Result<&(Solver, u32)> {
+        let serves = |(solver, searched): &(Solver, u32)| {
+            solver.game().rules() == &rules
+                && solver.game().pits() == position.pits()
+                && position.seeds_in_pits() <= *searched
+        };
+        if !self.built.as_ref().is_some_and(serves) {
+            self.built = Some(self.build(asking, flags, position, rules)?);
+        }
+        Ok(self.built.as_ref().expect("built above"))
+    }
+
+    fn build(&self, asking: &Asking, flags: BuildFlags, position: &Position, rules: Rules) -> Result<(Solver, u32)> {
+        let (m, total, tt_bits) = (position.pits(), position.seeds_in_pits(), self.sizing.tt_bits);
+        // A finished game's value is what the stores and rows already hold: unless tables
+        // are asked for, none is built for it, and nothing is searched.
+        let over = position.final_difference(&rules).is_some();
+        let endgame_seeds = endgame_seeds(&self.sizing, asking, m, total, &rules, over)?;
+        let searched = if over { endgame_seeds } else { total };
+        let plan = Plan::new(m, rules, endgame_seeds, searched, &registry::kalah_dir(asking.out, m, &rules), tt_bits)?;
+        crate::build::check_access(plan.dir(), plan.positions_to_build() > 0)?;
+        announce(&plan, total);
+        let solver = if self.sizing.automatic(asking) && !over {
+            build_within(plan, std::time::Duration::from_secs_f64(BUILD_SHARE * asking.search.time), flags)?
+        } else {
+            build(plan, flags)?
+        };
+        Ok((solver, searched))
+    }
+}
+
+impl Answerer<Kalah> for KalahSolver {
+    fn answer(&mut self, request: &Request, asking: &Asking, flags: BuildFlags) -> Result<Answered<Kalah>> {
+        let started = Instant::now();
+        let asked = Kalah::asked(request).map_err(answer::refusal)?;
+        let (position, rules) = (asked.position, *asked.game.rules());
+        let (value_only, table) = (self.sizing.value_only, self.sizing.table);
+        let (solver, searched) = self.solver(asking, flags, &position, rules)?;
+        let search = solver.search(*searched)?.map(|s| s.with_budget(budget(&asking.search, started)));
+        let search_started = Instant::now();
+        let solved = solve((solver, search.as_ref()), &position, value_only, asking.max_line, started)?;
+        let reachable = (table && asked.start.is_some()).then(|| solver.game().reachable(&position));
+        let solving = Solving {
+            endgame_seeds: solver.endgame_seeds(),
+            search: search.as_ref().map(|s| kalah_front::search_details(s, search_started.elapsed().as_secs_f64())),
+            seconds: Some(started.elapsed().as_secs_f64()),
+        };
+        let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident());
+        let reachable = reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None });
+        let report = solved_report(&position, asked.start, &rules, &solved, &solving, tables, reachable);
+        Ok(Answered { game: solver.game().clone(), asked, report })
+    }
 }
 
 /// Builds the tables of `plan` a tier at a time while the next, at the rate measured so
@@ -467,101 +527,90 @@ fn build_within(plan: Plan, allowed: std::time::Duration, flags: BuildFlags) -> 
     Ok(solver)
 }
 
-/// `--record`: the record replayed over one solver for its start, each position searched
-/// within its own `--time` and `--nodes`.
-fn replay(args: &KalahArgs, flags: BuildFlags, file: &std::path::Path) -> Result<()> {
-    let kept = crate::record::read(file)?;
-    let requests = crate::record::Requests::of::<Kalah>(&kept.record)?;
-    let asked = requests.asked::<Kalah>(crate::record::start(&kept.record)?)?;
-    let rules = *asked.game.rules();
-    let (solver, searched) = solver(args, flags, &asked.position, rules)?;
-    crate::record::replay_with(&kept, &Kalah::title(&asked), |text| {
-        let asked = requests.asked::<Kalah>(text)?;
-        let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, Instant::now())));
-        let solved = kalah_front::solve(&solver, search.as_ref(), &asked.position, true, args.line.max_line, &|_| {})?;
-        let solving = Solving { endgame_seeds: solver.endgame_seeds(), search: None, seconds: None };
-        let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, None);
-        Ok(solved_report(&asked.position, asked.start, &rules, &solved, &solving, tables, None))
-    })
+/// The request `args` make, in the API's names: the rules by their name (a preset, or
+/// the switches changed from it), the board, the start or the position.
+fn request(args: &KalahArgs) -> Result<Request> {
+    let rules = rules(args)?;
+    answer::request(&[
+        ("pits", args.pits.map(|m| m.to_string())),
+        ("rules", Some(rules.name())),
+        ("seeds", args.position.is_none().then(|| args.seeds.to_string())),
+        ("position", args.position.clone()),
+    ])
+}
+
+/// What the command line asks beyond the request: the tables' root, the output, the
+/// line's length and the search's budget; the tables a position needs are always built.
+fn asking(args: &KalahArgs) -> Asking<'_> {
+    Asking {
+        out: &args.tables.out,
+        build: true,
+        verify: false,
+        census: false,
+        json: args.json,
+        max_line: args.line.max_line,
+        search: args.search,
+    }
 }
 
 pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {
-    if let Some(file) = &args.record.record {
-        return replay(&args, flags, file);
-    }
-    let started = Instant::now();
-    let rules = rules(&args)?;
-    let position = position(&args)?;
-    let (solver, searched) = solver(&args, flags, &position, rules)?;
-    let endgame_seeds = solver.endgame_seeds();
-    let search = solver.search(searched)?.map(|s| s.with_budget(budget(&args.search, started)));
-    let search_started = Instant::now();
-    let solved = answer(&args, &solver, search.as_ref(), &position, started)?;
-    let counts_reachable = args.table && position.start_seeds().is_some();
-    let reachable = counts_reachable.then(|| solver.game().reachable(&position));
-    let solving = Solving {
-        endgame_seeds,
-        search: search.as_ref().map(|s| kalah_front::search_details(s, search_started.elapsed().as_secs_f64())),
-        seconds: Some(started.elapsed().as_secs_f64()),
+    let sizing = Sizing {
+        table: args.table,
+        endgame_seeds: args.endgame_seeds,
+        tt_bits: args.tt_bits.unwrap_or_else(default_tt_bits),
+        value_only: args.value_only,
     };
-    let tables = TablesReport::new(solver.tables(), &solver.report, solver.build_seconds, memory::peak_resident());
-    let reachable = reachable.map(|r| ReachableReport { positions: r, win: None, draw: None, loss: None });
-    let report = solved_report(&position, position.start_seeds(), &rules, &solved, &solving, tables, reachable);
-    if args.json {
-        print_json(&report)?;
-        return Ok(());
+    let mut solver = KalahSolver { sizing, built: None };
+    let asking = asking(&args);
+    if let Some(file) = &args.record.record {
+        return crate::record::replay::<Kalah>(&crate::record::read(file)?, &asking, flags, &mut solver);
     }
-    print_text(&report, &solved, &solving, &position, &rules)
+    let answered = solver.answer(&request(&args)?, &asking, flags)?;
+    answer::print(&answered, args.json, notes(&answered.report))
 }
 
-/// Prints `report` of `position` as text, with the notes on how it was solved.
-fn print_text(
-    report: &PositionReport,
-    solved: &Solved,
-    solving: &Solving,
-    position: &Position,
-    rules: &Rules,
-) -> Result<()> {
-    let m = position.pits();
-    let last = solved.positions.last().expect("a line starts with its position");
-    let view = View {
-        // Kalah(m, n) names a start; a position has only its pits and its seeds.
-        title: match position.start_seeds() {
-            Some(n) => format!("Kalah({m},{n}), rules: {rules}"),
-            None => format!(
-                "Kalah, {m} pits a row, {} in the pits, rules: {rules}",
-                counted(position.seeds_in_pits(), "seed", "seeds")
-            ),
-        },
-        picture: picture(position),
-        rules: None,
-        mover: Some(position.to_move().name().to_owned()),
-        line_end: match last.final_difference(rules) {
+impl Subcommand for Kalah {
+    fn holds(board: &Board) -> String {
+        format!("{} in the pits", counted(board.seeds(), "seed", "seeds"))
+    }
+
+    fn picture(&self, position: &Position) -> String {
+        picture(position)
+    }
+
+    fn mover(asked: &Asked<Kalah>) -> Option<String> {
+        Some(asked.position.to_move().name().to_owned())
+    }
+
+    /// The game is over at the line's end: its final store difference for the player to
+    /// move there.
+    fn line_end(&self, _: &Asked<Kalah>, report: &PositionReport) -> Result<String> {
+        let last = notation::parse(&report.line_end.position)?;
+        Ok(match last.final_difference(self.rules()) {
             Some(d) => {
                 format!("game over: final store difference {d:+} for {} ({})", last.to_move().name(), outcome_word(d))
             }
             // A line cut by --max-line: the printer says where.
             None => String::new(),
-        },
-        notes: notes(report, solved, solving),
-    };
-    print_position(report, &view)?;
-    Ok(())
+        })
+    }
 }
 
 /// The lines printed below a report: what the counts and the moves mean, how the
 /// position was solved and in what time.
-fn notes(report: &PositionReport, solved: &Solved, solving: &Solving) -> Vec<String> {
+fn notes(report: &PositionReport) -> Vec<String> {
     let mut notes = Vec::new();
     if report.reachable.is_some() {
         // Printed right below the count it explains.
         notes.push("(a reachable position is its pits, its stores and the side to move)".to_owned());
     }
-    if solved.turns.is_none() {
+    if report.moves.is_none() {
         notes.push("moves: not valued one by one (--value-only)".to_owned());
     }
-    let boards = counted(solving.endgame_seeds, "seed", "seeds");
-    notes.push(match report.details.as_ref().and_then(|d| d["solved"].as_str()) {
+    let details = report.details.as_ref();
+    let detail = |name: &str| details.map(|d| &d[name]);
+    let boards = counted(detail("endgame_seeds").and_then(|v| v.as_u64()).unwrap_or(0), "seed", "seeds");
+    notes.push(match detail("solved").and_then(|v| v.as_str()) {
         Some("strongly") if report.over => "solved strongly: the game is over here".to_owned(),
         Some("strongly") => {
             format!("solved strongly: every position of this game is one table probe (boards up to {boards})")
@@ -572,7 +621,7 @@ fn notes(report: &PositionReport, solved: &Solved, solving: &Solving) -> Vec<Str
              bounds shown (more --time or --nodes, or larger tables, go further)"
         ),
     });
-    notes.push(format!("time: {:.1} s", solving.seconds.unwrap_or(0.0)));
+    notes.push(format!("time: {:.1} s", detail("seconds").and_then(|v| v.as_f64()).unwrap_or(0.0)));
     notes
 }
 

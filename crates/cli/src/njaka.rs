@@ -1,6 +1,6 @@
 //! `solve njaka`: tables of Njaka's Mancala Game, the start's value, and position analysis.
 
-use crate::answer::{self, Asking, Subcommand};
+use crate::answer::{self, Asking, FromTables, Subcommand};
 use crate::options::{BuildFlags, ForceFlag, QueryArgs};
 use crate::printer::counted;
 use anyhow::Result;
@@ -61,7 +61,12 @@ fn direction(name: &str) -> Result<Direction, String> {
 
 pub fn run(args: NjakaArgs, flags: BuildFlags) -> Result<()> {
     if let Some(file) = &args.query.record.record {
-        return crate::record::replay::<Njaka>(&crate::record::read(file)?, &Asking::of(&args.query), flags);
+        return crate::record::replay::<Njaka>(
+            &crate::record::read(file)?,
+            &Asking::of(&args.query),
+            flags,
+            &mut FromTables,
+        );
     }
     let request = answer::request(&[
         ("holes", args.holes.map(|h| h.to_string())),

@@ -4,7 +4,7 @@
 //! every move printed with its value and marked where it changed the position's value (a
 //! win to a draw, a draw to a loss, a worse score).
 
-use crate::answer::{self, Asking, Subcommand};
+use crate::answer::{self, Answerer, Asking, Subcommand};
 use crate::options::BuildFlags;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
@@ -42,12 +42,17 @@ pub fn read(file: &Path) -> Result<Kept> {
     Ok(Kept { record, first: None, captures: None })
 }
 
-/// Replays `kept`, a record of the game `F`, each position answered from the tables as
-/// `asking` asks (built or named, or searched above them).
-pub fn replay<F: Subcommand>(kept: &Kept, asking: &Asking, flags: BuildFlags) -> Result<()> {
+/// Replays `kept`, a record of the game `F`, each position answered by `answerer` as
+/// `asking` asks (for most games from the tables, built or named, or searched above them).
+pub fn replay<F: Subcommand>(
+    kept: &Kept,
+    asking: &Asking,
+    flags: BuildFlags,
+    answerer: &mut impl Answerer<F>,
+) -> Result<()> {
     let requests = Requests::of::<F>(&kept.record)?;
     let title = F::title(&requests.asked::<F>(start(&kept.record)?)?);
-    replay_with(kept, &title, |position| Ok(answer::answer::<F>(&requests.at(position)?, asking, flags)?.report))
+    replay_with(kept, &title, |position| Ok(answerer.answer(&requests.at(position)?, asking, flags)?.report))
 }
 
 /// The requests a record of the game `F` makes: its board and rules, at any position.

@@ -1,6 +1,6 @@
 //! `solve thi`: THI` tables, the start's verdict, and position analysis.
 
-use crate::answer::{self, Answered, Asking, Subcommand};
+use crate::answer::{self, Answered, Asking, FromTables, Subcommand};
 use crate::options::{BuildFlags, ForceFlag, LineLength, PartsFlag, ProofArgs, RecordFile, SearchBudget, TablesRoot};
 use crate::printer::counted;
 use anyhow::{bail, Result};
@@ -151,7 +151,7 @@ pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
         search: args.search,
     };
     if let Some(file) = &args.record.record {
-        return crate::record::replay::<Thi>(&crate::record::read(file)?, &asking, flags);
+        return crate::record::replay::<Thi>(&crate::record::read(file)?, &asking, flags, &mut FromTables);
     }
     if args.proof.prove {
         return crate::prove::run::<Thi>(&request, &asking, flags, &args.proof);

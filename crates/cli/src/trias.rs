@@ -1,6 +1,6 @@
 //! `solve trias`: Trias tables, the start's value, and position analysis.
 
-use crate::answer::{self, Asking, Subcommand};
+use crate::answer::{self, Asking, FromTables, Subcommand};
 use crate::options::{BuildFlags, ForceFlag, ProofArgs, QueryArgs};
 use crate::printer::counted;
 use anyhow::Result;
@@ -57,7 +57,12 @@ pub struct TriasArgs {
 
 pub fn run(args: TriasArgs, flags: BuildFlags) -> Result<()> {
     if let Some(file) = &args.query.record.record {
-        return crate::record::replay::<Trias>(&crate::record::read(file)?, &Asking::of(&args.query), flags);
+        return crate::record::replay::<Trias>(
+            &crate::record::read(file)?,
+            &Asking::of(&args.query),
+            flags,
+            &mut FromTables,
+        );
     }
     let request = answer::request(&[
         ("holes", args.holes.map(|k| k.to_string())),

@@ -266,11 +266,12 @@ fn bad_input_is_a_clear_error() {
     for (args, expected) in [
         (vec!["kalah", "--position", "4,4/4 0-0 S"], "both rows must be equally long"),
         (vec!["kalah", "--position", "4,4/4,4 0-0 X"], "side to move"),
-        (vec!["kalah", "--pits", "3", "--position", "4,4/4,4 0-0 S"], "disagrees with the position"),
-        (vec!["kalah", "--pits", "9"], "1 to 8"),
-        (vec!["kalah", "--pits", "3", "--seeds", "0"], "at least 1"),
-        // 16 pits times 2^28 seeds: 2^32 seeds, not the empty board 32 bits wrap it to.
-        (vec!["kalah", "--pits", "8", "--seeds", "268435456"], "4294967296 seeds in the pits"),
+        (vec!["kalah", "--pits", "3", "--position", "4,4/4,4 0-0 S"], "the position has 2 pits a row, the request 3"),
+        (vec!["kalah", "--pits", "9"], "--pits: 9 is not in 1 to 8"),
+        (vec!["kalah", "--pits", "3", "--seeds", "0"], "--seeds: 0 is not in 1 to 255"),
+        // 16 pits times 2^28 seeds would be 2^32 seeds: refused as a request, as the API
+        // refuses it, before any board is made.
+        (vec!["kalah", "--pits", "8", "--seeds", "268435456"], "--seeds: 268435456 is not in 1 to 255"),
         (vec!["kalah", "--capture", "sometimes"], "capture switch"),
         (vec!["kalah", "--pits", "2", "--seeds", "1", "--table", "--endgame-seeds", "1"], "cannot be used with"),
         (vec!["kalah", "--position", "2,2/2,2 250-0 S"], "a game here has at most 255 in all"),

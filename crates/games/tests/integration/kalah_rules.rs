@@ -366,3 +366,13 @@ fn a_moves_child_holds_the_seeds_it_did_not_bank() {
         }
     }
 }
+
+/// A start of more seeds than a game holds is refused with its true count, never
+/// wrapped to a small one: 16 pits of 2^28 seeds are 2^32 seeds, not none.
+#[test]
+fn a_start_too_large_is_refused_with_its_true_count() {
+    let refused = Position::start(8, 1 << 28).unwrap_err();
+    assert!(matches!(refused, PositionError::Seeds(4_294_967_296)), "{refused:?}");
+    assert!(refused.to_string().contains("4294967296 seeds in the pits"), "{refused}");
+    assert!(matches!(Position::start(3, 0), Err(PositionError::NoSeeds(0))));
+}
