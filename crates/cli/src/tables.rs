@@ -183,10 +183,21 @@ fn compact_directory(dir: &Path, saving: retro::table::Saving) -> Result<()> {
     Ok(())
 }
 
-/// `solve info` of a directory: a line for each table directory at or below `root`; a
-/// directory that fails is named and the others still listed.
+/// `solve info` of a directory: a line for each table directory at or below `root`, and
+/// for each where a build stopped inside its first tier; a directory that fails is named
+/// and the others still listed.
 fn info_directories(root: &Path) -> Result<()> {
-    let dirs = layout::table_dirs(root)?;
+    let begun = layout::dirs_begun(root)?;
+    for dir in &begun {
+        outln!("{}: no tier finished yet", dir.display())?;
+        for line in tiers_in_progress(dir) {
+            outln!("  {line}")?;
+        }
+    }
+    let dirs = match layout::table_dirs(root) {
+        Err(layout::LayoutError::NoTables(_)) if !begun.is_empty() => return Ok(()),
+        dirs => dirs?,
+    };
     let mut faults = 0;
     for dir in &dirs {
         // One key, each file under its tier's name, as a build would accept them.

@@ -64,6 +64,17 @@ fn a_build_killed_inside_a_tier_resumes_there_to_identical_tables() {
     let said = String::from_utf8_lossy(&info.stdout);
     let tier = checkpoint.file_name().unwrap().to_string_lossy().replace(".checkpoint", "").replace("tier-", "");
     assert!(said.contains(&format!("tier {tier} in progress: ")), "{said}");
+    // A directory where a build stopped inside its first tier holds no table yet: it is
+    // listed all the same, with its tier in progress.
+    let begun = tempfile::tempdir().unwrap();
+    let first = begun.path().join("awari").join("m6");
+    std::fs::create_dir_all(&first).unwrap();
+    std::fs::copy(&checkpoint, first.join(checkpoint.file_name().unwrap())).unwrap();
+    let info = Command::new(env!("CARGO_BIN_EXE_solve")).arg("info").arg(begun.path()).output().unwrap();
+    let said = String::from_utf8_lossy(&info.stdout);
+    assert!(info.status.success(), "{said}{}", String::from_utf8_lossy(&info.stderr));
+    assert!(said.contains(&format!("{}: no tier finished yet", first.display())), "{said}");
+    assert!(said.contains(&format!("tier {tier} in progress: ")), "{said}");
 
     let resumed = solve(dir.path(), &args);
     assert!(resumed.status.success(), "{}", stderr(&resumed));

@@ -72,35 +72,56 @@ const MAX_DEPTH: usize = 3;
 /// The table directories at or below `root` (itself if it holds tables), sorted; an
 /// error if there are none.
 pub fn table_dirs(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
-    fn walk(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), LayoutError> {
+    let found = dirs_holding(root, &|name| name.ends_with(".tbl"))?;
+    if found.is_empty() {
+        return Err(LayoutError::NoTables(root.to_owned()));
+    }
+    Ok(found)
+}
+
+/// The directories at or below `root` where a build stopped inside its first tier: a
+/// tier's checkpoint and no table yet, sorted (`solve info` lists them beside the
+/// [`table_dirs`]).
+pub fn dirs_begun(root: &Path) -> Result<Vec<PathBuf>, LayoutError> {
+    let begun = dirs_holding(root, &|name| name.starts_with("tier-") && name.ends_with(".checkpoint"))?;
+    let tables = dirs_holding(root, &|name| name.ends_with(".tbl"))?;
+    Ok(begun.into_iter().filter(|dir| !tables.contains(dir)).collect())
+}
+
+/// The directories at or below `root`, to [`MAX_DEPTH`], holding a file whose name
+/// `holds` accepts, sorted.
+fn dirs_holding(root: &Path, holds: &dyn Fn(&str) -> bool) -> Result<Vec<PathBuf>, LayoutError> {
+    fn walk(
+        dir: &Path,
+        depth: usize,
+        holds: &dyn Fn(&str) -> bool,
+        found: &mut Vec<PathBuf>,
+    ) -> Result<(), LayoutError> {
         let read = |cause| LayoutError::Read { path: dir.to_owned(), cause };
         let mut subdirs = Vec::new();
-        let mut has_tables = false;
+        let mut held = false;
         for entry in std::fs::read_dir(dir).map_err(read)? {
             let entry = entry.map_err(read)?;
             let kind = entry.file_type().map_err(|cause| LayoutError::Read { path: entry.path(), cause })?;
             if kind.is_dir() {
                 subdirs.push(entry.path());
-            } else if entry.path().extension().is_some_and(|x| x == "tbl") {
-                has_tables = true;
+            } else if holds(&entry.file_name().to_string_lossy()) {
+                held = true;
             }
         }
-        if has_tables {
+        if held {
             found.push(dir.to_owned());
         }
         if depth < MAX_DEPTH {
             for sub in subdirs {
-                walk(&sub, depth + 1, found)?;
+                walk(&sub, depth + 1, holds, found)?;
             }
         }
         Ok(())
     }
     let mut found = Vec::new();
-    walk(root, 0, &mut found)?;
+    walk(root, 0, holds, &mut found)?;
     found.sort();
-    if found.is_empty() {
-        return Err(LayoutError::NoTables(root.to_owned()));
-    }
     Ok(found)
 }
 
