@@ -2,9 +2,7 @@
 //! requests get a 4xx JSON error and the server keeps serving, thousands of concurrent
 //! requests are all answered, and Ctrl-C stops it cleanly.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -725,7 +723,7 @@ fn the_command_named_for_a_position_builds_its_tables() {
     assert_eq!(status, 404, "{body}");
     let command = body["command"].as_str().unwrap();
     assert!(command.contains("--position \"1,2,2,2,2,2 1-0\""), "{command}");
-    let built = common::run_named_command(&format!("`{command}`"), dir.path());
+    let built = crate::common::run_named_command(&format!("`{command}`"), dir.path());
     assert!(built.status.success(), "{command}: {}", String::from_utf8_lossy(&built.stderr));
     let server = Server::start(dir.path());
     let (status, body) = server.get_json(target);
@@ -756,7 +754,7 @@ fn rules_off_the_presets_are_served_by_their_name() {
     let (status, body) = server.get_json(&format!("/api/kalah?pits=3&seeds=2&rules={other}"));
     assert_eq!(status, 404, "{body}");
     let command = body["command"].as_str().unwrap();
-    let out = common::run_named_command(&format!("`{command} --json`"), dir.path());
+    let out = crate::common::run_named_command(&format!("`{command} --json`"), dir.path());
     assert_eq!(json(&out)["rules"], other, "{command}");
     let (status, _) = server.get_json("/api/kalah?pits=3&seeds=2&rules=capture-sometimes");
     assert_eq!(status, 400);

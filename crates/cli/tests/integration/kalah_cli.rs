@@ -1,8 +1,6 @@
 //! The `solve kalah` and `solve verify kalah` commands as a user runs them.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 
 use games::kalah::{Position, Rules};
 use std::collections::HashSet;

@@ -1,8 +1,6 @@
 //! The `solve thi` command as a user runs it.
 
-mod common;
-
-use common::{json, stderr};
+use crate::common::{json, stderr};
 
 use games::thi::{Bonus, RuleSet, Rules, Setup, Thi};
 use retro::{forward, Game, Value};
@@ -12,7 +10,7 @@ use std::process::{Command, Output};
 /// `solve thi ARGS --out OUT`.
 fn solve(out: &Path, args: &[&str]) -> Output {
     let args: Vec<&str> = std::iter::once("thi").chain(args.iter().copied()).collect();
-    common::solve(out, &args)
+    crate::common::solve(out, &args)
 }
 
 #[test]
@@ -449,7 +447,7 @@ fn parts_say_so_and_build_the_same_tables() {
     let whole = tempfile::tempdir().unwrap();
     let value = json(&solve(whole.path(), &["--board", "primus", "--json"]));
     let split = tempfile::tempdir().unwrap();
-    let out = common::solve(split.path(), &["--parts", "3", "thi", "--board", "primus"]);
+    let out = crate::common::solve(split.path(), &["--parts", "3", "thi", "--board", "primus"]);
     let said = stderr(&out);
     assert!(out.status.success() && said.contains("solved in 3 parts from a scratch file"), "{said}");
     assert_eq!(json(&solve(split.path(), &["--board", "primus", "--json"]))["value"], value["value"]);
@@ -461,11 +459,11 @@ fn parts_say_so_and_build_the_same_tables() {
         .filter(|name| name.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "scratch files left behind: {left:?}");
-    let out = common::solve(&split, &["--parts", "0", "thi", "--board", "primus"]);
+    let out = crate::common::solve(&split, &["--parts", "0", "thi", "--board", "primus"]);
     assert!(!out.status.success() && stderr(&out).contains("--parts"), "{}", stderr(&out));
     // The flag may follow the command as well.
     let after = tempfile::tempdir().unwrap();
-    let out = common::solve(after.path(), &["thi", "--board", "primus", "--parts", "3"]);
+    let out = crate::common::solve(after.path(), &["thi", "--board", "primus", "--parts", "3"]);
     assert!(out.status.success() && stderr(&out).contains("solved in 3 parts from a scratch file"), "{}", stderr(&out));
     assert_eq!(table_checksums(&after.path().join("thi/3x3-original")), table_checksums(&whole));
 }
@@ -475,7 +473,10 @@ fn parts_say_so_and_build_the_same_tables() {
 #[test]
 fn census_with_a_position_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let out = common::solve(dir.path(), &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--census"]);
+    let out = crate::common::solve(
+        dir.path(),
+        &["thi", "--board", "primus", "--position", "-,b,b/b,-,-/w,w,w w", "--census"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--census"), "{}", stderr(&out));
 }
@@ -541,9 +542,10 @@ fn a_proof_of_a_draw_holds_two_trees() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("p.proof");
     let file = file.to_str().unwrap();
-    let proven = json(&common::solve(dir.path(), &["thi", "--board", "primus", "--prove", "--proof", file, "--json"]));
+    let proven =
+        json(&crate::common::solve(dir.path(), &["thi", "--board", "primus", "--prove", "--proof", file, "--json"]));
     assert_eq!((proven["value"].as_str(), proven["plies"].as_u64()), (Some("draw"), None));
-    let checked = common::solve(dir.path(), &["verify-proof", file]);
+    let checked = crate::common::solve(dir.path(), &["verify-proof", file]);
     assert!(checked.status.success(), "{}", stderr(&checked));
     assert!(String::from_utf8_lossy(&checked.stdout).contains("(2 nodes checked, 2 trees)"));
 }

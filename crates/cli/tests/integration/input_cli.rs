@@ -1,9 +1,7 @@
 //! How `solve` takes arguments a user may well type: positions starting with `-`,
 //! combinations that cannot both hold, and input far too long to echo.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 
 #[test]
 fn a_thi_position_may_start_with_an_empty_square() {

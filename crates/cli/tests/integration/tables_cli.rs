@@ -1,9 +1,7 @@
 //! Table directories and files a user or a hostile tester hands `solve`: read-only tables,
 //! files of the wrong size, FIFOs and directories where files belong, an edited census.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 use retro::table::{write_table, Layout, Table, TableIdentity};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

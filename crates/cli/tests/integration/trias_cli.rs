@@ -1,8 +1,6 @@
 //! `solve trias`: the start's value, positions, laps, reuse of tables, and bad input.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 
 #[test]
 fn the_start_is_solved_with_its_moves_and_line() {

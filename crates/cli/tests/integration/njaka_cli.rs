@@ -1,9 +1,7 @@
 //! `solve njaka`: the start's value, positions, both variants, the tables' commands, and
 //! bad input.
 
-mod common;
-
-use common::{json, run_named_command, solve, stderr};
+use crate::common::{json, run_named_command, solve, stderr};
 
 #[test]
 fn starts_of_both_variants_are_solved() {

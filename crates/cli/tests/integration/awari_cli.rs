@@ -1,8 +1,6 @@
 //! The `solve awari` command as a user runs it.
 
-mod common;
-
-use common::{json, solve, stderr};
+use crate::common::{json, solve, stderr};
 
 use std::process::Command;
 

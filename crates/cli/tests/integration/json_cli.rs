@@ -1,9 +1,7 @@
 //! Every game's `--json` follows the one schema of `docs/json.md`: the same top-level
 //! keys, values of the same shape, moves of the same shape.
 
-mod common;
-
-use common::{json, solve};
+use crate::common::{json, solve};
 use serde_json::Value as Json;
 
 /// The keys every position report has (`reachable` and `details` are optional).

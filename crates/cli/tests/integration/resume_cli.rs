@@ -1,9 +1,7 @@
 //! A build killed (`kill -9`) inside a tier resumes there when the same command runs
 //! again, to the tables of an uninterrupted build; `solve info` shows the tier in progress.
 
-mod common;
-
-use common::{solve, stderr};
+use crate::common::{solve, stderr};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,4 +1,4 @@
-//! What every CLI test file needs: run `solve` with a table directory, read its JSON and
+//! What every CLI test module needs: run `solve` with a table directory, read its JSON and
 //! its error output.
 
 use serde_json::Value as Json;
@@ -11,21 +11,18 @@ pub fn solve(out: &Path, args: &[&str]) -> Output {
 }
 
 /// The one JSON object a successful run printed.
-#[allow(dead_code)] // each test file is its own crate and uses a subset of these helpers
 pub fn json(output: &Output) -> Json {
     assert!(output.status.success(), "solve failed: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
 
 /// What a run printed on standard error.
-#[allow(dead_code)] // each test file is its own crate and uses a subset of these helpers
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Runs the `solve …` command an error message names between backticks, as a POSIX shell
 /// would split it (double and single quotes), from `cwd`: what a user pastes.
-#[allow(dead_code)]
 pub fn run_named_command(error: &str, cwd: &Path) -> Output {
     let command =
         error.split('`').find(|part| part.starts_with("solve ")).unwrap_or_else(|| panic!("no command in {error}"));
