@@ -138,10 +138,25 @@ fn check_flipped_moves<G: Game>(game: &G, location: Location<G::Tier>, position:
     );
 }
 
+/// `moves_into` writes `moves` in order into an array as wide, and into one a move too
+/// narrow it writes what fits and counts them all.
+fn check_moves_into<G: Game>(game: &G, p: &G::Position, moves: &[Move<G::Position>]) {
+    let mut into = moves.to_vec();
+    assert_eq!(game.moves_into(p, &mut into), moves.len(), "{p}: moves_into counts other moves");
+    assert_eq!(into, moves, "{p}: moves_into disagrees with moves");
+    if let Some(narrower) = moves.len().checked_sub(1) {
+        let mut into = moves[..narrower].to_vec();
+        into.reverse();
+        assert_eq!(game.moves_into(p, &mut into), moves.len(), "{p}: moves_into past its array");
+        assert_eq!(into, moves[..narrower], "{p}: moves_into disagrees with moves past its array");
+    }
+}
+
 /// (b) Every successor lies in the position's tier or in one of `child_tiers(tier)`, and
 /// the tier graph below `tiers` has no cycle other than each tier's own loops;
-/// `move_locations` is `moves` located one by one; and `scan_moves` gives the moves that
-/// leave the tier and counts the distinct same-tier children as located moves do.
+/// `move_locations` is `moves` located one by one, `moves_into` is `moves`; and
+/// `scan_moves` gives the moves that leave the tier and counts the distinct same-tier
+/// children as located moves do.
 pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Position]) {
     crate::order::tier_order(game, tiers).unwrap_or_else(|e| panic!("tier graph has a cycle: {e:?}"));
     let children: HashMap<G::Tier, HashSet<G::Tier>> =
@@ -165,6 +180,7 @@ pub fn check_tier_graph<G: Game>(game: &G, tiers: &[G::Tier], positions: &[G::Po
             .map(|s| Move { position: game.locate(&s.position), gain: s.gain, turn: s.turn })
             .collect();
         assert_eq!(fast, slow, "{p}: move_locations disagrees with moves");
+        check_moves_into(game, p, &successors);
         // The scan's view: the moves leaving the tier, and the same-tier moves counted
         // (every one with un-moves, the distinct children without).
         let leaving: Vec<_> = slow.iter().filter(|m| m.position.tier != tier).cloned().collect();

@@ -182,6 +182,17 @@ impl Game for Kalah {
         board.for_each_move(&self.rules, |_, s| out.push(Move { position: s.board, gain: s.gain, turn: s.turn }));
     }
 
+    fn moves_into(&self, board: &Board, out: &mut [Move<Board>]) -> usize {
+        let mut n = 0;
+        board.for_each_move(&self.rules, |_, s| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = Move { position: s.board, gain: s.gain, turn: s.turn };
+            }
+            n += 1;
+        });
+        n
+    }
+
     /// The tier is the seeds in the pits: the value lies within ± them.
     fn tier_value_bounds(&self, tier: u16) -> Option<(i16, i16)> {
         let seeds = i16::try_from(tier).ok()?;

@@ -42,7 +42,9 @@ struct Frame<'t, P, T, const N: usize> {
     best: i16,
     /// The best move's index + 1, 0 if none yet.
     best_move: u16,
-    moves: Vec<Move<P>>,
+    /// The node's moves, `width` of them.
+    moves: [Move<P>; N],
+    width: usize,
     sources: [Source<'t, T>; N],
     /// Cut, or no move left to search.
     done: bool,
@@ -68,8 +70,9 @@ type Frames<'t, G, const N: usize> = Vec<Frame<'t, <G as Game>::Position, <G as 
 /// No child being searched.
 const NONE: u8 = u8::MAX;
 
-impl<P, T: Copy + Default, const N: usize> Frame<'_, P, T, N> {
-    fn blank() -> Self {
+impl<P: Copy, T: Copy + Default, const N: usize> Frame<'_, P, T, N> {
+    /// A frame, its moves filled with moves to `filler` until a node writes its own.
+    fn blank(filler: P) -> Self {
         Frame {
             place: Place::default(),
             known: Entry { lower: 0, upper: 0, best: 0, material: 0 },
@@ -78,7 +81,8 @@ impl<P, T: Copy + Default, const N: usize> Frame<'_, P, T, N> {
             beta: 0,
             best: 0,
             best_move: 0,
-            moves: Vec::new(),
+            moves: [(); N].map(|()| Move { position: filler, gain: 0, turn: Turn::Passes }),
+            width: 0,
             sources: [Source::Known(0); N],
             done: false,
             pending: [Pending::default(); N],
@@ -298,7 +302,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
             ControlFlow::Continue(node) => node,
         };
         if *depth == stack.len() {
-            stack.push(Frame::blank());
+            stack.push(Frame::blank(*position));
         }
         let f = &mut stack[*depth];
         *depth += 1;
@@ -306,13 +310,12 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
         (f.window, f.alpha, f.beta) = ((alpha, beta), alpha, beta);
         (f.done, f.current) = (false, NONE);
         (f.count, f.next, f.later, f.round) = (0, 0, 0, 0);
-        f.moves.clear();
-        self.game.moves(position, &mut f.moves);
-        if f.moves.len() > N {
-            return Err(Halt::Wide(f.moves.len()));
+        f.width = self.game.moves_into(position, &mut f.moves);
+        if f.width > N {
+            return Err(Halt::Wide(f.width));
         }
-        self.child_sources(&f.moves, &mut f.sources, place.tier, worker)?;
-        for source in &f.sources[..f.moves.len()] {
+        self.child_sources(&f.moves[..f.width], &mut f.sources, place.tier, worker)?;
+        for source in &f.sources[..f.width] {
             match *source {
                 Source::Known(_) => {}
                 Source::Table(table, rank, _) => table.prefetch(rank),
@@ -326,7 +329,7 @@ impl<'t, G: Windowed, const N: usize> Search<'t, G, N> {
     /// moves left to search put in order ([`Search::open_children`]).
     fn open(&self, f: &mut Frame<'t, G::Position, G::Tier, N>) -> Result<(), Halt> {
         let node = (f.known.best, f.beta);
-        match self.open_children(&f.moves, &f.sources, node, &mut f.pending)? {
+        match self.open_children(&f.moves[..f.width], &f.sources, node, &mut f.pending)? {
             Opened::Cut(best, best_move) => {
                 (f.best, f.best_move) = (best, best_move);
                 f.done = true;
