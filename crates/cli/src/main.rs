@@ -200,8 +200,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = cli.command.run(flags);
     let processes = processes::current();
+    if processes.shared() && !shares_builds(&cli.command) {
+        errln!("error: only `solve thi`, `awari`, `trias` and `njaka` share their builds under mpirun; run this command without it");
+        return ExitCode::FAILURE;
+    }
+    let result = cli.command.run(flags);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<processes::LeftToFirst>().is_some() => ExitCode::SUCCESS,
@@ -222,6 +226,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `command` builds its tables through the flow that shares them between the
+/// processes `mpirun` starts ([`build::tables`]). Kalah's solver builds its endgame tables
+/// on its own, and the other commands build nothing.
+fn shares_builds(command: &Command) -> bool {
+    matches!(command, Command::Thi(_) | Command::Awari(_) | Command::Trias(_) | Command::Njaka(_))
 }
 
 /// Makes a panic end this process at once: unwinding would end MPI in it
