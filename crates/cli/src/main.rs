@@ -200,6 +200,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Compiled without MPI, each process `mpirun` starts would build alone, all of them
+    // in one directory.
+    #[cfg(not(feature = "mpi"))]
+    if retro::distributed::started_by_mpirun() {
+        errln!("error: this `solve` was compiled without MPI: build it with `--features mpi` to run it under mpirun");
+        return ExitCode::FAILURE;
+    }
     let processes = processes::current();
     if processes.shared() && !shares_builds(&cli.command) {
         errln!("error: only `solve thi`, `awari`, `trias` and `njaka` share their builds under mpirun; run this command without it");

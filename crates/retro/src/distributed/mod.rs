@@ -32,6 +32,13 @@ use thiserror::Error;
 /// task at a time, so that a block is always one process's.
 pub const SHARE_ALIGN: u64 = 1 << 14;
 
+/// Whether `mpirun` (Open MPI's, or a launcher speaking PMI) started this process: said
+/// by the environment it gives its processes, so that a program compiled without MPI can
+/// tell too.
+pub fn started_by_mpirun() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"].iter().any(|name| std::env::var_os(name).is_some())
+}
+
 /// What a build shared between processes cannot do.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum DistributedError {

@@ -1,6 +1,6 @@
 //! The processes `mpirun` starts, talking through MPI (Open MPI, through rsmpi).
 
-use super::{Communicator, Processes, Shares};
+use super::{started_by_mpirun, Communicator, Processes, Shares};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Equivalence, Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
@@ -25,11 +25,6 @@ impl Session {
     pub fn processes(&self) -> &Processes {
         &self.processes
     }
-}
-
-/// Whether `mpirun` (Open MPI's, or a launcher speaking PMI) started this process.
-pub fn started_by_mpirun() -> bool {
-    ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"].iter().any(|name| std::env::var_os(name).is_some())
 }
 
 /// Why MPI could not be joined.
