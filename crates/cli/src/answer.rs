@@ -147,19 +147,22 @@ where
     F::Value: Scale,
 {
     let asked = F::asked(request).map_err(refusal)?;
+    // The processes of a shared build must all take the same path, and a search's depends
+    // on the time each one gets: they build the full tables, as with `--no-search`.
+    let no_search = asking.search.no_search || crate::processes::current().shared();
     let (game, roots) = match F::answering(&asked) {
-        Err(QueryError::BeyondIndex(_)) if !asking.search.no_search => return above::answer(asked, asking, flags),
+        Err(QueryError::BeyondIndex(_)) if !no_search => return above::answer(asked, asking, flags),
         answering => answering.map_err(refusal)?,
     };
     let cost = TablesCost::of(&game, &roots, asking, flags)?;
     match cost.memory {
-        Err(need) if asking.search.no_search => {
+        Err(need) if no_search => {
             let tiers = counted(cost.tiers as u64, "tier", "tiers");
             let command = F::command(&asked).map(|(command, _)| format!(" (`{command}`)")).unwrap_or_default();
             anyhow::bail!("{}: the tables of {tiers}{command} need {need}", F::title(&asked))
         }
         Err(_) => above::answer(asked, asking, flags),
-        Ok(()) if asking.build && !asking.search.no_search && cost.seconds > SEARCH_FIRST_PAST => {
+        Ok(()) if asking.build && !no_search && cost.seconds > SEARCH_FIRST_PAST => {
             match above::proven::<F>(request, asking, flags)? {
                 Some(answered) => Ok(answered),
                 None => from_tables(asked, game, roots, asking, flags),

@@ -235,15 +235,23 @@ pub fn tables<G: Game>(
 ) -> Result<(Tables<G>, BuildReport, f64)> {
     let order = retro::order::tier_order(game, roots)?;
     check_access(dir, !not_built::<G>(dir, &order).is_empty())?;
-    announce(game, dir, &order, flags)?;
+    let processes = crate::processes::current();
+    // The first process of a shared build speaks for all of them.
+    if processes.writes() {
+        announce(game, dir, &order, flags)?;
+    }
     let to_build: u64 =
         order.iter().filter(|&&t| !retro::store::has_tier_file(dir, t)).map(|&t| game.tier_size(t)).sum();
     let progress = BuildProgress::new(to_build);
     let started = Instant::now();
     let doing = if to_build == 0 { "opening the tables in" } else { "building tables in" };
-    let (tables, report) = build(game, dir, roots, &progress, &flags.build_options())
+    let observer: &dyn retro::solve::Observer = if processes.writes() { &progress } else { &retro::solve::Silent };
+    let (tables, report) = build(game, dir, roots, observer, &flags.build_options())
         .with_context(|| format!("{doing} {}", dir.display()))?;
     progress.finish();
+    if !processes.writes() {
+        return Err(crate::processes::LeftToFirst.into());
+    }
     Ok((tables, report, started.elapsed().as_secs_f64()))
 }
 

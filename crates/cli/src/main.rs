@@ -29,6 +29,7 @@ use retro::memory;
 mod options;
 mod oware;
 mod printer;
+mod processes;
 mod progress;
 mod prove;
 mod record;
@@ -184,20 +185,73 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // Under `mpirun`, MPI runs until this is dropped, after the command.
+    #[cfg(feature = "mpi")]
+    let _session = match retro::distributed::mpi::join() {
+        Ok(session) => {
+            if let Some(session) = &session {
+                processes::share_with(session.processes().clone());
+                abort_on_panic();
+            }
+            session
+        }
+        Err(e) => {
+            errln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // Compiled without MPI, each process `mpirun` starts would build alone, all of them
+    // in one directory.
+    #[cfg(not(feature = "mpi"))]
+    if retro::distributed::started_by_mpirun() {
+        errln!("error: this `solve` was compiled without MPI: build it with `--features mpi` to run it under mpirun");
+        return ExitCode::FAILURE;
+    }
+    let processes = processes::current();
+    if processes.shared() && !shares_builds(&cli.command) {
+        errln!("error: only `solve thi`, `awari`, `trias` and `njaka` share their builds under mpirun; run this command without it");
+        return ExitCode::FAILURE;
+    }
     let result = cli.command.run(flags);
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<processes::LeftToFirst>().is_some() => ExitCode::SUCCESS,
         // A reader that stopped early (`solve … | head`): quietly, with the status of a
         // process a closed pipe ends (128 + SIGPIPE), since the run did not finish (a
         // `verify` cut short has verified nothing).
         Err(e) if e.downcast_ref::<printer::StdoutError>().is_some_and(|s| s.0.kind() == ErrorKind::BrokenPipe) => {
             ExitCode::from(141)
         }
+        Err(e) if processes.shared() => {
+            errln!("error (process {} of {}): {e:#}", processes.rank(), processes.size());
+            // The other processes would wait for this one's part of the next step.
+            processes.abort(1);
+            ExitCode::FAILURE
+        }
         Err(e) => {
             errln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `command` builds its tables through the flow that shares them between the
+/// processes `mpirun` starts ([`build::tables`]). Kalah's solver builds its endgame tables
+/// on its own, and the other commands build nothing.
+fn shares_builds(command: &Command) -> bool {
+    matches!(command, Command::Thi(_) | Command::Awari(_) | Command::Trias(_) | Command::Njaka(_))
+}
+
+/// Makes a panic end this process at once: unwinding would end MPI in it
+/// (`MPI_Finalize`), which waits for the others, themselves waiting for this one in the
+/// step it left; a process that dies is seen by `mpirun`, which ends the others and names it.
+#[cfg(feature = "mpi")]
+fn abort_on_panic() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        std::process::abort();
+    }));
 }
 
 #[cfg(test)]

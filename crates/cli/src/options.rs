@@ -191,6 +191,7 @@ impl BuildFlags {
             parts: self.parts,
             map_tables: self.force,
             checkpoint_every: self.checkpoint_every.map(std::time::Duration::from_secs),
+            processes: crate::processes::current(),
             ..BuildOptions::default()
         }
     }

@@ -174,6 +174,17 @@ impl Observer for BuildProgress {
         ));
     }
 
+    fn exchanged(&self, tier: &str, bytes: u64) {
+        // A tier within one process's share sends nothing: not worth a line.
+        if bytes == 0 {
+            return;
+        }
+        self.say(format!(
+            "tier {tier}: the processes sent each other {} ({bytes} bytes)",
+            retro::memory::human(bytes as f64)
+        ));
+    }
+
     fn compacting(&self, tables: usize) {
         if tables > 0 {
             let tables = crate::printer::counted(tables as u64, "table", "tables");

@@ -10,6 +10,9 @@ pub enum SolveError {
     /// A lower tier could not be read.
     #[error(transparent)]
     Child(#[from] ChildError),
+    /// A tier shared between processes asks what sharing does not do.
+    #[error(transparent)]
+    Distributed(#[from] crate::distributed::DistributedError),
     /// The build was stopped inside the tier, as its test hook asked
     /// ([`crate::checkpoint::Checkpoints::new`]).
     #[error("the build was stopped inside tier {tier}, as asked")]

@@ -23,6 +23,7 @@ pub mod checkpoint;
 pub mod children;
 mod coded;
 pub mod cyclic;
+pub mod distributed;
 pub mod error;
 #[cfg(feature = "testing")]
 pub mod forward;

@@ -51,6 +51,7 @@ mod spill;
 
 use crate::checkpoint::{Checkpoints, Progress, Stage};
 use crate::children::ChildTables;
+use crate::distributed::{DistributedError, Outbox, Processes, Shares};
 pub use crate::error::SolveError;
 use crate::game::{Game, Location, Move, Parent};
 use crate::parents::{edge, Edge, Parents};
@@ -73,6 +74,8 @@ use std::sync::atomic::{
 /// Ranks a block: handed to one rayon task at a time, and the unit whose lowest level
 /// still to be pushed is kept.
 const BLOCK: usize = 1 << 14;
+// A tier shared between processes is split into whole ones.
+const _: () = assert!(BLOCK as u64 == crate::distributed::SHARE_ALIGN);
 /// A block with nothing left to push.
 const NOTHING: u16 = u16::MAX;
 /// How many spilled parents ahead of the one being set have their slots fetched.
@@ -97,6 +100,8 @@ pub trait Observer: Sync {
     fn not_compacted(&self, _why: &str) {}
     /// Something happened to the current tier's checkpoint.
     fn checkpoint(&self, _event: &crate::checkpoint::CheckpointEvent) {}
+    /// The processes sharing the build sent each other `bytes` while they solved `tier`.
+    fn exchanged(&self, _tier: &str, _bytes: u64) {}
 }
 
 /// An observer that shows nothing.
@@ -122,20 +127,27 @@ pub enum SlotPlacement {
 /// Where a tier's slots live while it is solved: in memory, or in a scratch file. The
 /// engine is compiled once for each, so that a slot's look-up does not ask which.
 pub trait SlotStorage: std::ops::Deref<Target = [AtomicU16]> + Sync {
-    /// The finished codes (every slot's value, undecided ones drawn), in rank order.
-    fn into_codes(self) -> Codes;
+    /// The finished codes (the value of every slot of `ranks`, undecided ones drawn), in
+    /// rank order; the slots of other processes' shares are left as they are.
+    fn into_codes(self, ranks: Range<u64>) -> Codes;
+}
+
+/// Turns the slots of `ranks` into their finished codes, in place.
+fn finish_slots(slots: &[AtomicU16], ranks: Range<u64>) {
+    let ranks = ranks.start as usize..ranks.end as usize;
+    slots[ranks].par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
 }
 
 impl SlotStorage for MappedSlots {
-    fn into_codes(self) -> Codes {
-        self.par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
+    fn into_codes(self, ranks: Range<u64>) -> Codes {
+        finish_slots(&self, ranks);
         Codes::Slots(self.into_values())
     }
 }
 
 impl SlotStorage for ScratchSlots {
-    fn into_codes(self) -> Codes {
-        self.par_iter().for_each(|slot| slot.store(Slot::finished_code(slot.load(Relaxed)), Relaxed));
+    fn into_codes(self, ranks: Range<u64>) -> Codes {
+        finish_slots(&self, ranks);
         Codes::Scratch(self.into_values())
     }
 }
@@ -165,6 +177,23 @@ impl Codes {
     }
 }
 
+impl Codes {
+    /// Process 0 receives the codes of every other process's share of `shares`, so
+    /// that it holds the whole tier to write; the others send theirs. One process has
+    /// them all already.
+    pub fn gather(&mut self, processes: &Processes, shares: &Shares) {
+        if !processes.shared() {
+            return;
+        }
+        match self {
+            Codes::Memory(codes) => processes.gather_u16(codes, shares),
+            Codes::Bytes(codes) => processes.gather_u8(codes, shares),
+            Codes::Slots(codes) => processes.gather_u16(codes, shares),
+            Codes::Scratch(codes) => processes.gather_u16(codes, shares),
+        }
+    }
+}
+
 impl From<Vec<u16>> for Codes {
     fn from(codes: Vec<u16>) -> Codes {
         Codes::Memory(codes)
@@ -184,9 +213,23 @@ pub struct TierWork<T, S> {
     top: AtomicU16,
     /// The parents found by the scan, for a game that does not list un-moves.
     parents: Option<Parents>,
+    /// The ranks this process owns (every rank, for a build of one process).
+    shares: Shares,
+    /// For a tier shared between processes: the pushes that reach other processes'
+    /// shares, sent at the end of each level.
+    outbox: Option<Outbox>,
 }
 
 impl<T, S: SlotStorage> TierWork<T, S> {
+    /// The ranks whose parents a push sets as it finds them, and the ranks of a part: this
+    /// process's share, for a shared tier; else the first of the parts of `part_len` ranks.
+    fn set_here(&self, part_len: u64) -> (Range<u64>, u64) {
+        match self.outbox {
+            Some(_) => (self.shares.mine(), self.shares.each()),
+            None => (0..part_len, part_len),
+        }
+    }
+
     /// Notes that the position at `rank` waits to be pushed at `level`.
     #[inline]
     fn waits(&self, rank: u64, level: u16) {
@@ -218,7 +261,7 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
-    (slots, spill): (S, Option<Spill>),
+    (slots, spill, processes): (S, Option<Spill>, &Processes),
     observer: &dyn Observer,
     (resumed, checkpoints): (Option<Progress>, &Checkpoints<'_>),
 ) -> Result<TierWork<G::Tier, S>, SolveError> {
@@ -227,6 +270,13 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
     if !game.lists_unmoves() && spill.is_some() {
         return Err(SolveError::PartsNeedUnmoves { tier: tier.to_string() });
     }
+    if !game.lists_unmoves() && processes.shared() {
+        return Err(DistributedError::NeedsUnmoves { tier: tier.to_string() }.into());
+    }
+    let shares = processes.shares(len as u64);
+    // Shares are whole blocks: a block is scanned and pushed by its owner alone.
+    let owned = shares.my_blocks(BLOCK as u64);
+    let owned = owned.start as usize..owned.end as usize;
     let mut work = TierWork {
         tier,
         slots,
@@ -234,6 +284,8 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
         next: (0..blocks).map(|_| AtomicU16::new(NOTHING)).collect(),
         top: AtomicU16::new(0),
         parents: None,
+        outbox: processes.shared().then(|| Outbox::new(shares.count())),
+        shares,
     };
     let scanned = match resumed {
         Some(Progress { stage: Stage::OutcomeScan, step, .. }) => (step as usize).min(blocks),
@@ -242,9 +294,9 @@ pub fn scan_tier<G: Game, S: SlotStorage>(
     };
     let find_parents = !game.lists_unmoves();
     let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(if find_parents { blocks } else { 0 });
-    let batch = checkpoint_batch(blocks);
-    for start in (0..blocks).step_by(batch) {
-        let end = (start + batch).min(blocks);
+    let batch = checkpoint_batch(owned.len());
+    for start in owned.clone().step_by(batch) {
+        let end = (start + batch).min(owned.end);
         let found = (start..end)
             .into_par_iter()
             .map(|block| match block < scanned {
@@ -461,6 +513,7 @@ pub fn push_levels<G: Game, S: SlotStorage>(
     children: &ChildTables<'_, G::Tier>,
     work: &TierWork<G::Tier, S>,
     (resumed, checkpoints): (Option<Progress>, &Checkpoints<'_>),
+    processes: &Processes,
 ) -> Result<(), SolveError> {
     let len = work.slots.len();
     let parts = work.spill.as_ref().map_or(1, Spill::parts);
@@ -471,6 +524,9 @@ pub fn push_levels<G: Game, S: SlotStorage>(
         level = step as u16;
         work.top.fetch_max(of as u16, Relaxed);
     }
+    // Every process of a shared tier pushes every level any of them has.
+    let top_of_all = || work.top.fetch_max(processes.max(work.top.load(Relaxed) as u64) as u16, Relaxed);
+    top_of_all();
     while level <= work.top.load(Relaxed) {
         // Pushing this level sets positions at the next one.
         if level >= MAX_SLOT_DISTANCE {
@@ -491,7 +547,9 @@ pub fn push_levels<G: Game, S: SlotStorage>(
             }
         }
         drain_spill(game, children, work, part_len)?;
+        set_received(game, children, work, processes)?;
         level += 1;
+        top_of_all();
         // After the last level the table is written at once: no checkpoint is worth it.
         let top = work.top.load(Relaxed);
         if level <= top {
@@ -500,6 +558,28 @@ pub fn push_levels<G: Game, S: SlotStorage>(
         }
     }
     Ok(())
+}
+
+/// Sets the parents the other processes' pushes of this level reached in this process's
+/// share, once every process has sent them: for a tier shared between processes.
+fn set_received<G: Game, S: SlotStorage>(
+    game: &G,
+    children: &ChildTables<'_, G::Tier>,
+    work: &TierWork<G::Tier, S>,
+    processes: &Processes,
+) -> Result<(), SolveError> {
+    let Some(outbox) = &work.outbox else { return Ok(()) };
+    let received = processes.exchange_outbox(outbox);
+    received.par_chunks(BLOCK).try_for_each_init(
+        || Pusher::new(game, children, work, work.set_here(work.shares.each())),
+        |pusher, edges| {
+            for &edge in edges {
+                let (parent, turn, weight, code) = spill::decode(edge);
+                pusher.set(parent, turn, weight, Value::from_code(code))?;
+            }
+            Ok::<(), SolveError>(())
+        },
+    )
 }
 
 /// Sets the parents every part but the first has waiting in its spill file, part by part.
@@ -545,7 +625,7 @@ fn push_level<G: Game, S: SlotStorage>(
     part_len: u64,
 ) -> Result<(), SolveError> {
     blocks.par_iter().try_for_each_init(
-        || Pusher::new(game, children, work, (0..part_len, part_len)),
+        || Pusher::new(game, children, work, work.set_here(part_len)),
         |pusher, &block| -> Result<(), SolveError> {
             work.next[block].swap(NOTHING, AcqRel);
             let mut later = NOTHING;
@@ -605,7 +685,10 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
         work: &'a TierWork<G::Tier, S>,
         (part, part_len): (Range<u64>, u64),
     ) -> Self {
-        let parts = work.spill.as_ref().map_or(0, Spill::parts);
+        let parts = match &work.outbox {
+            Some(_) => work.shares.count(),
+            None => work.spill.as_ref().map_or(0, Spill::parts),
+        };
         Pusher {
             game,
             children,
@@ -625,6 +708,12 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
     /// parts' files: a task calls this when its block is pushed.
     fn flush(&mut self) -> Result<(), SolveError> {
         self.set_pending()?;
+        if let Some(outbox) = &self.work.outbox {
+            for (process, edges) in self.spilled.iter_mut().enumerate().filter(|(_, e)| !e.is_empty()) {
+                outbox.post(process, edges);
+            }
+            return Ok(());
+        }
         let Some(spill) = &self.work.spill else { return Ok(()) };
         for (part, edges) in self.spilled.iter_mut().enumerate().filter(|(_, e)| !e.is_empty()) {
             spill.append(part, edges)?;
@@ -666,7 +755,8 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
                 prefetch(&work.slots[parent as usize]);
                 self.pending.push((parent, turn, weight));
             } else {
-                // Only a tier in parts has parents outside the part a pass sets.
+                // Only a tier in parts, or shared, has parents outside the part a pass
+                // sets: its part's file, or the process that owns it, gets them.
                 let part = (parent / self.part_len) as usize;
                 self.spilled[part].push(spill::encode(parent, turn, weight, value.code()));
             }
@@ -700,9 +790,9 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
                     // same-tier ones; the longest lower-tier one was kept if it fit.
                     let lost = match worst {
                         Some(w) => Value::Loss(w.max(d)),
-                        None => self.settle(parent)?,
+                        None => self.settle(parent, Value::Loss(d))?,
                     };
-                    debug_assert_eq!(lost, self.settle(parent)?, "the loss of rank {parent}");
+                    debug_assert_eq!(lost, self.settle(parent, Value::Loss(d))?, "the loss of rank {parent}");
                     slot.store(lost.code(), Relaxed);
                     work.waits(parent, lost.plies().unwrap_or(0));
                 }
@@ -713,25 +803,31 @@ impl<'a, G: Game, S: SlotStorage> Pusher<'a, G, S> {
     }
 
     /// The value of a position that can still lose, once its last same-tier move is known
-    /// to be bad for it: the best of its moves, every one of them decided by now.
-    fn settle(&mut self, rank: u64) -> Result<Value, SolveError> {
+    /// to be bad for it, worth `last` to it: the best of its moves, every one of them
+    /// decided by now. The same-tier ones were pushed at this level or before, so none is
+    /// worth more than `last` (every push of a level is worth as much): those in another
+    /// process's share, whose slots this process does not hold, are passed over.
+    fn settle(&mut self, rank: u64, last: Value) -> Result<Value, SolveError> {
         let (game, children, work) = (self.game, self.children, self.work);
         let position = game.position(Location { tier: work.tier, rank, orientation: 0 });
         self.moves.clear();
         game.move_locations(&position, &mut self.moves);
-        let mut best: Option<Value> = None;
+        let mine = work.shares.mine();
+        let mut best = last;
         for m in &self.moves {
             let code = if m.position.tier == work.tier {
+                if !mine.contains(&m.position.rank) {
+                    continue;
+                }
                 let bits = work.slots[m.position.rank as usize].load(Relaxed);
                 debug_assert!(matches!(Slot::decode(bits), Slot::Decided(_)), "{position}: a move is undecided");
                 Slot::finished_code(bits)
             } else {
                 children.code(m.position.tier, m.position.rank)?
             };
-            let worth = Value::from_code(code).before(m.turn);
-            best = Some(best.map_or(worth, |b| b.best(worth)));
+            best = best.best(Value::from_code(code).before(m.turn));
         }
-        best.ok_or_else(|| SolveError::NoMove { tier: work.tier.to_string(), position: position.to_string() })
+        Ok(best)
     }
 }
 
@@ -756,7 +852,7 @@ fn win<T, S: SlotStorage>(work: &TierWork<T, S>, rank: u64, d: u16) {
 
 /// Step 4: every position still undecided is a draw. Returns the tier's value codes.
 pub fn mark_draws<T, S: SlotStorage>(work: TierWork<T, S>) -> Codes {
-    work.slots.into_codes()
+    work.slots.into_codes(work.shares.mine())
 }
 
 /// Steps 2 to 4 for one tier whose child tiers' tables are `children`: the value code of
@@ -767,15 +863,20 @@ pub fn solve_tier<G: Game>(
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
     placement: &SlotPlacement,
-    observer: &dyn Observer,
-    checkpoints: &Checkpoints<'_>,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
+    processes: &Processes,
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     match placement {
         SlotPlacement::Memory => {
+            // Shared, this process sets only its share's slots: the rest of the map is
+            // never touched, so the system gives it no memory.
             let slots = MappedSlots::for_tier(tier, len)?;
-            solve_in(game, tier, children, (slots, None), (observer, checkpoints))
+            solve_in(game, tier, children, (slots, None, processes), (observer, checkpoints))
+        }
+        SlotPlacement::Scratch { .. } if processes.shared() => {
+            Err(DistributedError::InParts { tier: tier.to_string(), processes: processes.size() }.into())
         }
         SlotPlacement::Scratch { file, parts } => {
             let slots = ScratchSlots::create(file, len).map_err(|e| SolveError::Scratch {
@@ -796,7 +897,7 @@ pub fn solve_tier<G: Game>(
             } else {
                 None
             };
-            solve_in(game, tier, children, (slots, spill), (observer, checkpoints))
+            solve_in(game, tier, children, (slots, spill, processes), (observer, checkpoints))
         }
     }
 }
@@ -828,7 +929,7 @@ fn solve_in<G: Game, S: SlotStorage>(
     game: &G,
     tier: G::Tier,
     children: &ChildTables<'_, G::Tier>,
-    (slots, spill): (S, Option<Spill>),
+    (slots, spill, processes): (S, Option<Spill>, &Processes),
     (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
 ) -> Result<Codes, SolveError> {
     let saved = checkpoints.resume::<AtomicU16>(|stage| matches!(stage, Stage::OutcomeScan | Stage::OutcomePush));
@@ -836,7 +937,7 @@ fn solve_in<G: Game, S: SlotStorage>(
         saved.restore(&slots);
         saved.progress()
     });
-    let work = scan_tier(game, tier, children, (slots, spill), observer, (resumed, checkpoints))?;
-    push_levels(game, children, &work, (resumed, checkpoints))?;
+    let work = scan_tier(game, tier, children, (slots, spill, processes), observer, (resumed, checkpoints))?;
+    push_levels(game, children, &work, (resumed, checkpoints), processes)?;
     Ok(mark_draws(work))
 }

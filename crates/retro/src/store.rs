@@ -8,6 +8,7 @@
 
 use crate::checkpoint::{checkpoint_file, Checkpoints, CHECKPOINT_EVERY};
 use crate::children::ChildTables;
+use crate::distributed::Processes;
 use crate::game::{Engine, Game};
 use crate::order::{tier_order, CycleError};
 use crate::solve::{Codes, Observer, SlotPlacement, SolveError};
@@ -399,6 +400,11 @@ pub struct BuildOptions {
     /// memory for a search that probes them millions of times. A table the build held
     /// stays held.
     pub reading: Reading,
+    /// The processes that build the tables together ([`crate::distributed`]): each tier's
+    /// ranks shared between them, the first one writing the files, in a directory they all
+    /// read. One process by default. A shared build writes no checkpoint inside a tier:
+    /// it resumes from the finished tiers.
+    pub processes: Processes,
 }
 
 /// The share of the available memory a tier's slots may take before the tier is solved
@@ -485,10 +491,14 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // can be claimed to finish or clear that (a read-only one, or one another build
     // holds, is answered from as it stands).
     let pending = pending_compaction(dir);
-    if all_present && !order.iter().any(|t| pending.contains(&t.to_string())) && !holds_stale(dir) {
+    let processes = &options.processes;
+    let nothing_to_do = all_present && !order.iter().any(|t| pending.contains(&t.to_string())) && !holds_stale(dir);
+    // Every process looks before the first one claims the directory and clears it; they
+    // build if any of them saw something to do.
+    if processes.sum(!nothing_to_do as u64) == 0 {
         return open_only(order);
     }
-    let _lock = match lock_directory(dir) {
+    let _lock = match claim(dir, processes) {
         Ok(lock) => lock,
         Err(_) if all_present => return open_only(order),
         Err(e) => return Err(e),
@@ -507,10 +517,23 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
                 return Err(BuildError::Stopped(report.tiers_built));
             }
             observer.tier_started(&tier.to_string(), f.entries);
-            checkpoints.begin(checkpoint_file(dir, tier), f.identity.clone(), f.entries);
-            let codes = solve(tier, &tables, &checkpoints)?;
-            codes.write(&path, &f.identity, Layout::Plain)?;
+            // The processes of a shared build would each have to save their share at the
+            // same step: they keep no checkpoint.
+            if !processes.shared() {
+                checkpoints.begin(checkpoint_file(dir, tier), f.identity.clone(), f.entries);
+            }
+            let sent = processes.bytes_sent();
+            let mut codes = solve(tier, &tables, &checkpoints)?;
+            codes.gather(processes, &processes.shares(f.entries));
+            if processes.writes() {
+                codes.write(&path, &f.identity, Layout::Plain)?;
+            }
             drop(codes);
+            if processes.shared() {
+                observer.exchanged(&tier.to_string(), processes.sum(processes.bytes_sent() - sent));
+                // The others read the table once it is written.
+                processes.barrier();
+            }
             checkpoints.finish();
             report.tiers_built += 1;
             observer.tier_finished(&tier.to_string());
@@ -521,16 +544,26 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
     // What to store compact: after a build that solved tiers, every plain table (one an
     // older build left plain included); with nothing solved, those listed as left plain.
     // They are listed first, so that a build killed while compacting leaves them for a
-    // later one to finish. A list that cannot be written costs only that.
+    // later one to finish. A list that cannot be written costs only that (and only the
+    // first process writes it).
     let to_compact: BTreeSet<String> = tables
         .iter()
         .map(|(t, table)| (t.to_string(), table))
         .filter(|(t, table)| !table.is_blocked() && (report.tiers_built > 0 || pending.contains(t)))
         .map(|(t, _)| t)
         .collect();
-    let _ = mark_pending_compaction(dir, pending.union(&to_compact).cloned().collect());
+    if processes.writes() {
+        let _ = mark_pending_compaction(dir, pending.union(&to_compact).cloned().collect());
+    }
     if options.stop_after == Some(report.tiers_built) {
         return Err(BuildError::Stopped(report.tiers_built));
+    }
+    if !processes.writes() {
+        // The first process stores the tables compact; the files these were opened from
+        // stay readable through them.
+        processes.barrier();
+        let report = report_on(&tables, report);
+        return Ok((tables, report));
     }
     observer.compacting(to_compact.len());
     let mut left_plain = BTreeSet::new();
@@ -569,11 +602,29 @@ pub fn build_tiers<T: Copy + Ord + std::fmt::Display>(
             *table = reopen(tier)?;
         }
     }
+    processes.barrier();
+    let report = report_on(&tables, report);
+    Ok((tables, report))
+}
+
+/// `report` with the positions and bytes of `tables` added.
+fn report_on<T>(tables: &BTreeMap<T, Table>, mut report: BuildReport) -> BuildReport {
     for table in tables.values() {
         report.positions += table.entries();
         report.bytes += table.file_bytes();
     }
-    Ok((tables, report))
+    report
+}
+
+/// Claims `dir` for a build ([`lock_directory`]): the first process of a shared build
+/// does, and the others wait until it has cleared what interrupted runs left there. A
+/// refusal is every process's: the others say the directory is busy.
+fn claim(dir: &Path, processes: &Processes) -> Result<Option<DirectoryLock>, BuildError> {
+    let lock = if processes.writes() { lock_directory(dir).map(Some) } else { Ok(None) };
+    if processes.max(lock.is_err() as u64) == 0 {
+        return lock;
+    }
+    lock.and(Err(BuildError::Busy(dir.to_owned())))
 }
 
 /// The file listing, a tier name a line, the tables a build is storing compact: written
@@ -692,19 +743,21 @@ fn solve_tier<G: Game>(
     (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
 ) -> Result<Codes, BuildError> {
     let children = ChildTables::new(tier, game.child_tiers(tier), finished);
+    let processes = &options.processes;
     Ok(match engine(game, tier)? {
         Engine::Outcome => {
             // A game without un-moves keeps its tier whole (its parents are in memory
             // anyway), unless parts are asked for: then the engine says why not.
             let placement = if crate::memory::splits(game, tier) || options.parts.is_some() {
-                slot_placement(dir, tier, game.tier_size(tier), options)
+                let share = processes.shares(game.tier_size(tier)).each();
+                slot_placement(dir, tier, share.min(game.tier_size(tier)), options)
             } else {
                 SlotPlacement::Memory
             };
-            crate::solve::solve_tier(game, tier, &children, &placement, observer, checkpoints)?
+            crate::solve::solve_tier(game, tier, &children, &placement, (observer, checkpoints), processes)?
         }
-        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, observer, checkpoints)?,
-        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, observer, checkpoints)?,
+        Engine::Acyclic => crate::acyclic::solve_tier(game, tier, &children, (observer, checkpoints), processes)?,
+        Engine::CyclicScore => crate::cyclic::solve_tier(game, tier, &children, (observer, checkpoints), processes)?,
     })
 }
 

@@ -25,6 +25,7 @@
 
 use crate::checkpoint::{Checkpoints, Progress, SlotWord, Stage};
 use crate::children::{ChildError, ChildTables};
+use crate::distributed::Processes;
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::prefetch::prefetch;
@@ -92,6 +93,8 @@ impl ValueSlot for AtomicU8 {
 
 /// Ranks handed to one rayon task at a time.
 const CHUNK: u64 = 1 << 14;
+// A tier shared between processes is split into whole ones.
+const _: () = assert!(CHUNK == crate::distributed::SHARE_ALIGN);
 
 /// One position being evaluated: its rank, the moves whose same-tier child was not yet
 /// known when it was opened (with the children's ranks), the next of them to look at,
@@ -319,13 +322,13 @@ pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
-    observer: &dyn Observer,
-    checkpoints: &Checkpoints<'_>,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
+    processes: &Processes,
 ) -> Result<Codes, SolveError> {
     if byte_slots(game, tier) {
-        solve_in::<G, AtomicU8>(game, tier, children, (observer, checkpoints))
+        solve_in::<G, AtomicU8>(game, tier, children, (observer, checkpoints), processes)
     } else {
-        solve_in::<G, AtomicU16>(game, tier, children, (observer, checkpoints))
+        solve_in::<G, AtomicU16>(game, tier, children, (observer, checkpoints), processes)
     }
 }
 
@@ -338,22 +341,30 @@ pub(crate) fn byte_slots<G: Game + ?Sized>(game: &G, tier: G::Tier) -> bool {
 /// [`solve_tier`] with slots of type `S`: the chunks of ranks in batches, each batch's
 /// end a step of the tier's checkpoints. A value is final once written, so a checkpoint
 /// holds every value found so far, the chunks after its step included.
+///
+/// Shared between processes, each one evaluates the chunks of its share, and evaluates
+/// again, in its own slots, the same-tier children its positions reach in other shares:
+/// no message is needed, at the price of that work done twice and of slots for the whole
+/// tier in every process.
 fn solve_in<'a, G: Game, S: ValueSlot>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
     (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
+    processes: &Processes,
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
     let solver = TierSolver::<G, S> { game, tier, values: (0..len).map(|_| S::unknown()).collect(), children };
-    let chunks = size.div_ceil(CHUNK);
-    let mut from = 0;
+    // Shares are whole chunks.
+    let mine = processes.shares(size).my_blocks(CHUNK);
+    let (first, chunks) = (mine.start, mine.end);
+    let mut from = first;
     if let Some(saved) = checkpoints.resume::<S>(|stage| stage == Stage::Acyclic) {
         saved.restore(&solver.values);
         from = saved.progress().step.min(chunks);
     }
-    let batch = crate::solve::checkpoint_batch(chunks as usize) as u64;
+    let batch = crate::solve::checkpoint_batch((chunks - first) as usize) as u64;
     while from < chunks {
         let to = (from + batch).min(chunks);
         solve_chunks(&solver, from..to, observer)?;

@@ -25,6 +25,7 @@
 
 use crate::checkpoint::{Checkpoints, Progress, Stage};
 use crate::children::{ChildError, ChildTables};
+use crate::distributed::{Outbox, Processes, Shares};
 use crate::error::SolveError;
 use crate::game::{Game, Location, Move};
 use crate::parents::{edge, Edge, Parents};
@@ -32,6 +33,7 @@ use crate::prefetch::prefetch;
 use crate::solve::{Codes, MappedSlots, Observer};
 use crate::value::{code_score, score_code, TableValue, Turn};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// `best_exit` of a position without exits.
@@ -80,6 +82,8 @@ impl Slot {
 }
 /// Ranks handed to one rayon task at a time in the scan.
 const CHUNK: usize = 1 << 14;
+// A tier shared between processes is split into whole ones.
+const _: () = assert!(CHUNK as u64 == crate::distributed::SHARE_ALIGN);
 
 struct TierSolver<'a, G: Game> {
     game: &'a G,
@@ -88,6 +92,8 @@ struct TierSolver<'a, G: Game> {
     children: &'a ChildTables<'a, G::Tier>,
     /// The parents found by the scan, for a game that does not list un-moves.
     scanned: Option<Parents>,
+    /// The ranks this process owns (every rank, for a build of one process).
+    shares: Shares,
 }
 
 impl<G: Game> TierSolver<'_, G> {
@@ -189,14 +195,17 @@ pub fn solve_tier<'a, G: Game>(
     game: &'a G,
     tier: G::Tier,
     children: &'a ChildTables<'a, G::Tier>,
-    observer: &dyn Observer,
-    checkpoints: &Checkpoints<'_>,
+    (observer, checkpoints): (&dyn Observer, &Checkpoints<'_>),
+    processes: &Processes,
 ) -> Result<Codes, SolveError> {
     let size = game.tier_size(tier);
     let len = usize::try_from(size).map_err(|_| SolveError::TooLarge { tier: tier.to_string(), size })?;
-    let mut solver = TierSolver { game, tier, size, children, scanned: None };
+    let shares = processes.shares(size);
+    let mine = shares.mine();
+    let mut solver = TierSolver { game, tier, size, children, scanned: None, shares };
     // Parents are settled at random: huge pages spare most of those accesses a TLB miss
-    // (`solve/mapped_slots.rs`).
+    // (`solve/mapped_slots.rs`). Shared, only this process's share of the map is ever
+    // touched, so only its memory is taken.
     let slots = MappedSlots::for_tier(tier, len)?;
     let saved = checkpoints.resume::<AtomicU16>(|stage| matches!(stage, Stage::CyclicScan | Stage::CyclicThreshold));
     let resumed = saved.map(|saved| {
@@ -208,7 +217,7 @@ pub fn solve_tier<'a, G: Game>(
     //    parent edges.
     let edges = scan(&solver, &slots, resumed, (observer, checkpoints))?;
     if !game.lists_unmoves() {
-        solver.scanned = Some(Parents::new(len, edges));
+        solver.scanned = Some(Parents::new(len, to_owners(edges, &solver.shares, processes)));
     }
     let solver = solver;
 
@@ -216,15 +225,18 @@ pub fn solve_tier<'a, G: Game>(
     let (first, top) = match resumed {
         Some(Progress { stage: Stage::CyclicThreshold, step, of, .. }) => (step as i32, of),
         _ => {
-            let top = largest_exit(&slots);
+            let top = processes.max(largest_exit(&slots[mine.start as usize..mine.end as usize]) as u64) as i32;
             (top, top as u64)
         }
     };
-    let pass = Pass { solver: &solver, slots: &slots };
+    let outbox = processes.shared().then(|| Outbox::new(solver.shares.count()));
+    let pass = Pass { solver: &solver, slots: &slots, outbox: outbox.as_ref() };
+    let left = |frontier: &[Vec<u64>]| processes.sum(frontier.iter().map(|part| part.len() as u64).sum());
     for t in (1..=first as i8).rev() {
         let mut frontier = vec![pass.seed(t)];
-        while frontier.iter().any(|part| !part.is_empty()) {
+        while left(&frontier) > 0 {
             frontier = pass.propagate(t, &frontier)?;
+            frontier.extend(pass.settle_received(t, processes)?);
         }
         // After the last threshold the table is written at once: no checkpoint is worth it.
         if t > 1 {
@@ -234,8 +246,24 @@ pub fn solve_tier<'a, G: Game>(
     }
     // 3. The rest is endless play: 0. The slots become the codes in place, so no second
     //    array is ever held.
-    slots.par_iter().for_each(|s| s.store(score_code(Slot::value(s.load(Relaxed)) as i16), Relaxed));
+    slots[mine.start as usize..mine.end as usize]
+        .par_iter()
+        .for_each(|s| s.store(score_code(Slot::value(s.load(Relaxed)) as i16), Relaxed));
     Ok(Codes::Slots(slots.into_values()))
+}
+
+/// The parent edges `edges` a scan found, those of every child in this process's share:
+/// for a tier shared between processes, each edge is sent to its child's owner.
+fn to_owners(edges: Vec<Vec<Edge>>, shares: &Shares, processes: &Processes) -> Vec<Vec<Edge>> {
+    if !processes.shared() {
+        return edges;
+    }
+    let outbox = Outbox::new(shares.count());
+    for (child, parent) in edges.into_iter().flatten() {
+        outbox.post(shares.owner(child), &mut vec![child, parent]);
+    }
+    let received = processes.exchange_outbox(&outbox);
+    vec![received.chunks_exact(2).map(|pair| (pair[0], pair[1])).collect()]
 }
 
 /// The largest |best exit| of the undecided positions: the first threshold.
@@ -267,10 +295,13 @@ fn scan<G: Game>(
         Some(_) => chunks,
         None => 0,
     };
+    // Shares are whole chunks.
+    let owned = solver.shares.my_blocks(CHUNK as u64);
+    let owned = owned.start as usize..owned.end as usize;
     let mut edges = Vec::new();
-    let batch = crate::solve::checkpoint_batch(chunks);
-    for start in (0..chunks).step_by(batch) {
-        let end = (start + batch).min(chunks);
+    let batch = crate::solve::checkpoint_batch(owned.len());
+    for start in owned.clone().step_by(batch) {
+        let end = (start + batch).min(owned.end);
         let found = (start..end)
             .into_par_iter()
             .map_init(
@@ -317,6 +348,9 @@ fn scan<G: Game>(
 struct Pass<'a, G: Game> {
     solver: &'a TierSolver<'a, G>,
     slots: &'a [AtomicU16],
+    /// For a tier shared between processes: the children decided here whose parents are
+    /// another process's, as `parent << 1 | won`, sent at the end of each layer.
+    outbox: Option<&'a Outbox>,
 }
 
 impl<G: Game> Pass<'_, G> {
@@ -324,11 +358,12 @@ impl<G: Game> Pass<'_, G> {
     /// in-tier children's new values: an exit worth ≥ t (won), or exits all worth ≤ −t and
     /// every in-tier child already won for the opponent (lost). Returns them.
     fn seed(&self, t: i8) -> Vec<u64> {
-        self.slots
+        let mine: Range<u64> = self.solver.shares.mine();
+        self.slots[mine.start as usize..mine.end as usize]
             .par_chunks(CHUNK)
             .enumerate()
             .flat_map_iter(|(chunk, slots)| {
-                let from = chunk * CHUNK;
+                let from = mine.start as usize + chunk * CHUNK;
                 slots.iter().enumerate().filter_map(move |(i, slot)| {
                     let mark = match Slot::decode(slot.load(Relaxed)) {
                         Slot::Undecided { best_exit, .. } if best_exit >= t => t,
@@ -378,18 +413,23 @@ impl<G: Game> Pass<'_, G> {
     /// positions of `frontier` decide, marked and returned in parts (one a task: joined,
     /// they would be held twice for a moment).
     fn propagate(&self, t: i8, frontier: &[Vec<u64>]) -> Result<Vec<Vec<u64>>, SolveError> {
+        let shares = &self.solver.shares;
+        let mine = shares.mine();
         frontier
             .par_iter()
             .flat_map(|part| part.par_chunks(CHUNK / 16))
             .map_init(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(buffer, parents, pending), chunk| {
+                || (Vec::new(), Vec::new(), Vec::new(), vec![Vec::new(); shares.count()]),
+                |(buffer, parents, pending, remote), chunk| {
                     let mut next = Vec::new();
                     // A position's parents are fetched when found and settled after the
-                    // next position's are found (as the outcome engine's pushes do).
+                    // next position's are found (as the outcome engine's pushes do);
+                    // those another process owns are posted to it.
                     let mut settle = |parents: &[u64], won: bool| -> Result<(), SolveError> {
                         for &q in parents {
-                            if self.settle(q, t, won)? {
+                            if !mine.contains(&q) {
+                                remote[shares.owner(q)].push(q << 1 | won as u64);
+                            } else if self.settle(q, t, won)? {
                                 next.push(q);
                             }
                         }
@@ -399,7 +439,7 @@ impl<G: Game> Pass<'_, G> {
                     pending.clear();
                     for &r in chunk {
                         self.solver.parents(r, buffer, parents)?;
-                        for &q in parents.iter() {
+                        for &q in parents.iter().filter(|q| mine.contains(q)) {
                             prefetch(&self.slots[q as usize]);
                         }
                         settle(pending, pending_won)?;
@@ -407,9 +447,34 @@ impl<G: Game> Pass<'_, G> {
                         pending_won = Slot::value(self.slots[r as usize].load(Relaxed)) > 0;
                     }
                     settle(pending, pending_won)?;
+                    if let Some(outbox) = self.outbox {
+                        for (process, messages) in remote.iter_mut().enumerate().filter(|(_, m)| !m.is_empty()) {
+                            outbox.post(process, messages);
+                        }
+                    }
                     Ok(next)
                 },
             )
+            .collect()
+    }
+
+    /// Settles the parents in this process's share that the other processes' layer
+    /// reached, once every process has sent them; returns those it decided, the next
+    /// layer's part from them. Nothing for a tier not shared.
+    fn settle_received(&self, t: i8, processes: &Processes) -> Result<Vec<Vec<u64>>, SolveError> {
+        let Some(outbox) = self.outbox else { return Ok(Vec::new()) };
+        let received = processes.exchange_outbox(outbox);
+        received
+            .par_chunks(CHUNK)
+            .map(|messages| {
+                let mut next = Vec::new();
+                for &message in messages {
+                    if self.settle(message >> 1, t, message & 1 == 1)? {
+                        next.push(message >> 1);
+                    }
+                }
+                Ok(next)
+            })
             .collect()
     }
 }

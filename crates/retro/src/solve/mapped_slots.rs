@@ -77,3 +77,13 @@ impl std::ops::Deref for MappedValues {
         unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u16>(), *len) }
     }
 }
+
+impl std::ops::DerefMut for MappedValues {
+    /// The values, to write: process 0 of a shared build receives the other shares here.
+    fn deref_mut(&mut self) -> &mut [u16] {
+        let MappedSlots { map, len } = &mut self.0;
+        // SAFETY: as in `deref`; the `&mut` borrow of the values is the only view of the
+        // map while it lives.
+        unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast::<u16>(), *len) }
+    }
+}

@@ -64,6 +64,12 @@ impl std::ops::Deref for ScratchValues {
     }
 }
 
+impl std::ops::DerefMut for ScratchValues {
+    fn deref_mut(&mut self) -> &mut [u16] {
+        &mut self.values
+    }
+}
+
 /// A scratch file, removed when this is dropped (after its map, declared before it).
 struct Removed(PathBuf);
 

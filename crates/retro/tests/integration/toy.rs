@@ -242,7 +242,14 @@ fn outcome_engine_in_parts() {
     let finished = std::collections::BTreeMap::new();
     let children = ChildTables::new(0, Vec::new(), &finished);
     let silent = &retro::solve::Silent;
-    match retro::solve::solve_tier(&game, 0, &children, &placement, silent, &Checkpoints::none(silent)) {
+    match retro::solve::solve_tier(
+        &game,
+        0,
+        &children,
+        &placement,
+        (silent, &Checkpoints::none(silent)),
+        &Default::default(),
+    ) {
         Err(SolveError::Scratch { tier, file: named, .. }) => assert_eq!((tier.as_str(), named), ("0", file)),
         other => panic!("expected a scratch-file error, got {:?}", other.err()),
     }
