@@ -149,7 +149,7 @@ where
     let asked = F::asked(request).map_err(refusal)?;
     // The processes of a shared build must all take the same path, and a search's depends
     // on the time each one gets: they build the full tables, as with `--no-search`.
-    let no_search = asking.search.no_search || crate::processes::current().shared();
+    let no_search = asking.search.no_search || flags.shared_by.processes().shared();
     let (game, roots) = match F::answering(&asked) {
         Err(QueryError::BeyondIndex(_)) if !no_search => return above::answer(asked, asking, flags),
         answering => answering.map_err(refusal)?,

@@ -235,7 +235,7 @@ pub fn tables<G: Game>(
 ) -> Result<(Tables<G>, BuildReport, f64)> {
     let order = retro::order::tier_order(game, roots)?;
     check_access(dir, !not_built::<G>(dir, &order).is_empty())?;
-    let processes = crate::processes::current();
+    let processes = flags.shared_by.processes();
     // The first process of a shared build speaks for all of them.
     if processes.writes() {
         announce(game, dir, &order, flags)?;

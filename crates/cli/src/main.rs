@@ -187,14 +187,13 @@ fn main() -> ExitCode {
     }
     // Under `mpirun`, MPI runs until this is dropped, after the command.
     #[cfg(feature = "mpi")]
-    let _session = match retro::distributed::mpi::join() {
-        Ok(session) => {
-            if let Some(session) = &session {
-                processes::share_with(session.processes().clone());
-                abort_on_panic();
-            }
-            session
+    let (_session, flags) = match retro::distributed::mpi::join() {
+        Ok(Some(session)) => {
+            abort_on_panic();
+            let shared_by = processes::SharedBy::of(session.processes().clone());
+            (Some(session), BuildFlags { shared_by, ..flags })
         }
+        Ok(None) => (None, flags),
         Err(e) => {
             errln!("error: {e}");
             return ExitCode::FAILURE;
@@ -207,7 +206,7 @@ fn main() -> ExitCode {
         errln!("error: this `solve` was compiled without MPI: build it with `--features mpi` to run it under mpirun");
         return ExitCode::FAILURE;
     }
-    let processes = processes::current();
+    let processes = flags.shared_by.processes();
     if processes.shared() && !shares_builds(&cli.command) {
         errln!("error: only `solve thi`, `awari`, `trias` and `njaka` share their builds under mpirun; run this command without it");
         return ExitCode::FAILURE;
@@ -266,8 +265,8 @@ mod tests {
 
     #[test]
     fn build_flags_are_read_from_before_and_after_the_command() {
-        let none = BuildFlags { force: false, parts: None, checkpoint_every: None };
-        let both = BuildFlags { force: true, parts: Some(3), checkpoint_every: None };
+        let none = BuildFlags { force: false, parts: None, checkpoint_every: None, ..BuildFlags::default() };
+        let both = BuildFlags { force: true, parts: Some(3), checkpoint_every: None, ..BuildFlags::default() };
         // Neither.
         assert_eq!(flags(&["thi", "--board", "primus"]), Ok(none));
         assert_eq!(flags(&["info", "data"]), Ok(none));
@@ -279,7 +278,7 @@ mod tests {
         // Where the command's subcommand takes it.
         assert_eq!(
             flags(&["verify", "kalah", "--force"]),
-            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None })
+            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None, ..BuildFlags::default() })
         );
         let every = BuildFlags { checkpoint_every: Some(60), ..none };
         assert_eq!(flags(&["--checkpoint-every", "60", "awari"]), Ok(every));
@@ -287,7 +286,7 @@ mod tests {
         // --force at both places asks the same twice.
         assert_eq!(
             flags(&["--force", "kalah", "--force"]),
-            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None })
+            Ok(BuildFlags { force: true, parts: None, checkpoint_every: None, ..BuildFlags::default() })
         );
     }
 

@@ -171,6 +171,8 @@ pub struct BuildFlags {
     /// `--checkpoint-every SECONDS`: how often the tier being solved is saved (`None`:
     /// [`retro::checkpoint::CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<u64>,
+    /// The processes every build is shared by (`mpirun`; this one alone by default).
+    pub shared_by: crate::processes::SharedBy,
 }
 
 /// The build flags one command takes after its name: `None` for a flag it does not take.
@@ -191,7 +193,7 @@ impl BuildFlags {
             parts: self.parts,
             map_tables: self.force,
             checkpoint_every: self.checkpoint_every.map(std::time::Duration::from_secs),
-            processes: crate::processes::current(),
+            processes: self.shared_by.processes(),
             ..BuildOptions::default()
         }
     }
@@ -227,6 +229,7 @@ impl BuildFlags {
             force: force_before || after.force.is_some_and(|f| f.force),
             parts: parts_before.or(parts_after).map(usize::from),
             checkpoint_every: every_before.or(every_after),
+            shared_by: crate::processes::SharedBy::default(),
         })
     }
 }
