@@ -284,7 +284,7 @@ run_one() {
   case $parser in
     ours)
       value=$(sed -n 's/^value for [A-Za-z]* (to move): *+\{0,1\}\(-\{0,1\}[0-9]*\).*/\1/p' "$log" | tail -n 1)
-      nodes=$(sed -n 's/^solved weakly: .*(\([0-9,]*\) nodes)$/\1/p' "$log" | tail -n 1 | tr -d ,)
+      nodes=$(sed -n 's/^searched above the tables: \([0-9,]*\) nodes .*/\1/p' "$log" | tail -n 1 | tr -d ,)
       ;;
     irving-gen) value=$(sed -n 's/.*Rate: *\(-\{0,1\}[0-9]*\)$/\1/p' "$log" | tail -n 1) ;;
     irving-kalah)
