@@ -7,7 +7,7 @@
 
 use crate::above;
 use crate::build::{self, require_built};
-use crate::options::{BuildFlags, QueryArgs, SearchBudget};
+use crate::options::{BuildFlags, LineLength, QueryArgs, SearchBudget};
 use crate::printer::{counted, print_json, print_position, View};
 use anyhow::Result;
 use retro::{memory, Tables};
@@ -79,6 +79,12 @@ pub struct Asking<'a> {
 }
 
 impl<'a> Asking<'a> {
+    /// What a subcommand with flags of its own asks: the tables under `out` built where
+    /// missing, not verified, no census; the output, the line and the search as given.
+    pub fn building(out: &'a Path, json: bool, line: &LineLength, search: SearchBudget) -> Asking<'a> {
+        Asking { out, build: true, verify: false, census: false, json, max_line: line.max_line, search }
+    }
+
     /// What [`QueryArgs`] ask: a start builds its tables, a position only with `--build`.
     pub fn of(query: &'a QueryArgs) -> Asking<'a> {
         Asking {

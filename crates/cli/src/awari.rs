@@ -138,13 +138,8 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
     ])?;
     // A start builds its tables; a position is answered from those built (--stones).
     let asking = Asking {
-        out: &args.tables.out,
         build: args.seeds.is_some(),
-        verify: false,
-        census: false,
-        json: args.json,
-        max_line: args.line.max_line,
-        search: args.search,
+        ..Asking::building(&args.tables.out, args.json, &args.line, args.search)
     };
     let answered = answer::answer::<Awari>(&request, &asking, flags)?;
     let notes = vec!["(scores: the final difference of the stones on the board, mover minus opponent)".to_owned()];
@@ -156,15 +151,7 @@ pub fn run(args: AwariArgs, flags: BuildFlags) -> Result<()> {
 /// and Wari's building theirs).
 fn replay(file: &std::path::Path, args: &AwariArgs, flags: BuildFlags) -> Result<()> {
     let kept = crate::record::read(file)?;
-    let asking = |build| Asking {
-        out: &args.tables.out,
-        build,
-        verify: false,
-        census: false,
-        json: false,
-        max_line: args.line.max_line,
-        search: args.search,
-    };
+    let asking = |build| Asking { build, ..Asking::building(&args.tables.out, false, &args.line, args.search) };
     match kept.record.game()? {
         "oware" => crate::record::replay::<games::oware::Oware>(&kept, &asking(true), flags, &mut FromTables),
         _ => crate::record::replay::<Awari>(&kept, &asking(false), flags, &mut FromTables),

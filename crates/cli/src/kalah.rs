@@ -542,15 +542,7 @@ fn request(args: &KalahArgs) -> Result<Request> {
 /// What the command line asks beyond the request: the tables' root, the output, the
 /// line's length and the search's budget; the tables a position needs are always built.
 fn asking(args: &KalahArgs) -> Asking<'_> {
-    Asking {
-        out: &args.tables.out,
-        build: true,
-        verify: false,
-        census: false,
-        json: args.json,
-        max_line: args.line.max_line,
-        search: args.search,
-    }
+    Asking::building(&args.tables.out, args.json, &args.line, args.search)
 }
 
 pub fn run(args: KalahArgs, flags: BuildFlags) -> Result<()> {

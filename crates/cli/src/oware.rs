@@ -28,15 +28,7 @@ pub fn run(rules: TargetRules, args: &AwariArgs, flags: BuildFlags) -> Result<()
         ("position", args.position.clone()),
     ])?;
     // A position's tables are built as a start's: every tier is one board's.
-    let asking = Asking {
-        out: &args.tables.out,
-        build: true,
-        verify: false,
-        census: false,
-        json: args.json,
-        max_line: args.line.max_line,
-        search: args.search,
-    };
+    let asking = Asking::building(&args.tables.out, args.json, &args.line, args.search);
     let answered = answer::answer::<Oware>(&request, &asking, flags)?;
     answer::print(&answered, args.json, Vec::new())
 }

@@ -142,13 +142,9 @@ pub fn run(args: ThiArgs, flags: BuildFlags) -> Result<()> {
     ])?;
     // A position builds the tables it needs (its tier and those below), as a start does.
     let asking = Asking {
-        out: &args.tables.out,
-        build: true,
         verify: args.verify,
         census: args.census,
-        json: args.json,
-        max_line: args.line.max_line,
-        search: args.search,
+        ..Asking::building(&args.tables.out, args.json, &args.line, args.search)
     };
     if let Some(file) = &args.record.record {
         return crate::record::replay::<Thi>(&crate::record::read(file)?, &asking, flags, &mut FromTables);
